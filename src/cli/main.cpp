@@ -1,0 +1,82 @@
+// The `sluice` command: an interactive SQL shell, or a batch runner with -c / -f / stdin.
+#include "cli/shell.hpp"
+#include "common/exception.hpp"
+
+#include <cstring>
+#include <iostream>
+#include <unistd.h>
+
+namespace {
+
+void Usage() {
+    std::cout << "Usage: sluice [OPTIONS]\n"
+                 "  -c SQL        run SQL and exit\n"
+                 "  -f FILE       run the statements in FILE and exit\n"
+                 "  -init FILE    run FILE before anything else\n"
+                 "  -box | -csv | -json | -line   output mode (default box)\n"
+                 "  -help         show this message\n"
+                 "Without -c or -f, statements are read from stdin (interactively on a terminal).\n";
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    using namespace sluice;
+    std::string command, file, init;
+    OutputMode mode = OutputMode::Box;
+    for (int i = 1; i < argc; i++) {
+        std::string argument = argv[i];
+        if (argument.size() > 2 && argument.rfind("--", 0) == 0) {
+            argument = argument.substr(1); // accept --csv as well as -csv
+        }
+        auto next = [&](const char* what) -> std::string {
+            if (i + 1 >= argc) {
+                std::cerr << "Error: " << argument << " needs " << what << "\n";
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        OutputMode parsed;
+        if (argument == "-c") {
+            command = next("a SQL string");
+        } else if (argument == "-f") {
+            file = next("a file name");
+        } else if (argument == "-init") {
+            init = next("a file name");
+        } else if (argument.size() > 1 && ParseOutputMode(argument.substr(1), parsed)) {
+            mode = parsed;
+        } else if (argument == "-help" || argument == "-h") {
+            Usage();
+            return 0;
+        } else {
+            std::cerr << "Error: unknown option " << argv[i] << "\n";
+            Usage();
+            return 2;
+        }
+    }
+    try {
+        Database database;
+        Connection connection(database);
+        Shell shell(connection);
+        shell.SetMode(mode);
+        InstallInterruptHandler();
+        bool ok = true;
+        if (!init.empty()) {
+            ok = shell.RunFile(init) && ok;
+        }
+        if (!command.empty()) {
+            // A -c argument is one complete unit even without a trailing ';'.
+            ok = shell.RunText(command) && ok;
+        } else if (!file.empty()) {
+            ok = shell.RunFile(file) && ok;
+        } else if (isatty(STDIN_FILENO)) {
+            shell.RunInteractive();
+        } else {
+            ok = shell.RunStream(std::cin) && ok;
+        }
+        return ok ? 0 : 1;
+    } catch (const std::exception& error) {
+        std::cerr << error.what() << "\n";
+        return 1;
+    }
+}

@@ -1,0 +1,18 @@
+#pragma once
+
+#include "main/query_result.hpp"
+
+#include <ostream>
+#include <string>
+
+namespace sluice {
+
+enum class OutputMode { Box, Csv, Json, Line };
+
+// Writes a query result in one of the shell's output modes. Box output follows DuckDB's
+// layout (names and types in the header, numbers right-aligned, 40 rows at most).
+void RenderResult(QueryResult& result, OutputMode mode, std::ostream& out);
+
+bool ParseOutputMode(const std::string& name, OutputMode& mode);
+
+} // namespace sluice

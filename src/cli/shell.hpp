@@ -1,0 +1,44 @@
+#pragma once
+
+#include "cli/result_renderer.hpp"
+#include "main/connection.hpp"
+
+#include <iosfwd>
+#include <string>
+
+namespace sluice {
+
+// The interactive `sluice` shell and its batch forms (-c, -f, piped stdin). Statements end with
+// ';' (or the end of a -c argument); lines starting with '.' are shell commands.
+class Shell {
+public:
+    explicit Shell(Connection& connection) : connection_(connection) {}
+
+    void SetMode(OutputMode mode) { mode_ = mode; }
+    // Runs SQL text and dot commands; returns false if any statement failed.
+    bool RunText(const std::string& text);
+    bool RunFile(const std::string& path);
+    // Reads statements from a non-interactive stream until EOF.
+    bool RunStream(std::istream& in);
+    // The line-editing REPL; returns when the user exits.
+    void RunInteractive();
+    bool exit_requested() const { return exit_requested_; }
+
+private:
+    bool RunStatements(const std::string& sql);
+    bool RunDotCommand(const std::string& line);
+    void PrintHelp();
+
+    Connection& connection_;
+    OutputMode mode_ = OutputMode::Box;
+    bool timer_ = false;
+    bool exit_requested_ = false;
+};
+
+// Routes Ctrl-C to the running query (it is cancelled) instead of killing the process.
+void InstallInterruptHandler();
+
+// Whether `text` ends a complete statement: the last token outside quotes and comments is ';'.
+bool IsCompleteStatement(const std::string& text);
+
+} // namespace sluice

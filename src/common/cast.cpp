@@ -1,0 +1,485 @@
+#include "common/cast.hpp"
+
+#include "common/date_time.hpp"
+#include "common/exception.hpp"
+#include "common/number_format.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+namespace sluice {
+
+namespace {
+
+// DuckDB's names for types in conversion messages (INT32 rather than INTEGER).
+std::string InternalName(const LogicalType& type) {
+    switch (type.id()) {
+    case LogicalTypeId::BOOLEAN:
+        return "BOOL";
+    case LogicalTypeId::TINYINT:
+        return "INT8";
+    case LogicalTypeId::SMALLINT:
+        return "INT16";
+    case LogicalTypeId::INTEGER:
+        return "INT32";
+    case LogicalTypeId::BIGINT:
+        return "INT64";
+    case LogicalTypeId::HUGEINT:
+        return "INT128";
+    default:
+        return type.ToString();
+    }
+}
+
+std::string_view Trim(std::string_view text) {
+    while (!text.empty() && std::isspace((unsigned char)text.front())) {
+        text.remove_prefix(1);
+    }
+    while (!text.empty() && std::isspace((unsigned char)text.back())) {
+        text.remove_suffix(1);
+    }
+    return text;
+}
+
+std::string Lower(std::string_view text) {
+    std::string out(text);
+    for (char& c : out) {
+        c = static_cast<char>(std::tolower((unsigned char)c));
+    }
+    return out;
+}
+
+bool IntegerFits(LogicalTypeId id, hugeint_t value) {
+    switch (id) {
+    case LogicalTypeId::TINYINT:
+        return value >= INT8_MIN && value <= INT8_MAX;
+    case LogicalTypeId::SMALLINT:
+        return value >= INT16_MIN && value <= INT16_MAX;
+    case LogicalTypeId::INTEGER:
+        return value >= INT32_MIN && value <= INT32_MAX;
+    case LogicalTypeId::BIGINT:
+        return value >= INT64_MIN && value <= INT64_MAX;
+    default:
+        return true;
+    }
+}
+
+bool DecimalFits(const LogicalType& type, hugeint_t unscaled) {
+    hugeint_t limit = PowerOfTen(type.width());
+    return unscaled < limit && unscaled > -limit;
+}
+
+// Divides by 10^digits rounding half away from zero.
+hugeint_t DivideRounding(hugeint_t value, int digits) {
+    if (digits <= 0) {
+        return value;
+    }
+    hugeint_t divisor = PowerOfTen(digits);
+    hugeint_t quotient = value / divisor;
+    hugeint_t remainder = value % divisor;
+    if (remainder * 2 >= divisor) {
+        quotient++;
+    } else if (remainder * 2 <= -divisor) {
+        quotient--;
+    }
+    return quotient;
+}
+
+// Parses "[-+]digits[.digits][e[-+]digits]" exactly into an unscaled integer with `scale`
+// fractional digits, rounding half away from zero. False on syntax errors or overflow.
+bool ParseDecimalText(std::string_view text, uint8_t scale, hugeint_t& result) {
+    size_t pos = 0;
+    bool negative = false;
+    if (pos < text.size() && (text[pos] == '-' || text[pos] == '+')) {
+        negative = text[pos] == '-';
+        pos++;
+    }
+    std::string digits;
+    int fraction_digits = 0;
+    bool seen_point = false, any_digit = false;
+    for (; pos < text.size(); pos++) {
+        char c = text[pos];
+        if (std::isdigit((unsigned char)c)) {
+            any_digit = true;
+            if (!(digits.empty() && c == '0')) {
+                digits += c;
+            }
+            if (seen_point) {
+                fraction_digits++;
+            }
+        } else if (c == '.' && !seen_point) {
+            seen_point = true;
+        } else {
+            break;
+        }
+    }
+    if (!any_digit) {
+        return false;
+    }
+    int exponent = 0;
+    if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
+        pos++;
+        bool exponent_negative = false;
+        if (pos < text.size() && (text[pos] == '-' || text[pos] == '+')) {
+            exponent_negative = text[pos] == '-';
+            pos++;
+        }
+        size_t start = pos;
+        while (pos < text.size() && std::isdigit((unsigned char)text[pos]) && pos - start < 6) {
+            exponent = exponent * 10 + (text[pos] - '0');
+            pos++;
+        }
+        if (pos == start) {
+            return false;
+        }
+        exponent = exponent_negative ? -exponent : exponent;
+    }
+    if (pos != text.size()) {
+        return false;
+    }
+    // value = digits * 10^(exponent - fraction_digits); we want value * 10^scale.
+    int shift = exponent - fraction_digits + scale;
+    if (digits.empty()) {
+        result = 0;
+        return true;
+    }
+    if (shift > 0) {
+        if (digits.size() + shift > 38) {
+            return false;
+        }
+        digits.append(static_cast<size_t>(shift), '0');
+        shift = 0;
+    }
+    // Keep at most 39 significant digits before rounding away the rest.
+    int drop = -shift;
+    if (static_cast<int>(digits.size()) - drop > 38) {
+        return false;
+    }
+    if (drop > static_cast<int>(digits.size())) {
+        result = 0;
+        return true;
+    }
+    std::string kept = digits.substr(0, digits.size() - static_cast<size_t>(drop));
+    hugeint_t value = 0;
+    if (!kept.empty() && !TryParseHugeint(kept, value)) {
+        return false;
+    }
+    if (drop > 0 && digits[digits.size() - static_cast<size_t>(drop)] >= '5') {
+        value++;
+    }
+    result = negative ? -value : value;
+    return true;
+}
+
+bool ParseBlobText(std::string_view text, std::string& bytes) {
+    bytes.clear();
+    for (size_t i = 0; i < text.size(); i++) {
+        if (text[i] != '\\') {
+            bytes += text[i];
+            continue;
+        }
+        if (i + 3 >= text.size() || (text[i + 1] != 'x' && text[i + 1] != 'X')) {
+            return false;
+        }
+        auto hex = [](char c) -> int {
+            if (c >= '0' && c <= '9') {
+                return c - '0';
+            }
+            c = static_cast<char>(std::tolower((unsigned char)c));
+            return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        };
+        int high = hex(text[i + 2]), low = hex(text[i + 3]);
+        if (high < 0 || low < 0) {
+            return false;
+        }
+        bytes += static_cast<char>(high * 16 + low);
+        i += 3;
+    }
+    return true;
+}
+
+double NumericToDouble(const Value& value) {
+    switch (value.type().id()) {
+    case LogicalTypeId::FLOAT:
+    case LogicalTypeId::DOUBLE:
+        return value.GetDouble();
+    case LogicalTypeId::DECIMAL:
+        return static_cast<double>(value.GetInteger()) /
+               std::pow(10.0, static_cast<double>(value.type().scale()));
+    default:
+        return static_cast<double>(value.GetInteger());
+    }
+}
+
+bool IsIntegerLike(const LogicalType& type) {
+    return type.IsInteger() || type.id() == LogicalTypeId::BOOLEAN;
+}
+
+bool CastNumeric(const Value& value, const LogicalType& target, Value& result) {
+    const LogicalType& source = value.type();
+    LogicalTypeId id = target.id();
+    if (id == LogicalTypeId::FLOAT) {
+        double d = NumericToDouble(value);
+        if (std::isfinite(d) && std::fabs(d) > std::numeric_limits<float>::max()) {
+            return false;
+        }
+        result = Value::Float(static_cast<float>(d));
+        return true;
+    }
+    if (id == LogicalTypeId::DOUBLE) {
+        result = Value::Double(NumericToDouble(value));
+        return true;
+    }
+    if (id == LogicalTypeId::BOOLEAN) {
+        result = Value::Boolean(source.IsFloating() ? value.GetDouble() != 0
+                                                    : value.GetInteger() != 0);
+        return true;
+    }
+    // Target is an integer or a decimal: first find the unscaled integer at the target scale.
+    int target_scale = id == LogicalTypeId::DECIMAL ? target.scale() : 0;
+    hugeint_t unscaled;
+    if (source.IsFloating()) {
+        double scaled = value.GetDouble() * std::pow(10.0, target_scale);
+        if (!std::isfinite(scaled) || std::fabs(scaled) >= 1.7e38) {
+            return false;
+        }
+        unscaled = static_cast<hugeint_t>(std::nearbyint(scaled));
+        if (id == LogicalTypeId::DECIMAL) {
+            unscaled = static_cast<hugeint_t>(std::round(scaled));
+        }
+    } else {
+        int source_scale = source.id() == LogicalTypeId::DECIMAL ? source.scale() : 0;
+        if (target_scale >= source_scale) {
+            hugeint_t factor = PowerOfTen(target_scale - source_scale);
+            hugeint_t limit = PowerOfTen(38);
+            if (value.GetInteger() > limit / factor || value.GetInteger() < -limit / factor) {
+                return false;
+            }
+            unscaled = value.GetInteger() * factor;
+        } else {
+            unscaled = DivideRounding(value.GetInteger(), source_scale - target_scale);
+        }
+    }
+    if (id == LogicalTypeId::DECIMAL) {
+        if (!DecimalFits(target, unscaled)) {
+            return false;
+        }
+    } else if (!IntegerFits(id, unscaled)) {
+        return false;
+    }
+    result = Value::Integer(target, unscaled);
+    return true;
+}
+
+bool CastFromString(std::string_view text, const LogicalType& target, Value& result) {
+    std::string_view trimmed = Trim(text);
+    switch (target.id()) {
+    case LogicalTypeId::VARCHAR:
+        result = Value::Varchar(std::string(text));
+        return true;
+    case LogicalTypeId::BLOB: {
+        std::string bytes;
+        if (!ParseBlobText(text, bytes)) {
+            return false;
+        }
+        result = Value::Blob(std::move(bytes));
+        return true;
+    }
+    case LogicalTypeId::BOOLEAN: {
+        std::string lower = Lower(trimmed);
+        if (lower == "true" || lower == "t" || lower == "1" || lower == "yes" || lower == "y") {
+            result = Value::Boolean(true);
+            return true;
+        }
+        if (lower == "false" || lower == "f" || lower == "0" || lower == "no" || lower == "n") {
+            result = Value::Boolean(false);
+            return true;
+        }
+        return false;
+    }
+    case LogicalTypeId::TINYINT:
+    case LogicalTypeId::SMALLINT:
+    case LogicalTypeId::INTEGER:
+    case LogicalTypeId::BIGINT:
+    case LogicalTypeId::HUGEINT: {
+        hugeint_t value;
+        if (TryParseHugeint(trimmed, value)) {
+            if (!IntegerFits(target.id(), value)) {
+                return false;
+            }
+            result = Value::Integer(target, value);
+            return true;
+        }
+        // '1.5'::INTEGER rounds like a decimal does.
+        if (!ParseDecimalText(trimmed, 0, value) || !IntegerFits(target.id(), value)) {
+            return false;
+        }
+        result = Value::Integer(target, value);
+        return true;
+    }
+    case LogicalTypeId::DECIMAL: {
+        hugeint_t unscaled;
+        if (!ParseDecimalText(trimmed, target.scale(), unscaled) || !DecimalFits(target, unscaled)) {
+            return false;
+        }
+        result = Value::Integer(target, unscaled);
+        return true;
+    }
+    case LogicalTypeId::FLOAT:
+    case LogicalTypeId::DOUBLE: {
+        std::string buffer(trimmed);
+        if (buffer.empty()) {
+            return false;
+        }
+        char* end = nullptr;
+        errno = 0;
+        double d = std::strtod(buffer.c_str(), &end);
+        // strtod accepts hexadecimal floats, which SQL does not.
+        bool hex = buffer.find_first_of("xX") != std::string::npos;
+        if (end != buffer.c_str() + buffer.size() || hex) {
+            return false;
+        }
+        if (target.id() == LogicalTypeId::FLOAT) {
+            if (std::isfinite(d) && std::fabs(d) > std::numeric_limits<float>::max()) {
+                return false;
+            }
+            result = Value::Float(static_cast<float>(d));
+        } else {
+            if (errno == ERANGE && std::isinf(d)) {
+                return false;
+            }
+            result = Value::Double(d);
+        }
+        return true;
+    }
+    case LogicalTypeId::DATE: {
+        int32_t days;
+        if (!date::TryParse(trimmed, days)) {
+            return false;
+        }
+        result = Value::Integer(target, days);
+        return true;
+    }
+    case LogicalTypeId::TIME: {
+        int64_t micros;
+        if (!dtime::TryParse(trimmed, micros)) {
+            return false;
+        }
+        result = Value::Integer(target, micros);
+        return true;
+    }
+    case LogicalTypeId::TIMESTAMP: {
+        int64_t micros;
+        if (!timestamp::TryParse(trimmed, micros)) {
+            return false;
+        }
+        result = Value::Integer(target, micros);
+        return true;
+    }
+    case LogicalTypeId::SQLNULL:
+        return false;
+    }
+    return false;
+}
+
+bool TemporalCast(const Value& value, const LogicalType& target, Value& result) {
+    LogicalTypeId from = value.type().id(), to = target.id();
+    if (from == LogicalTypeId::DATE && to == LogicalTypeId::TIMESTAMP) {
+        result = Value::Integer(target, timestamp::FromDate(static_cast<int32_t>(value.GetInteger())));
+        return true;
+    }
+    if (from == LogicalTypeId::TIMESTAMP && to == LogicalTypeId::DATE) {
+        result = Value::Integer(target, timestamp::ToDate(static_cast<int64_t>(value.GetInteger())));
+        return true;
+    }
+    if (from == LogicalTypeId::TIMESTAMP && to == LogicalTypeId::TIME) {
+        auto micros = static_cast<int64_t>(value.GetInteger());
+        int64_t day_start = static_cast<int64_t>(timestamp::ToDate(micros)) * dtime::kMicrosPerDay;
+        result = Value::Integer(target, micros - day_start);
+        return true;
+    }
+    return false;
+}
+
+} // namespace
+
+bool CastExists(const LogicalType& source, const LogicalType& target) {
+    LogicalTypeId from = source.id(), to = target.id();
+    if (source == target || from == LogicalTypeId::SQLNULL || from == LogicalTypeId::VARCHAR ||
+        to == LogicalTypeId::VARCHAR) {
+        return true;
+    }
+    bool from_number = source.IsNumeric() || from == LogicalTypeId::BOOLEAN;
+    bool to_number = target.IsNumeric() || to == LogicalTypeId::BOOLEAN;
+    if (from_number && to_number) {
+        return true;
+    }
+    return (from == LogicalTypeId::DATE && to == LogicalTypeId::TIMESTAMP) ||
+           (from == LogicalTypeId::TIMESTAMP &&
+            (to == LogicalTypeId::DATE || to == LogicalTypeId::TIME));
+}
+
+bool TryParseValue(std::string_view text, const LogicalType& target, Value& result) {
+    return CastFromString(text, target, result);
+}
+
+bool TryCastValue(const Value& value, const LogicalType& target, Value& result) {
+    if (value.IsNull()) {
+        result = Value::Null(target);
+        return true;
+    }
+    const LogicalType& source = value.type();
+    if (source == target) {
+        result = value;
+        return true;
+    }
+    if (target.id() == LogicalTypeId::VARCHAR) {
+        result = Value::Varchar(value.ToString());
+        return true;
+    }
+    if (source.id() == LogicalTypeId::VARCHAR) {
+        return CastFromString(value.GetString(), target, result);
+    }
+    bool from_number = source.IsNumeric() || IsIntegerLike(source);
+    bool to_number = target.IsNumeric() || target.id() == LogicalTypeId::BOOLEAN;
+    if (from_number && to_number) {
+        return CastNumeric(value, target, result);
+    }
+    return TemporalCast(value, target, result);
+}
+
+Value CastValue(const Value& value, const LogicalType& target) {
+    Value result;
+    if (TryCastValue(value, target, result)) {
+        return result;
+    }
+    if (!CastExists(value.type(), target)) {
+        throw Exception(ErrorKind::Conversion, "Unimplemented type for cast (" +
+                                                   value.type().ToString() + " -> " +
+                                                   target.ToString() + ")");
+    }
+    if (value.type().id() == LogicalTypeId::VARCHAR) {
+        throw Exception(ErrorKind::Conversion, "Could not convert string '" + value.GetString() +
+                                                   "' to " + InternalName(target));
+    }
+    throw Exception(ErrorKind::Conversion, "Type " + InternalName(value.type()) + " with value " +
+                                               value.ToString() +
+                                               " can't be cast because the value is out of range "
+                                               "for the destination type " +
+                                               InternalName(target));
+}
+
+void CastVector(const Vector& source, Vector& result, idx_t count) {
+    if (source.vector_type() == VectorType::CONSTANT) {
+        result.SetConstant(CastValue(source.GetValue(0), result.type()));
+        return;
+    }
+    for (idx_t row = 0; row < count; row++) {
+        result.SetValue(row, CastValue(source.GetValue(row), result.type()));
+    }
+}
+
+} // namespace sluice

@@ -1,0 +1,336 @@
+#include "common/date_time.hpp"
+
+#include <cctype>
+
+namespace sluice {
+
+namespace {
+
+// Proleptic Gregorian calendar arithmetic on 400-year eras (146097 days each), counting from
+// March 1st so that the leap day falls at the end of the computational year.
+constexpr int64_t kDaysPerEra = 146097;
+constexpr int64_t kEpochShift = 719468; // days from 0000-03-01 to 1970-01-01
+
+int64_t FloorDiv(int64_t a, int64_t b) {
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+bool IsLeapYear(int64_t year) {
+    return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+}
+
+int32_t DaysInMonth(int64_t year, int32_t month) {
+    static const int32_t kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    return month == 2 && IsLeapYear(year) ? 29 : kDays[month - 1];
+}
+
+void AppendPadded(std::string& out, int64_t value, int width) {
+    std::string digits = std::to_string(value);
+    for (int i = static_cast<int>(digits.size()); i < width; i++) {
+        out += '0';
+    }
+    out += digits;
+}
+
+// Reads 1..max_digits digits; returns false if there are none.
+bool ReadNumber(std::string_view text, size_t& pos, int64_t& value, size_t max_digits) {
+    size_t start = pos;
+    value = 0;
+    while (pos < text.size() && pos - start < max_digits && std::isdigit((unsigned char)text[pos])) {
+        value = value * 10 + (text[pos] - '0');
+        pos++;
+    }
+    return pos > start;
+}
+
+std::string_view Trim(std::string_view text) {
+    while (!text.empty() && std::isspace((unsigned char)text.front())) {
+        text.remove_prefix(1);
+    }
+    while (!text.empty() && std::isspace((unsigned char)text.back())) {
+        text.remove_suffix(1);
+    }
+    return text;
+}
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) {
+        return false;
+    }
+    for (size_t i = 0; i < a.size(); i++) {
+        if (std::tolower((unsigned char)a[i]) != std::tolower((unsigned char)b[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Parses the date part at the start of `text`, advancing `pos`.
+bool ParseDatePart(std::string_view text, size_t& pos, int32_t& result) {
+    bool negative = false;
+    if (pos < text.size() && text[pos] == '-') {
+        negative = true;
+        pos++;
+    }
+    int64_t year, month, day;
+    if (!ReadNumber(text, pos, year, 9) || pos >= text.size() || text[pos] != '-') {
+        return false;
+    }
+    pos++;
+    if (!ReadNumber(text, pos, month, 2) || pos >= text.size() || text[pos] != '-') {
+        return false;
+    }
+    pos++;
+    if (!ReadNumber(text, pos, day, 2)) {
+        return false;
+    }
+    std::string_view rest = text.substr(pos);
+    if (rest.size() >= 5 && rest.substr(0, 5) == " (BC)") {
+        if (negative || year == 0) {
+            return false;
+        }
+        year = 1 - year;
+        pos += 5;
+    } else if (negative) {
+        year = -year;
+    }
+    if (!date::IsValidCivil(year, static_cast<int32_t>(month), static_cast<int32_t>(day))) {
+        return false;
+    }
+    int64_t days = date::FromCivil(year, static_cast<int32_t>(month), static_cast<int32_t>(day));
+    if (days <= date::kNegativeInfinity || days >= date::kInfinity) {
+        return false;
+    }
+    result = static_cast<int32_t>(days);
+    return true;
+}
+
+bool ParseTimePart(std::string_view text, size_t& pos, int64_t& micros) {
+    int64_t hour, minute, second = 0, fraction = 0;
+    if (!ReadNumber(text, pos, hour, 2) || pos >= text.size() || text[pos] != ':') {
+        return false;
+    }
+    pos++;
+    if (!ReadNumber(text, pos, minute, 2)) {
+        return false;
+    }
+    if (pos < text.size() && text[pos] == ':') {
+        pos++;
+        if (!ReadNumber(text, pos, second, 2)) {
+            return false;
+        }
+        if (pos < text.size() && text[pos] == '.') {
+            pos++;
+            size_t start = pos;
+            int64_t digits;
+            if (!ReadNumber(text, pos, digits, 6)) {
+                return false;
+            }
+            for (size_t i = pos - start; i < 6; i++) {
+                digits *= 10;
+            }
+            fraction = digits;
+            // Digits beyond microseconds are accepted and truncated.
+            while (pos < text.size() && std::isdigit((unsigned char)text[pos])) {
+                pos++;
+            }
+        }
+    }
+    // 24:00:00 is allowed as the end of a day, as in DuckDB and PostgreSQL.
+    bool end_of_day = hour == 24 && minute == 0 && second == 0 && fraction == 0;
+    if ((hour > 23 && !end_of_day) || minute > 59 || second > 59) {
+        return false;
+    }
+    micros = ((hour * 60 + minute) * 60 + second) * dtime::kMicrosPerSecond + fraction;
+    return true;
+}
+
+void AppendTime(std::string& out, int64_t micros) {
+    int64_t seconds = micros / dtime::kMicrosPerSecond;
+    int64_t fraction = micros % dtime::kMicrosPerSecond;
+    AppendPadded(out, seconds / 3600, 2);
+    out += ':';
+    AppendPadded(out, seconds / 60 % 60, 2);
+    out += ':';
+    AppendPadded(out, seconds % 60, 2);
+    if (fraction != 0) {
+        std::string digits;
+        AppendPadded(digits, fraction, 6);
+        while (digits.back() == '0') {
+            digits.pop_back();
+        }
+        out += '.';
+        out += digits;
+    }
+}
+
+} // namespace
+
+namespace date {
+
+int32_t FromCivil(int64_t year, int32_t month, int32_t day) {
+    int64_t y = month <= 2 ? year - 1 : year;
+    int64_t era = FloorDiv(y, 400);
+    int64_t year_of_era = y - era * 400;
+    int64_t shifted_month = month > 2 ? month - 3 : month + 9;
+    int64_t day_of_year = (153 * shifted_month + 2) / 5 + day - 1;
+    int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    return static_cast<int32_t>(era * kDaysPerEra + day_of_era - kEpochShift);
+}
+
+void ToCivil(int32_t days, int64_t& year, int32_t& month, int32_t& day) {
+    int64_t z = static_cast<int64_t>(days) + kEpochShift;
+    int64_t era = FloorDiv(z, kDaysPerEra);
+    int64_t day_of_era = z - era * kDaysPerEra;
+    int64_t year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+    int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    int64_t shifted_month = (5 * day_of_year + 2) / 153;
+    day = static_cast<int32_t>(day_of_year - (153 * shifted_month + 2) / 5 + 1);
+    month = static_cast<int32_t>(shifted_month < 10 ? shifted_month + 3 : shifted_month - 9);
+    year = year_of_era + era * 400 + (month <= 2 ? 1 : 0);
+}
+
+bool IsValidCivil(int64_t year, int32_t month, int32_t day) {
+    return month >= 1 && month <= 12 && day >= 1 && day <= DaysInMonth(year, month) &&
+           year > -5877641 && year < 5881580;
+}
+
+bool TryParse(std::string_view text, int32_t& result) {
+    text = Trim(text);
+    if (EqualsIgnoreCase(text, "infinity")) {
+        result = kInfinity;
+        return true;
+    }
+    if (EqualsIgnoreCase(text, "-infinity")) {
+        result = kNegativeInfinity;
+        return true;
+    }
+    size_t pos = 0;
+    return ParseDatePart(text, pos, result) && pos == text.size();
+}
+
+std::string ToString(int32_t days) {
+    if (days == kInfinity) {
+        return "infinity";
+    }
+    if (days == kNegativeInfinity) {
+        return "-infinity";
+    }
+    int64_t year;
+    int32_t month, day;
+    ToCivil(days, year, month, day);
+    bool before_christ = year <= 0;
+    std::string out;
+    AppendPadded(out, before_christ ? 1 - year : year, 4);
+    out += '-';
+    AppendPadded(out, month, 2);
+    out += '-';
+    AppendPadded(out, day, 2);
+    if (before_christ) {
+        out += " (BC)";
+    }
+    return out;
+}
+
+} // namespace date
+
+namespace dtime {
+
+bool TryParse(std::string_view text, int64_t& micros) {
+    text = Trim(text);
+    size_t pos = 0;
+    return ParseTimePart(text, pos, micros) && pos == text.size();
+}
+
+std::string ToString(int64_t micros) {
+    std::string out;
+    AppendTime(out, micros);
+    return out;
+}
+
+} // namespace dtime
+
+namespace timestamp {
+
+bool TryParse(std::string_view text, int64_t& micros) {
+    text = Trim(text);
+    if (EqualsIgnoreCase(text, "infinity")) {
+        micros = kInfinity;
+        return true;
+    }
+    if (EqualsIgnoreCase(text, "-infinity")) {
+        micros = kNegativeInfinity;
+        return true;
+    }
+    size_t pos = 0;
+    int32_t days;
+    if (!ParseDatePart(text, pos, days)) {
+        return false;
+    }
+    int64_t time_of_day = 0;
+    if (pos < text.size()) {
+        if (text[pos] != ' ' && text[pos] != 'T') {
+            return false;
+        }
+        pos++;
+        if (!ParseTimePart(text, pos, time_of_day)) {
+            return false;
+        }
+        // A trailing UTC designator is accepted; other offsets need time zone support.
+        if (pos < text.size() && (text.substr(pos) == "Z" || text.substr(pos) == "+00" ||
+                                  text.substr(pos) == "+00:00")) {
+            pos = text.size();
+        }
+    }
+    if (pos != text.size()) {
+        return false;
+    }
+    micros = FromDate(days) + time_of_day;
+    return true;
+}
+
+int64_t FromDate(int32_t days) {
+    if (days == date::kInfinity) {
+        return kInfinity;
+    }
+    if (days == date::kNegativeInfinity) {
+        return kNegativeInfinity;
+    }
+    return static_cast<int64_t>(days) * dtime::kMicrosPerDay;
+}
+
+int32_t ToDate(int64_t micros) {
+    if (micros == kInfinity) {
+        return date::kInfinity;
+    }
+    if (micros == kNegativeInfinity) {
+        return date::kNegativeInfinity;
+    }
+    return static_cast<int32_t>(FloorDiv(micros, dtime::kMicrosPerDay));
+}
+
+std::string ToString(int64_t micros) {
+    if (micros == kInfinity) {
+        return "infinity";
+    }
+    if (micros == kNegativeInfinity) {
+        return "-infinity";
+    }
+    int32_t days = ToDate(micros);
+    int64_t time_of_day = micros - static_cast<int64_t>(days) * dtime::kMicrosPerDay;
+    std::string out = date::ToString(days);
+    std::string suffix;
+    if (out.size() > 5 && out.compare(out.size() - 5, 5, " (BC)") == 0) {
+        out.resize(out.size() - 5);
+        suffix = " (BC)";
+    }
+    out += ' ';
+    AppendTime(out, time_of_day);
+    return out + suffix;
+}
+
+} // namespace timestamp
+
+} // namespace sluice

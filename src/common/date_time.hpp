@@ -1,0 +1,51 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace sluice {
+
+// DATE is days since 1970-01-01 (int32), TIME is microseconds since midnight (int64), TIMESTAMP is
+// microseconds since 1970-01-01 00:00:00 (int64). Years before 1 are written as in DuckDB: year 0
+// is "0001 (BC)". The extreme values of DATE and TIMESTAMP stand for +/- infinity.
+namespace date {
+
+constexpr int32_t kInfinity = INT32_MAX;
+constexpr int32_t kNegativeInfinity = -INT32_MAX;
+
+int32_t FromCivil(int64_t year, int32_t month, int32_t day);
+void ToCivil(int32_t days, int64_t& year, int32_t& month, int32_t& day);
+bool IsValidCivil(int64_t year, int32_t month, int32_t day);
+// Parses 'YYYY-MM-DD' (optionally '-' for negative years, ' (BC)' suffix, 'infinity').
+bool TryParse(std::string_view text, int32_t& result);
+std::string ToString(int32_t days);
+
+} // namespace date
+
+namespace dtime {
+
+constexpr int64_t kMicrosPerSecond = 1000000;
+constexpr int64_t kMicrosPerDay = 86400 * kMicrosPerSecond;
+
+// Parses 'HH:MM[:SS[.ffffff]]'.
+bool TryParse(std::string_view text, int64_t& micros);
+std::string ToString(int64_t micros);
+
+} // namespace dtime
+
+namespace timestamp {
+
+constexpr int64_t kInfinity = INT64_MAX;
+constexpr int64_t kNegativeInfinity = -INT64_MAX;
+
+// Parses a date, optionally followed by ' ' or 'T' and a time.
+bool TryParse(std::string_view text, int64_t& micros);
+std::string ToString(int64_t micros);
+int64_t FromDate(int32_t days);
+// Floors to the day (timestamps before 1970 round towards -infinity).
+int32_t ToDate(int64_t micros);
+
+} // namespace timestamp
+
+} // namespace sluice

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "common/types.hpp"
+
+#include <string>
+#include <string_view>
+
+namespace sluice {
+
+// Text forms of numbers exactly as DuckDB prints them: the shortest digits that round-trip,
+// laid out like Python's repr (1.0, 1e+16, 1e-05, inf, nan).
+std::string FormatDouble(double value);
+std::string FormatFloat(float value);
+std::string FormatHugeint(hugeint_t value);
+// `value` is the unscaled integer of a DECIMAL with `scale` digits after the point.
+std::string FormatDecimal(hugeint_t value, uint8_t scale);
+// Printable ASCII as is; other bytes and \ ' " as \xHH.
+std::string FormatBlob(std::string_view bytes);
+
+// 10^exponent for exponent in [0, 38].
+hugeint_t PowerOfTen(int exponent);
+
+// Parses an optionally signed decimal integer that fits in int128.
+bool TryParseHugeint(std::string_view text, hugeint_t& result);
+
+} // namespace sluice

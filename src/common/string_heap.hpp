@@ -1,0 +1,30 @@
+#pragma once
+
+#include "common/string_type.hpp"
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace sluice {
+
+// Arena for the bytes of non-inlined strings. Blocks are never moved, so string_t pointers stay
+// valid for the heap's lifetime; vectors share a heap through shared_ptr when they reference
+// each other.
+class StringHeap {
+public:
+    string_t AddString(std::string_view text);
+    // Room for `length` bytes the caller fills in before using the returned string_t.
+    char* Allocate(size_t length);
+    size_t AllocatedBytes() const { return allocated_; }
+
+private:
+    static constexpr size_t kBlockSize = 64 * 1024;
+
+    std::vector<std::unique_ptr<char[]>> blocks_;
+    size_t block_used_ = 0;
+    size_t block_capacity_ = 0;
+    size_t allocated_ = 0;
+};
+
+} // namespace sluice

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace sluice {
+
+// A 16-byte string reference. Strings of up to 12 bytes live inside the struct itself (no pointer
+// chase, no allocation); longer ones keep a 4-byte prefix for fast comparisons and point into an
+// arena owned by the vector (StringHeap).
+class string_t { // NOLINT: named like a primitive on purpose
+public:
+    static constexpr uint32_t kInlineLength = 12;
+
+    string_t() { std::memset(this, 0, sizeof(*this)); }
+    // Inline strings copy the bytes; longer strings point at `data`, which must outlive this.
+    string_t(const char* data, uint32_t length) {
+        value_.inlined.length = length;
+        if (length <= kInlineLength) {
+            std::memset(value_.inlined.inlined, 0, kInlineLength);
+            std::memcpy(value_.inlined.inlined, data, length);
+        } else {
+            std::memcpy(value_.pointer.prefix, data, 4);
+            value_.pointer.ptr = data;
+        }
+    }
+
+    uint32_t size() const { return value_.inlined.length; }
+    bool IsInlined() const { return size() <= kInlineLength; }
+    const char* data() const { return IsInlined() ? value_.inlined.inlined : value_.pointer.ptr; }
+    std::string_view view() const { return {data(), size()}; }
+    std::string str() const { return std::string(data(), size()); }
+
+    bool operator==(const string_t& other) const { return view() == other.view(); }
+    bool operator<(const string_t& other) const { return view() < other.view(); }
+
+private:
+    union {
+        struct {
+            uint32_t length;
+            char prefix[4];
+            const char* ptr;
+        } pointer;
+        struct {
+            uint32_t length;
+            char inlined[kInlineLength];
+        } inlined;
+    } value_;
+};
+
+static_assert(sizeof(string_t) == 16, "string_t must stay 16 bytes");
+
+} // namespace sluice

@@ -1,0 +1,179 @@
+#include "common/types.hpp"
+
+#include "common/exception.hpp"
+#include "common/string_type.hpp"
+
+namespace sluice {
+
+LogicalType LogicalType::Decimal(uint8_t width, uint8_t scale) {
+    if (width < 1 || width > kMaxDecimalWidth) {
+        throw Exception(ErrorKind::InvalidInput,
+                        "DECIMAL width must be between 1 and 38, got " + std::to_string(width));
+    }
+    if (scale > width) {
+        throw Exception(ErrorKind::InvalidInput, "DECIMAL scale " + std::to_string(scale) +
+                                                     " cannot be larger than width " +
+                                                     std::to_string(width));
+    }
+    LogicalType type(LogicalTypeId::DECIMAL);
+    type.width_ = width;
+    type.scale_ = scale;
+    return type;
+}
+
+PhysicalType LogicalType::physical() const {
+    switch (id_) {
+    case LogicalTypeId::SQLNULL:
+    case LogicalTypeId::INTEGER:
+    case LogicalTypeId::DATE:
+        return PhysicalType::INT32;
+    case LogicalTypeId::BOOLEAN:
+        return PhysicalType::BOOL;
+    case LogicalTypeId::TINYINT:
+        return PhysicalType::INT8;
+    case LogicalTypeId::SMALLINT:
+        return PhysicalType::INT16;
+    case LogicalTypeId::BIGINT:
+    case LogicalTypeId::TIME:
+    case LogicalTypeId::TIMESTAMP:
+        return PhysicalType::INT64;
+    case LogicalTypeId::HUGEINT:
+        return PhysicalType::INT128;
+    case LogicalTypeId::FLOAT:
+        return PhysicalType::FLOAT;
+    case LogicalTypeId::DOUBLE:
+        return PhysicalType::DOUBLE;
+    case LogicalTypeId::DECIMAL:
+        if (width_ <= 4) {
+            return PhysicalType::INT16;
+        }
+        if (width_ <= 9) {
+            return PhysicalType::INT32;
+        }
+        if (width_ <= 18) {
+            return PhysicalType::INT64;
+        }
+        return PhysicalType::INT128;
+    case LogicalTypeId::VARCHAR:
+    case LogicalTypeId::BLOB:
+        return PhysicalType::VARCHAR;
+    }
+    return PhysicalType::INT32;
+}
+
+bool LogicalType::IsInteger() const {
+    switch (id_) {
+    case LogicalTypeId::TINYINT:
+    case LogicalTypeId::SMALLINT:
+    case LogicalTypeId::INTEGER:
+    case LogicalTypeId::BIGINT:
+    case LogicalTypeId::HUGEINT:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool LogicalType::IsNumeric() const {
+    return IsInteger() || IsFloating() || id_ == LogicalTypeId::DECIMAL;
+}
+
+std::string LogicalType::ToString() const {
+    switch (id_) {
+    case LogicalTypeId::SQLNULL:
+        return "NULL";
+    case LogicalTypeId::BOOLEAN:
+        return "BOOLEAN";
+    case LogicalTypeId::TINYINT:
+        return "TINYINT";
+    case LogicalTypeId::SMALLINT:
+        return "SMALLINT";
+    case LogicalTypeId::INTEGER:
+        return "INTEGER";
+    case LogicalTypeId::BIGINT:
+        return "BIGINT";
+    case LogicalTypeId::HUGEINT:
+        return "HUGEINT";
+    case LogicalTypeId::FLOAT:
+        return "FLOAT";
+    case LogicalTypeId::DOUBLE:
+        return "DOUBLE";
+    case LogicalTypeId::DECIMAL:
+        return "DECIMAL(" + std::to_string(width_) + "," + std::to_string(scale_) + ")";
+    case LogicalTypeId::DATE:
+        return "DATE";
+    case LogicalTypeId::TIME:
+        return "TIME";
+    case LogicalTypeId::TIMESTAMP:
+        return "TIMESTAMP";
+    case LogicalTypeId::VARCHAR:
+        return "VARCHAR";
+    case LogicalTypeId::BLOB:
+        return "BLOB";
+    }
+    return "UNKNOWN";
+}
+
+std::string LogicalType::DisplayName() const {
+    switch (id_) {
+    case LogicalTypeId::SQLNULL:
+        return "\"null\"";
+    case LogicalTypeId::TINYINT:
+        return "int8";
+    case LogicalTypeId::SMALLINT:
+        return "int16";
+    case LogicalTypeId::INTEGER:
+        return "int32";
+    case LogicalTypeId::BIGINT:
+        return "int64";
+    case LogicalTypeId::HUGEINT:
+        return "int128";
+    case LogicalTypeId::DECIMAL:
+        return "decimal(" + std::to_string(width_) + "," + std::to_string(scale_) + ")";
+    default: {
+        std::string name = ToString();
+        for (char& c : name) {
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        }
+        return name;
+    }
+    }
+}
+
+idx_t PhysicalTypeSize(PhysicalType type) {
+    switch (type) {
+    case PhysicalType::BOOL:
+    case PhysicalType::INT8:
+        return 1;
+    case PhysicalType::INT16:
+        return 2;
+    case PhysicalType::INT32:
+    case PhysicalType::FLOAT:
+        return 4;
+    case PhysicalType::INT64:
+    case PhysicalType::DOUBLE:
+        return 8;
+    case PhysicalType::INT128:
+        return 16;
+    case PhysicalType::VARCHAR:
+        return sizeof(string_t);
+    }
+    return 0;
+}
+
+uint8_t IntegerDecimalWidth(LogicalTypeId id) {
+    switch (id) {
+    case LogicalTypeId::TINYINT:
+        return 3;
+    case LogicalTypeId::SMALLINT:
+        return 5;
+    case LogicalTypeId::INTEGER:
+        return 10;
+    case LogicalTypeId::BIGINT:
+        return 19;
+    default:
+        return 38;
+    }
+}
+
+} // namespace sluice

@@ -1,0 +1,86 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace sluice {
+
+using idx_t = uint64_t;
+using hugeint_t = __int128;
+
+// Rows per DataChunk: large enough to amortise interpretation, small enough to stay in L1/L2.
+constexpr idx_t kVectorSize = 2048;
+
+enum class LogicalTypeId : uint8_t {
+    SQLNULL, // the type of an untyped NULL literal; it casts implicitly to anything
+    BOOLEAN,
+    TINYINT,
+    SMALLINT,
+    INTEGER,
+    BIGINT,
+    HUGEINT,
+    FLOAT,
+    DOUBLE,
+    DECIMAL,
+    DATE,
+    TIME,
+    TIMESTAMP,
+    VARCHAR,
+    BLOB,
+};
+
+// How a value is laid out in a vector. Several logical types share one layout
+// (DATE is INT32 days, TIME and TIMESTAMP are INT64 microseconds, DECIMAL picks by width).
+enum class PhysicalType : uint8_t {
+    BOOL,
+    INT8,
+    INT16,
+    INT32,
+    INT64,
+    INT128,
+    FLOAT,
+    DOUBLE,
+    VARCHAR, // string_t; BLOB uses it too
+};
+
+class LogicalType {
+public:
+    LogicalType() = default;
+    LogicalType(LogicalTypeId id) : id_(id) {} // NOLINT: implicit for brevity, like an enum
+
+    static LogicalType Decimal(uint8_t width, uint8_t scale);
+
+    LogicalTypeId id() const { return id_; }
+    uint8_t width() const { return width_; }
+    uint8_t scale() const { return scale_; }
+
+    PhysicalType physical() const;
+    bool IsNumeric() const;
+    bool IsInteger() const;
+    bool IsFloating() const { return id_ == LogicalTypeId::FLOAT || id_ == LogicalTypeId::DOUBLE; }
+
+    // SQL spelling: INTEGER, DECIMAL(12,1), VARCHAR ...
+    std::string ToString() const;
+    // The lower-case spelling DuckDB's box renderer prints under column names: int32, varchar ...
+    std::string DisplayName() const;
+
+    bool operator==(const LogicalType& other) const {
+        return id_ == other.id_ && width_ == other.width_ && scale_ == other.scale_;
+    }
+    bool operator!=(const LogicalType& other) const { return !(*this == other); }
+
+private:
+    LogicalTypeId id_ = LogicalTypeId::SQLNULL;
+    uint8_t width_ = 0;
+    uint8_t scale_ = 0;
+};
+
+constexpr uint8_t kMaxDecimalWidth = 38;
+
+idx_t PhysicalTypeSize(PhysicalType type);
+
+// The DECIMAL width able to hold every value of an integer type (INTEGER -> 10).
+uint8_t IntegerDecimalWidth(LogicalTypeId id);
+
+} // namespace sluice

@@ -1,0 +1,107 @@
+#include "common/value.hpp"
+
+#include "common/date_time.hpp"
+#include "common/number_format.hpp"
+
+namespace sluice {
+
+Value Value::Null(LogicalType type) {
+    Value value;
+    value.type_ = type;
+    return value;
+}
+
+Value Value::Boolean(bool b) {
+    Value value;
+    value.type_ = LogicalTypeId::BOOLEAN;
+    value.is_null_ = false;
+    value.integer_ = b ? 1 : 0;
+    return value;
+}
+
+Value Value::Integer(LogicalType type, hugeint_t integer) {
+    Value value;
+    value.type_ = type;
+    value.is_null_ = false;
+    value.integer_ = integer;
+    return value;
+}
+
+Value Value::Decimal(uint8_t width, uint8_t scale, hugeint_t unscaled) {
+    return Integer(LogicalType::Decimal(width, scale), unscaled);
+}
+
+Value Value::Float(float f) {
+    Value value;
+    value.type_ = LogicalTypeId::FLOAT;
+    value.is_null_ = false;
+    value.double_ = f;
+    return value;
+}
+
+Value Value::Double(double d) {
+    Value value;
+    value.type_ = LogicalTypeId::DOUBLE;
+    value.is_null_ = false;
+    value.double_ = d;
+    return value;
+}
+
+Value Value::Varchar(std::string text) {
+    Value value;
+    value.type_ = LogicalTypeId::VARCHAR;
+    value.is_null_ = false;
+    value.string_ = std::move(text);
+    return value;
+}
+
+Value Value::Blob(std::string bytes) {
+    Value value = Varchar(std::move(bytes));
+    value.type_ = LogicalTypeId::BLOB;
+    return value;
+}
+
+std::string Value::ToString() const {
+    if (is_null_) {
+        return "NULL";
+    }
+    switch (type_.id()) {
+    case LogicalTypeId::SQLNULL:
+        return "NULL";
+    case LogicalTypeId::BOOLEAN:
+        return integer_ ? "true" : "false";
+    case LogicalTypeId::TINYINT:
+    case LogicalTypeId::SMALLINT:
+    case LogicalTypeId::INTEGER:
+    case LogicalTypeId::BIGINT:
+    case LogicalTypeId::HUGEINT:
+        return FormatHugeint(integer_);
+    case LogicalTypeId::DECIMAL:
+        return FormatDecimal(integer_, type_.scale());
+    case LogicalTypeId::FLOAT:
+        return FormatFloat(static_cast<float>(double_));
+    case LogicalTypeId::DOUBLE:
+        return FormatDouble(double_);
+    case LogicalTypeId::DATE:
+        return date::ToString(static_cast<int32_t>(integer_));
+    case LogicalTypeId::TIME:
+        return dtime::ToString(static_cast<int64_t>(integer_));
+    case LogicalTypeId::TIMESTAMP:
+        return timestamp::ToString(static_cast<int64_t>(integer_));
+    case LogicalTypeId::VARCHAR:
+        return string_;
+    case LogicalTypeId::BLOB:
+        return FormatBlob(string_);
+    }
+    return "?";
+}
+
+bool Value::operator==(const Value& other) const {
+    if (type_ != other.type_ || is_null_ != other.is_null_) {
+        return false;
+    }
+    return is_null_ || (integer_ == other.integer_ && double_ == other.double_ &&
+                        string_ == other.string_);
+}
+
+} // namespace sluice

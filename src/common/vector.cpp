@@ -1,0 +1,134 @@
+#include "common/vector.hpp"
+
+#include "common/exception.hpp"
+
+#include <cstring>
+
+namespace sluice {
+
+Vector::Vector(LogicalType type, idx_t capacity)
+    : type_(type), capacity_(capacity),
+      data_(new uint8_t[PhysicalTypeSize(type.physical()) * (capacity == 0 ? 1 : capacity)]()) {}
+
+StringHeap& Vector::string_heap() {
+    if (!heap_) {
+        heap_ = std::make_shared<StringHeap>();
+    }
+    return *heap_;
+}
+
+string_t Vector::AddString(std::string_view text) { return string_heap().AddString(text); }
+
+void Vector::SetValue(idx_t row, const Value& value) {
+    if (value.IsNull()) {
+        SetNull(row);
+        return;
+    }
+    validity_.SetValid(row);
+    switch (type_.physical()) {
+    case PhysicalType::BOOL:
+        data<bool>()[row] = value.GetBoolean();
+        break;
+    case PhysicalType::INT8:
+        data<int8_t>()[row] = static_cast<int8_t>(value.GetInteger());
+        break;
+    case PhysicalType::INT16:
+        data<int16_t>()[row] = static_cast<int16_t>(value.GetInteger());
+        break;
+    case PhysicalType::INT32:
+        data<int32_t>()[row] = static_cast<int32_t>(value.GetInteger());
+        break;
+    case PhysicalType::INT64:
+        data<int64_t>()[row] = static_cast<int64_t>(value.GetInteger());
+        break;
+    case PhysicalType::INT128:
+        data<hugeint_t>()[row] = value.GetInteger();
+        break;
+    case PhysicalType::FLOAT:
+        data<float>()[row] = static_cast<float>(value.GetDouble());
+        break;
+    case PhysicalType::DOUBLE:
+        data<double>()[row] = value.GetDouble();
+        break;
+    case PhysicalType::VARCHAR:
+        data<string_t>()[row] = AddString(value.GetString());
+        break;
+    }
+}
+
+Value Vector::GetValue(idx_t row) const {
+    idx_t index = vector_type_ == VectorType::CONSTANT ? 0 : row;
+    if (!validity_.RowIsValid(index)) {
+        return Value::Null(type_);
+    }
+    switch (type_.physical()) {
+    case PhysicalType::BOOL:
+        return Value::Boolean(data<bool>()[index]);
+    case PhysicalType::INT8:
+        return Value::Integer(type_, data<int8_t>()[index]);
+    case PhysicalType::INT16:
+        return Value::Integer(type_, data<int16_t>()[index]);
+    case PhysicalType::INT32:
+        return Value::Integer(type_, data<int32_t>()[index]);
+    case PhysicalType::INT64:
+        return Value::Integer(type_, data<int64_t>()[index]);
+    case PhysicalType::INT128:
+        return Value::Integer(type_, data<hugeint_t>()[index]);
+    case PhysicalType::FLOAT:
+        return Value::Float(data<float>()[index]);
+    case PhysicalType::DOUBLE:
+        return Value::Double(data<double>()[index]);
+    case PhysicalType::VARCHAR: {
+        std::string text = data<string_t>()[index].str();
+        return type_.id() == LogicalTypeId::BLOB ? Value::Blob(std::move(text))
+                                                 : Value::Varchar(std::move(text));
+    }
+    }
+    throw Exception(ErrorKind::Internal, "unhandled physical type in Vector::GetValue");
+}
+
+void Vector::SetConstant(const Value& value) {
+    vector_type_ = VectorType::CONSTANT;
+    validity_.Reset();
+    SetValue(0, value);
+}
+
+void Vector::Flatten(idx_t count) {
+    if (vector_type_ == VectorType::FLAT) {
+        return;
+    }
+    vector_type_ = VectorType::FLAT;
+    if (!validity_.RowIsValid(0)) {
+        for (idx_t row = 0; row < count; row++) {
+            validity_.SetInvalid(row, capacity_);
+        }
+        return;
+    }
+    idx_t width = PhysicalTypeSize(type_.physical());
+    for (idx_t row = 1; row < count; row++) {
+        std::memcpy(data_.get() + row * width, data_.get(), width);
+    }
+}
+
+void Vector::CopyRow(const Vector& source, idx_t source_row, idx_t target_row) {
+    idx_t index = source.vector_type_ == VectorType::CONSTANT ? 0 : source_row;
+    if (!source.validity_.RowIsValid(index)) {
+        SetNull(target_row);
+        return;
+    }
+    validity_.SetValid(target_row);
+    if (type_.physical() == PhysicalType::VARCHAR) {
+        data<string_t>()[target_row] = AddString(source.data<string_t>()[index].view());
+        return;
+    }
+    idx_t width = PhysicalTypeSize(type_.physical());
+    std::memcpy(data_.get() + target_row * width, source.data_.get() + index * width, width);
+}
+
+void Vector::Reset() {
+    vector_type_ = VectorType::FLAT;
+    validity_.Reset();
+    heap_.reset();
+}
+
+} // namespace sluice

@@ -1,0 +1,71 @@
+#pragma once
+
+#include "common/string_heap.hpp"
+#include "common/string_type.hpp"
+#include "common/types.hpp"
+#include "common/validity_mask.hpp"
+#include "common/value.hpp"
+
+#include <memory>
+
+namespace sluice {
+
+enum class VectorType : uint8_t {
+    FLAT,     // one value per row
+    CONSTANT, // row 0 holds the value of every row
+};
+
+// A column of up to `capacity` values of one logical type: a typed data buffer, a validity mask
+// and, for strings, the arena that owns the bytes of strings too long to inline.
+class Vector {
+public:
+    explicit Vector(LogicalType type, idx_t capacity = kVectorSize);
+
+    const LogicalType& type() const { return type_; }
+    VectorType vector_type() const { return vector_type_; }
+    idx_t capacity() const { return capacity_; }
+
+    template <class T>
+    T* data() {
+        return reinterpret_cast<T*>(data_.get());
+    }
+    template <class T>
+    const T* data() const {
+        return reinterpret_cast<const T*>(data_.get());
+    }
+    ValidityMask& validity() { return validity_; }
+    const ValidityMask& validity() const { return validity_; }
+
+    // Row `row` of the vector, honouring CONSTANT vectors.
+    bool RowIsValid(idx_t row) const {
+        return validity_.RowIsValid(vector_type_ == VectorType::CONSTANT ? 0 : row);
+    }
+    void SetNull(idx_t row) { validity_.SetInvalid(row, capacity_); }
+
+    // Copies `text` into this vector's arena when it is too long to inline.
+    string_t AddString(std::string_view text);
+    StringHeap& string_heap();
+
+    void SetValue(idx_t row, const Value& value);
+    Value GetValue(idx_t row) const;
+
+    // Makes this a CONSTANT vector holding `value`.
+    void SetConstant(const Value& value);
+    void SetVectorType(VectorType type) { vector_type_ = type; }
+    // Expands a CONSTANT vector into `count` FLAT rows.
+    void Flatten(idx_t count);
+    // Copies row `source_row` of `source` (same type) into row `target_row` of this vector.
+    void CopyRow(const Vector& source, idx_t source_row, idx_t target_row);
+    // Forgets contents and NULLs, keeps type and capacity.
+    void Reset();
+
+private:
+    LogicalType type_;
+    VectorType vector_type_ = VectorType::FLAT;
+    idx_t capacity_;
+    std::unique_ptr<uint8_t[]> data_;
+    ValidityMask validity_;
+    std::shared_ptr<StringHeap> heap_;
+};
+
+} // namespace sluice

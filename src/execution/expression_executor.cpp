@@ -1,0 +1,165 @@
+#include "execution/expression_executor.hpp"
+
+#include "common/cast.hpp"
+#include "common/exception.hpp"
+
+namespace sluice {
+
+namespace {
+
+bool AllConstant(const std::vector<std::unique_ptr<Vector>>& vectors) {
+    for (const auto& vector : vectors) {
+        if (vector->vector_type() != VectorType::CONSTANT) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Three-valued logic: for AND a false operand wins over NULL, for OR a true one does.
+void ExecuteConjunction(bool is_and, const Vector& left, const Vector& right, idx_t count,
+                        Vector& result) {
+    bool constant = left.vector_type() == VectorType::CONSTANT &&
+                    right.vector_type() == VectorType::CONSTANT;
+    idx_t rows = constant ? 1 : count;
+    const bool* l = left.data<bool>();
+    const bool* r = right.data<bool>();
+    bool* out = result.data<bool>();
+    for (idx_t row = 0; row < rows; row++) {
+        idx_t li = left.vector_type() == VectorType::CONSTANT ? 0 : row;
+        idx_t ri = right.vector_type() == VectorType::CONSTANT ? 0 : row;
+        bool l_valid = left.validity().RowIsValid(li), r_valid = right.validity().RowIsValid(ri);
+        bool dominant = !is_and; // the value that decides the result alone
+        if ((l_valid && l[li] == dominant) || (r_valid && r[ri] == dominant)) {
+            out[row] = dominant;
+            result.validity().SetValid(row);
+        } else if (!l_valid || !r_valid) {
+            result.SetNull(row);
+        } else {
+            out[row] = !dominant;
+            result.validity().SetValid(row);
+        }
+    }
+    result.SetVectorType(constant ? VectorType::CONSTANT : VectorType::FLAT);
+}
+
+} // namespace
+
+void ExpressionExecutor::Execute(const Expression& expression, const DataChunk& input,
+                                 Vector& result) {
+    idx_t count = input.size();
+    switch (expression.kind) {
+    case ExpressionKind::Constant:
+        result.SetConstant(expression.value);
+        return;
+    case ExpressionKind::ColumnRef: {
+        const Vector& source = input.column(expression.column_index);
+        result.Reset();
+        if (source.vector_type() == VectorType::CONSTANT) {
+            result.SetConstant(source.GetValue(0));
+            return;
+        }
+        for (idx_t row = 0; row < count; row++) {
+            result.CopyRow(source, row, row);
+        }
+        return;
+    }
+    case ExpressionKind::Cast: {
+        Vector child(expression.children[0]->type, std::max<idx_t>(count, 1));
+        Execute(*expression.children[0], input, child);
+        result.Reset();
+        if (!expression.try_cast) {
+            CastVector(child, result, count);
+            return;
+        }
+        idx_t rows = child.vector_type() == VectorType::CONSTANT ? 1 : count;
+        for (idx_t row = 0; row < rows; row++) {
+            Value cast;
+            if (!TryCastValue(child.GetValue(row), result.type(), cast)) {
+                cast = Value::Null(result.type());
+            }
+            result.SetValue(row, cast);
+        }
+        result.SetVectorType(rows == 1 && child.vector_type() == VectorType::CONSTANT
+                                 ? VectorType::CONSTANT
+                                 : VectorType::FLAT);
+        return;
+    }
+    case ExpressionKind::Function: {
+        std::vector<std::unique_ptr<Vector>> arguments;
+        std::vector<const Vector*> pointers;
+        for (const auto& child : expression.children) {
+            arguments.push_back(std::make_unique<Vector>(child->type, std::max<idx_t>(count, 1)));
+            Execute(*child, input, *arguments.back());
+            pointers.push_back(arguments.back().get());
+        }
+        result.Reset();
+        // Functions of only constants run once.
+        expression.function(pointers, AllConstant(arguments) ? 1 : count, result);
+        if (AllConstant(arguments) && !arguments.empty()) {
+            result.SetVectorType(VectorType::CONSTANT);
+        }
+        return;
+    }
+    case ExpressionKind::And:
+    case ExpressionKind::Or: {
+        Vector left(LogicalTypeId::BOOLEAN, std::max<idx_t>(count, 1));
+        Vector right(LogicalTypeId::BOOLEAN, std::max<idx_t>(count, 1));
+        Execute(*expression.children[0], input, left);
+        Execute(*expression.children[1], input, right);
+        result.Reset();
+        ExecuteConjunction(expression.kind == ExpressionKind::And, left, right, count, result);
+        return;
+    }
+    case ExpressionKind::Not:
+    case ExpressionKind::IsNull:
+    case ExpressionKind::IsNotNull: {
+        Vector child(expression.children[0]->type, std::max<idx_t>(count, 1));
+        Execute(*expression.children[0], input, child);
+        result.Reset();
+        bool constant = child.vector_type() == VectorType::CONSTANT;
+        idx_t rows = constant ? 1 : count;
+        bool* out = result.data<bool>();
+        for (idx_t row = 0; row < rows; row++) {
+            bool valid = child.validity().RowIsValid(row);
+            if (expression.kind == ExpressionKind::Not) {
+                if (!valid) {
+                    result.SetNull(row);
+                } else {
+                    out[row] = !child.data<bool>()[row];
+                }
+            } else {
+                out[row] = expression.kind == ExpressionKind::IsNull ? !valid : valid;
+            }
+        }
+        result.SetVectorType(constant ? VectorType::CONSTANT : VectorType::FLAT);
+        return;
+    }
+    }
+    throw Exception(ErrorKind::Internal, "unknown expression kind");
+}
+
+Value ExpressionExecutor::EvaluateConstant(const Expression& expression) {
+    DataChunk one_row;
+    one_row.SetSize(1);
+    Vector result(expression.type, 1);
+    ExpressionExecutor executor;
+    executor.Execute(expression, one_row, result);
+    return result.GetValue(0);
+}
+
+idx_t ExpressionExecutor::Select(const Expression& predicate, const DataChunk& input,
+                                 idx_t* selection) {
+    Vector result(LogicalTypeId::BOOLEAN, std::max<idx_t>(input.size(), 1));
+    Execute(predicate, input, result);
+    idx_t selected = 0;
+    for (idx_t row = 0; row < input.size(); row++) {
+        idx_t index = result.vector_type() == VectorType::CONSTANT ? 0 : row;
+        if (result.validity().RowIsValid(index) && result.data<bool>()[index]) {
+            selection[selected++] = row;
+        }
+    }
+    return selected;
+}
+
+} // namespace sluice

@@ -1,0 +1,20 @@
+#pragma once
+
+#include "common/data_chunk.hpp"
+#include "execution/expression.hpp"
+
+namespace sluice {
+
+// Evaluates bound expressions a chunk at a time. Stateless apart from scratch vectors, so one
+// executor per thread.
+class ExpressionExecutor {
+public:
+    // Evaluates `expression` over the rows of `input` into `result` (of the expression's type).
+    void Execute(const Expression& expression, const DataChunk& input, Vector& result);
+    // Evaluates a row-independent expression to a single value.
+    static Value EvaluateConstant(const Expression& expression);
+    // Fills `selection` with the rows of `input` where the BOOLEAN `predicate` is true.
+    idx_t Select(const Expression& predicate, const DataChunk& input, idx_t* selection);
+};
+
+} // namespace sluice

@@ -1,0 +1,497 @@
+#include "execution/scalar_functions.hpp"
+
+#include "common/date_time.hpp"
+#include "common/exception.hpp"
+#include "common/number_format.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sluice {
+
+namespace {
+
+// Runs `op(left, right, out)` over the rows; `op` returns false to make the row NULL.
+template <class L, class R, class T, class Op>
+void BinaryLoop(const Vector& left, const Vector& right, idx_t count, Vector& result, Op op) {
+    const L* l = left.data<L>();
+    const R* r = right.data<R>();
+    T* out = result.data<T>();
+    bool l_const = left.vector_type() == VectorType::CONSTANT;
+    bool r_const = right.vector_type() == VectorType::CONSTANT;
+    for (idx_t row = 0; row < count; row++) {
+        idx_t li = l_const ? 0 : row, ri = r_const ? 0 : row;
+        if (!left.validity().RowIsValid(li) || !right.validity().RowIsValid(ri)) {
+            result.SetNull(row);
+            continue;
+        }
+        if (!op(l[li], r[ri], out[row])) {
+            result.SetNull(row);
+        }
+    }
+}
+
+const char* PhysicalName(PhysicalType type) {
+    switch (type) {
+    case PhysicalType::INT8:
+        return "INT8";
+    case PhysicalType::INT16:
+        return "INT16";
+    case PhysicalType::INT32:
+        return "INT32";
+    case PhysicalType::INT64:
+        return "INT64";
+    case PhysicalType::INT128:
+        return "INT128";
+    default:
+        return "?";
+    }
+}
+
+const char* OperationName(char op) {
+    switch (op) {
+    case '+':
+        return "addition";
+    case '-':
+        return "subtraction";
+    case '*':
+        return "multiplication";
+    default:
+        return "division";
+    }
+}
+
+template <class T>
+[[noreturn]] void ThrowOverflow(const std::string& type_name, char op, T a, T b) {
+    throw Exception(ErrorKind::OutOfRange,
+                    std::string("Overflow in ") + OperationName(op) + " of " + type_name + " (" +
+                        FormatHugeint(a) + " " + op + " " + FormatHugeint(b) + ")!");
+}
+
+// + - * on an integer physical type with overflow checks. For DECIMAL types `limit` bounds the
+// magnitude of the unscaled result (10^width).
+template <class T>
+ScalarFunctionBody IntegerArithmetic(char op, std::string type_name, hugeint_t limit) {
+    return [op, type_name, limit](const std::vector<const Vector*>& args, idx_t count,
+                                  Vector& result) {
+        BinaryLoop<T, T, T>(*args[0], *args[1], count, result, [&](T a, T b, T& out) {
+            bool overflow = false;
+            switch (op) {
+            case '+':
+                overflow = __builtin_add_overflow(a, b, &out);
+                break;
+            case '-':
+                overflow = __builtin_sub_overflow(a, b, &out);
+                break;
+            case '*':
+                overflow = __builtin_mul_overflow(a, b, &out);
+                break;
+            case '/': // integer division; x // 0 is NULL
+                if (b == 0) {
+                    return false;
+                }
+                if (b == -1 && a == std::numeric_limits<T>::min()) {
+                    overflow = true;
+                    break;
+                }
+                out = a / b;
+                break;
+            case '%':
+                if (b == 0) {
+                    return false;
+                }
+                out = b == -1 ? 0 : a % b;
+                break;
+            }
+            if (overflow || (limit != 0 && (out >= limit || out <= -limit))) {
+                ThrowOverflow(type_name, op, static_cast<hugeint_t>(a), static_cast<hugeint_t>(b));
+            }
+            return true;
+        });
+    };
+}
+
+template <class T>
+ScalarFunctionBody FloatingArithmetic(char op) {
+    return [op](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+        BinaryLoop<T, T, T>(*args[0], *args[1], count, result, [&](T a, T b, T& out) {
+            switch (op) {
+            case '+':
+                out = a + b;
+                break;
+            case '-':
+                out = a - b;
+                break;
+            case '*':
+                out = a * b;
+                break;
+            case '/':
+                out = a / b;
+                break;
+            case 'f': // floor division
+                if (b == 0) {
+                    return false;
+                }
+                out = std::floor(a / b);
+                break;
+            case '%':
+                if (b == 0) {
+                    return false;
+                }
+                out = std::fmod(a, b);
+                break;
+            }
+            return true;
+        });
+    };
+}
+
+ScalarFunctionBody IntegerBody(PhysicalType physical, char op, const std::string& type_name,
+                               hugeint_t limit) {
+    switch (physical) {
+    case PhysicalType::INT8:
+        return IntegerArithmetic<int8_t>(op, type_name, limit);
+    case PhysicalType::INT16:
+        return IntegerArithmetic<int16_t>(op, type_name, limit);
+    case PhysicalType::INT32:
+        return IntegerArithmetic<int32_t>(op, type_name, limit);
+    case PhysicalType::INT64:
+        return IntegerArithmetic<int64_t>(op, type_name, limit);
+    default:
+        return IntegerArithmetic<hugeint_t>(op, type_name, limit);
+    }
+}
+
+// Reads any integer physical type as int128 (decimal multiplication works on unscaled values
+// of two different widths).
+hugeint_t ReadInteger(const Vector& vector, idx_t row) {
+    switch (vector.type().physical()) {
+    case PhysicalType::INT8:
+        return vector.data<int8_t>()[row];
+    case PhysicalType::INT16:
+        return vector.data<int16_t>()[row];
+    case PhysicalType::INT32:
+        return vector.data<int32_t>()[row];
+    case PhysicalType::INT64:
+        return vector.data<int64_t>()[row];
+    default:
+        return vector.data<hugeint_t>()[row];
+    }
+}
+
+void WriteInteger(Vector& vector, idx_t row, hugeint_t value) {
+    switch (vector.type().physical()) {
+    case PhysicalType::INT8:
+        vector.data<int8_t>()[row] = static_cast<int8_t>(value);
+        break;
+    case PhysicalType::INT16:
+        vector.data<int16_t>()[row] = static_cast<int16_t>(value);
+        break;
+    case PhysicalType::INT32:
+        vector.data<int32_t>()[row] = static_cast<int32_t>(value);
+        break;
+    case PhysicalType::INT64:
+        vector.data<int64_t>()[row] = static_cast<int64_t>(value);
+        break;
+    default:
+        vector.data<hugeint_t>()[row] = value;
+        break;
+    }
+}
+
+ScalarFunctionBody DecimalMultiply(LogicalType result_type) {
+    return [result_type](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+        const Vector& left = *args[0];
+        const Vector& right = *args[1];
+        hugeint_t limit = PowerOfTen(result_type.width());
+        for (idx_t row = 0; row < count; row++) {
+            idx_t li = left.vector_type() == VectorType::CONSTANT ? 0 : row;
+            idx_t ri = right.vector_type() == VectorType::CONSTANT ? 0 : row;
+            if (!left.validity().RowIsValid(li) || !right.validity().RowIsValid(ri)) {
+                result.SetNull(row);
+                continue;
+            }
+            hugeint_t a = ReadInteger(left, li), b = ReadInteger(right, ri), out;
+            if (__builtin_mul_overflow(a, b, &out) || out >= limit || out <= -limit) {
+                ThrowOverflow(result_type.ToString(), '*', a, b);
+            }
+            WriteInteger(result, row, out);
+        }
+    };
+}
+
+LogicalType AsDecimal(const LogicalType& type) {
+    if (type.id() == LogicalTypeId::DECIMAL) {
+        return type;
+    }
+    return LogicalType::Decimal(IntegerDecimalWidth(type.id()), 0);
+}
+
+uint8_t ClampWidth(int width) { return static_cast<uint8_t>(std::min(width, 38)); }
+
+BoundFunction Same(const LogicalType& type, ScalarFunctionBody body) {
+    return BoundFunction{{type, type}, type, std::move(body)};
+}
+
+std::string IntegerTypeName(const LogicalType& type) { return PhysicalName(type.physical()); }
+
+std::optional<BoundFunction> BindDateArithmetic(char op, const LogicalType& left,
+                                                const LogicalType& right) {
+    LogicalTypeId l = left.id(), r = right.id();
+    if (op == '-' && l == LogicalTypeId::DATE && r == LogicalTypeId::DATE) {
+        ScalarFunctionBody body = [](const std::vector<const Vector*>& args, idx_t count,
+                                     Vector& result) {
+            BinaryLoop<int32_t, int32_t, int64_t>(
+                *args[0], *args[1], count, result, [](int32_t a, int32_t b, int64_t& out) {
+                    out = static_cast<int64_t>(a) - b;
+                    return true;
+                });
+        };
+        return BoundFunction{{left, right}, LogicalTypeId::BIGINT, body};
+    }
+    bool date_left = l == LogicalTypeId::DATE && right.IsInteger() && r != LogicalTypeId::HUGEINT;
+    bool date_right = op == '+' && r == LogicalTypeId::DATE && left.IsInteger() &&
+                      l != LogicalTypeId::HUGEINT;
+    if ((op != '+' && op != '-') || (!date_left && !date_right)) {
+        return std::nullopt;
+    }
+    ScalarFunctionBody body = [op, date_left](const std::vector<const Vector*>& args, idx_t count,
+                                              Vector& result) {
+        const Vector& dates = *args[date_left ? 0 : 1];
+        const Vector& days = *args[date_left ? 1 : 0];
+        BinaryLoop<int32_t, int64_t, int32_t>(
+            dates, days, count, result, [op](int32_t date, int64_t delta, int32_t& out) {
+                int64_t value = op == '+' ? date + delta : date - delta;
+                if (value <= date::kNegativeInfinity || value >= date::kInfinity ||
+                    date == date::kInfinity || date == date::kNegativeInfinity) {
+                    throw Exception(ErrorKind::OutOfRange, "Date out of range in date arithmetic");
+                }
+                out = static_cast<int32_t>(value);
+                return true;
+            });
+    };
+    LogicalType date_type = LogicalTypeId::DATE;
+    LogicalType delta_type = LogicalTypeId::BIGINT;
+    return BoundFunction{date_left ? std::vector<LogicalType>{date_type, delta_type}
+                                   : std::vector<LogicalType>{delta_type, date_type},
+                         date_type, body};
+}
+
+template <class T>
+ScalarFunctionBody ComparisonBody(const std::string& op) {
+    return [op](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+        auto compare = [&](auto predicate) {
+            BinaryLoop<T, T, bool>(*args[0], *args[1], count, result,
+                                   [&](const T& a, const T& b, bool& out) {
+                                       out = predicate(a, b);
+                                       return true;
+                                   });
+        };
+        if (op == "=") {
+            compare([](const T& a, const T& b) { return a == b; });
+        } else if (op == "!=") {
+            compare([](const T& a, const T& b) { return !(a == b); });
+        } else if (op == "<") {
+            compare([](const T& a, const T& b) { return a < b; });
+        } else if (op == "<=") {
+            compare([](const T& a, const T& b) { return !(b < a); });
+        } else if (op == ">") {
+            compare([](const T& a, const T& b) { return b < a; });
+        } else {
+            compare([](const T& a, const T& b) { return !(a < b); });
+        }
+    };
+}
+
+// Floating comparisons order NaN above every other value and equal to itself, as DuckDB does.
+template <class T>
+struct TotalOrderFloat {
+    T value;
+    bool operator==(const TotalOrderFloat& other) const {
+        return (std::isnan(value) && std::isnan(other.value)) || value == other.value;
+    }
+    bool operator<(const TotalOrderFloat& other) const {
+        if (std::isnan(value)) {
+            return false;
+        }
+        return std::isnan(other.value) || value < other.value;
+    }
+};
+
+} // namespace
+
+std::optional<LogicalType> CommonNumericType(const LogicalType& left, const LogicalType& right) {
+    if (!left.IsNumeric() || !right.IsNumeric()) {
+        return std::nullopt;
+    }
+    if (left == right) {
+        return left;
+    }
+    if (left.id() == LogicalTypeId::DOUBLE || right.id() == LogicalTypeId::DOUBLE) {
+        return LogicalType(LogicalTypeId::DOUBLE);
+    }
+    if (left.id() == LogicalTypeId::FLOAT || right.id() == LogicalTypeId::FLOAT) {
+        return LogicalType(LogicalTypeId::FLOAT);
+    }
+    if (left.id() == LogicalTypeId::DECIMAL || right.id() == LogicalTypeId::DECIMAL) {
+        LogicalType l = AsDecimal(left), r = AsDecimal(right);
+        int scale = std::max(l.scale(), r.scale());
+        int digits = std::max(l.width() - l.scale(), r.width() - r.scale());
+        if (digits + scale > 38) {
+            return LogicalType(LogicalTypeId::DOUBLE);
+        }
+        return LogicalType::Decimal(static_cast<uint8_t>(digits + scale), static_cast<uint8_t>(scale));
+    }
+    // Both integers: the wider one (the enum is ordered by width).
+    return left.id() > right.id() ? left : right;
+}
+
+std::optional<BoundFunction> BindArithmetic(const std::string& op_text, const LogicalType& left,
+                                            const LogicalType& right) {
+    char op = op_text == "//" ? 'f' : op_text[0];
+    if (auto date_function = BindDateArithmetic(op, left, right)) {
+        return date_function;
+    }
+    auto common = CommonNumericType(left, right);
+    if (!common) {
+        return std::nullopt;
+    }
+    if (op == '/') {
+        LogicalType type = LogicalTypeId::DOUBLE;
+        if (common->id() == LogicalTypeId::FLOAT) {
+            type = LogicalTypeId::FLOAT;
+            return Same(type, FloatingArithmetic<float>('/'));
+        }
+        return Same(type, FloatingArithmetic<double>('/'));
+    }
+    if (common->IsFloating()) {
+        if (common->id() == LogicalTypeId::FLOAT) {
+            return Same(*common, FloatingArithmetic<float>(op));
+        }
+        return Same(*common, FloatingArithmetic<double>(op));
+    }
+    if (common->IsInteger()) {
+        char integer_op = op == 'f' ? '/' : op;
+        return Same(*common, IntegerBody(common->physical(), integer_op, IntegerTypeName(*common), 0));
+    }
+    // DECIMAL
+    LogicalType l = AsDecimal(left), r = AsDecimal(right);
+    int scale = std::max(l.scale(), r.scale());
+    int digits = std::max(l.width() - l.scale(), r.width() - r.scale());
+    switch (op) {
+    case '+':
+    case '-': {
+        LogicalType type = LogicalType::Decimal(ClampWidth(digits + scale + 1), static_cast<uint8_t>(scale));
+        return Same(type, IntegerBody(type.physical(), op, type.ToString(), PowerOfTen(type.width())));
+    }
+    case '%': {
+        LogicalType type = LogicalType::Decimal(ClampWidth(digits + scale), static_cast<uint8_t>(scale));
+        return Same(type, IntegerBody(type.physical(), '%', type.ToString(), 0));
+    }
+    case '*': {
+        int product_scale = l.scale() + r.scale();
+        if (product_scale > 38) {
+            return std::nullopt;
+        }
+        LogicalType type = LogicalType::Decimal(ClampWidth(l.width() + r.width()),
+                                                static_cast<uint8_t>(product_scale));
+        return BoundFunction{{l, r}, type, DecimalMultiply(type)};
+    }
+    default: { // '//' on decimals divides as doubles and floors
+        LogicalType type = LogicalTypeId::DOUBLE;
+        return Same(type, FloatingArithmetic<double>('f'));
+    }
+    }
+}
+
+std::optional<BoundFunction> BindNegate(const LogicalType& operand) {
+    if (!operand.IsNumeric()) {
+        return std::nullopt;
+    }
+    ScalarFunctionBody body = [operand](const std::vector<const Vector*>& args, idx_t count,
+                                        Vector& result) {
+        const Vector& input = *args[0];
+        for (idx_t row = 0; row < count; row++) {
+            idx_t index = input.vector_type() == VectorType::CONSTANT ? 0 : row;
+            if (!input.validity().RowIsValid(index)) {
+                result.SetNull(row);
+                continue;
+            }
+            switch (operand.physical()) {
+            case PhysicalType::FLOAT:
+                result.data<float>()[row] = -input.data<float>()[index];
+                break;
+            case PhysicalType::DOUBLE:
+                result.data<double>()[row] = -input.data<double>()[index];
+                break;
+            default: {
+                hugeint_t value = ReadInteger(input, index);
+                bool at_minimum =
+                    operand.IsInteger() && operand.id() != LogicalTypeId::HUGEINT &&
+                    value == -(static_cast<hugeint_t>(1) << (8 * PhysicalTypeSize(operand.physical()) - 1));
+                if (at_minimum || (operand.id() == LogicalTypeId::HUGEINT &&
+                                   value == -(static_cast<hugeint_t>(
+                                                (static_cast<unsigned __int128>(1) << 127) - 1)) - 1)) {
+                    throw Exception(ErrorKind::OutOfRange,
+                                    "Overflow in negation of integer " + FormatHugeint(value) + "!");
+                }
+                WriteInteger(result, row, -value);
+                break;
+            }
+            }
+        }
+    };
+    return BoundFunction{{operand}, operand, body};
+}
+
+BoundFunction BindComparison(const std::string& op, const LogicalType& type) {
+    ScalarFunctionBody body;
+    switch (type.physical()) {
+    case PhysicalType::BOOL:
+        body = ComparisonBody<bool>(op);
+        break;
+    case PhysicalType::INT8:
+        body = ComparisonBody<int8_t>(op);
+        break;
+    case PhysicalType::INT16:
+        body = ComparisonBody<int16_t>(op);
+        break;
+    case PhysicalType::INT32:
+        body = ComparisonBody<int32_t>(op);
+        break;
+    case PhysicalType::INT64:
+        body = ComparisonBody<int64_t>(op);
+        break;
+    case PhysicalType::INT128:
+        body = ComparisonBody<hugeint_t>(op);
+        break;
+    case PhysicalType::FLOAT:
+        body = ComparisonBody<TotalOrderFloat<float>>(op);
+        break;
+    case PhysicalType::DOUBLE:
+        body = ComparisonBody<TotalOrderFloat<double>>(op);
+        break;
+    case PhysicalType::VARCHAR:
+        body = ComparisonBody<string_t>(op);
+        break;
+    }
+    return BoundFunction{{type, type}, LogicalTypeId::BOOLEAN, body};
+}
+
+BoundFunction BindConcat() {
+    ScalarFunctionBody body = [](const std::vector<const Vector*>& args, idx_t count,
+                                 Vector& result) {
+        std::string buffer;
+        BinaryLoop<string_t, string_t, string_t>(
+            *args[0], *args[1], count, result, [&](const string_t& a, const string_t& b, string_t& out) {
+                buffer.assign(a.data(), a.size());
+                buffer.append(b.data(), b.size());
+                out = result.AddString(buffer);
+                return true;
+            });
+    };
+    LogicalType varchar = LogicalTypeId::VARCHAR;
+    return BoundFunction{{varchar, varchar}, varchar, body};
+}
+
+} // namespace sluice

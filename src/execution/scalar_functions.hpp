@@ -1,0 +1,34 @@
+#pragma once
+
+#include "execution/expression.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sluice {
+
+// A function chosen for concrete argument types: the binder casts each argument to
+// `argument_types[i]` and then calls `body`.
+struct BoundFunction {
+    std::vector<LogicalType> argument_types;
+    LogicalType return_type;
+    ScalarFunctionBody body;
+};
+
+// The type both sides of a comparison or arithmetic are brought to, with DuckDB's rules
+// (INTEGER + DECIMAL(2,1) -> DECIMAL(11,1) for comparison, FLOAT + DECIMAL -> FLOAT ...).
+// nullopt when the types have no common type.
+std::optional<LogicalType> CommonNumericType(const LogicalType& left, const LogicalType& right);
+
+// Binary arithmetic: + - * / // % on numbers, DATE +/- INTEGER, DATE - DATE.
+std::optional<BoundFunction> BindArithmetic(const std::string& op, const LogicalType& left,
+                                            const LogicalType& right);
+// Unary minus.
+std::optional<BoundFunction> BindNegate(const LogicalType& operand);
+// = != < <= > >= on two values of the same type (the binder brings them to one type first).
+BoundFunction BindComparison(const std::string& op, const LogicalType& type);
+// || on two VARCHARs.
+BoundFunction BindConcat();
+
+} // namespace sluice

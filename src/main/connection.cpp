@@ -1,0 +1,96 @@
+#include "main/connection.hpp"
+
+#include "common/exception.hpp"
+#include "execution/expression_executor.hpp"
+#include "parallel/executor.hpp"
+#include "sql/binder.hpp"
+#include "sql/parser.hpp"
+#include "sql/planner.hpp"
+
+namespace sluice {
+
+Connection::Connection(Database& database) : database_(database) {}
+
+Connection::~Connection() = default;
+
+std::unique_ptr<QueryResult> Connection::Query(const std::string& sql) {
+    std::unique_ptr<QueryResult> last;
+    QueryEach(sql, [&](std::unique_ptr<QueryResult> result) { last = std::move(result); });
+    if (!last) {
+        throw Exception(ErrorKind::InvalidInput, "no statement to execute");
+    }
+    return last;
+}
+
+void Connection::QueryEach(const std::string& sql,
+                           const std::function<void(std::unique_ptr<QueryResult>)>& on_result) {
+    interrupted_.store(false);
+    std::vector<Statement> statements = Parser(sql).ParseStatements();
+    for (const auto& statement : statements) {
+        on_result(Execute(statement, sql));
+    }
+}
+
+std::unique_ptr<QueryResult> Connection::Execute(const Statement& statement, const std::string& sql) {
+    switch (statement.kind) {
+    case StatementKind::Select:
+        return ExecuteSelect(statement, sql);
+    case StatementKind::Set: {
+        Binder binder(database_.table_functions(), sql);
+        Value value = ExpressionExecutor::EvaluateConstant(*binder.BindConstantExpression(*statement.value));
+        database_.ApplySetting(statement.setting_name, value);
+        return std::make_unique<QueryResult>(std::vector<std::string>{}, std::vector<LogicalType>{},
+                                             std::vector<std::unique_ptr<DataChunk>>{});
+    }
+    case StatementKind::Reset:
+        database_.ResetSetting(statement.setting_name);
+        return std::make_unique<QueryResult>(std::vector<std::string>{}, std::vector<LogicalType>{},
+                                             std::vector<std::unique_ptr<DataChunk>>{});
+    }
+    throw Exception(ErrorKind::Internal, "unknown statement kind");
+}
+
+std::unique_ptr<QueryResult> Connection::ExecuteSelect(const Statement& statement,
+                                                       const std::string& sql) {
+    Binder binder(database_.table_functions(), sql);
+    BoundSelect bound = binder.BindSelect(*statement.select);
+    std::vector<std::string> names = bound.names;
+    std::vector<LogicalType> types = bound.types;
+
+    Executor executor(database_.scheduler(), database_.scheduler().RegularThreads());
+    auto collector = PlanSelect(std::move(bound), executor);
+    {
+        std::lock_guard<std::mutex> guard(running_mutex_);
+        running_ = &executor;
+        if (interrupted_.load()) {
+            executor.Cancel();
+        }
+    }
+    try {
+        executor.Execute();
+    } catch (...) {
+        std::lock_guard<std::mutex> guard(running_mutex_);
+        running_ = nullptr;
+        throw;
+    }
+    {
+        std::lock_guard<std::mutex> guard(running_mutex_);
+        running_ = nullptr;
+    }
+    return std::make_unique<QueryResult>(std::move(names), std::move(types), collector->TakeChunks());
+}
+
+void Connection::Interrupt() {
+    std::lock_guard<std::mutex> guard(running_mutex_);
+    interrupted_.store(true);
+    if (running_) {
+        running_->Cancel();
+    }
+}
+
+double Connection::QueryProgress() const {
+    std::lock_guard<std::mutex> guard(running_mutex_);
+    return running_ ? running_->Progress() : -1.0;
+}
+
+} // namespace sluice

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "main/database.hpp"
+#include "main/query_result.hpp"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace sluice {
+
+class Executor;
+struct Statement;
+
+// A session on a Database. Runs SQL and returns results; errors are thrown as
+// sluice::Exception ("<Kind> Error: message"). One query at a time per connection.
+class Connection {
+public:
+    explicit Connection(Database& database);
+    ~Connection();
+
+    // Runs every statement of `sql`; returns the result of the last one.
+    std::unique_ptr<QueryResult> Query(const std::string& sql);
+    // Runs every statement of `sql`, handing each result to `on_result` as it completes.
+    // The whole text is parsed first, so a syntax error anywhere runs nothing.
+    void QueryEach(const std::string& sql,
+                   const std::function<void(std::unique_ptr<QueryResult>)>& on_result);
+
+    // Callable from another thread while a query runs.
+    void Interrupt();
+    // Progress of the running query in [0, 1], or negative when idle.
+    double QueryProgress() const;
+
+    Database& database() { return database_; }
+
+private:
+    std::unique_ptr<QueryResult> Execute(const Statement& statement, const std::string& sql);
+    std::unique_ptr<QueryResult> ExecuteSelect(const Statement& statement, const std::string& sql);
+
+    Database& database_;
+    mutable std::mutex running_mutex_;
+    Executor* running_ = nullptr;
+    std::atomic<bool> interrupted_{false};
+};
+
+} // namespace sluice

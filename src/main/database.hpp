@@ -1,0 +1,34 @@
+#pragma once
+
+#include "main/settings.hpp"
+#include "parallel/task_scheduler.hpp"
+#include "sql/table_function.hpp"
+
+#include <memory>
+
+namespace sluice {
+
+// One Sluice instance: settings, the two thread pools and the catalog of table functions.
+// Connections share it; it must outlive them.
+class Database {
+public:
+    Database();
+    ~Database();
+
+    Settings& settings() { return settings_; }
+    TaskScheduler& scheduler() { return *scheduler_; }
+    const TableFunctionCatalog& table_functions() const { return table_functions_; }
+
+    // Applies a setting and its side effects (pool sizes follow threads / async_threads).
+    void ApplySetting(const std::string& name, const Value& value);
+    void ResetSetting(const std::string& name);
+
+private:
+    void ResizePools();
+
+    Settings settings_;
+    std::unique_ptr<TaskScheduler> scheduler_;
+    TableFunctionCatalog table_functions_;
+};
+
+} // namespace sluice

@@ -1,0 +1,205 @@
+#include "main/settings.hpp"
+
+#include "common/cast.hpp"
+#include "common/exception.hpp"
+#include "common/memory_size.hpp"
+
+#include <cstdlib>
+#include <thread>
+
+namespace sluice {
+
+namespace {
+
+[[noreturn]] void Invalid(const std::string& name, const std::string& message) {
+    throw Exception(ErrorKind::InvalidInput, "Invalid value for setting \"" + name + "\": " + message);
+}
+
+Value Convert(const std::string& name, const Value& value, LogicalTypeId type) {
+    Value result;
+    if (value.IsNull() || !TryCastValue(value, type, result)) {
+        Invalid(name, "expected a " + LogicalType(type).ToString() + ", got " +
+                          (value.IsNull() ? std::string("NULL") : "'" + value.ToString() + "'"));
+    }
+    return result;
+}
+
+std::function<Value(const Value&)> IntegerRange(std::string name, int64_t min, int64_t max,
+                                                 std::string allowed) {
+    return [=](const Value& value) {
+        Value integer = Convert(name, value, LogicalTypeId::BIGINT);
+        if (integer.GetInteger() < min || integer.GetInteger() > max) {
+            Invalid(name, "must be " + allowed + ", got " + integer.ToString());
+        }
+        return integer;
+    };
+}
+
+std::string DefaultTempDirectory() {
+    const char* tmp = std::getenv("TMPDIR");
+    return std::string(tmp && *tmp ? tmp : "/tmp") + "/sluice";
+}
+
+uint32_t HardwareThreads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+std::string Plain(const Value& value) { return value.ToString(); }
+
+std::vector<SettingDefinition> BuildDefinitions() {
+    std::vector<SettingDefinition> definitions;
+    definitions.push_back({"threads", "BIGINT",
+                           "Threads of the REGULAR (compute) pool; default: one per core",
+                           [](const Settings&) {
+                               return Value::Integer(LogicalTypeId::BIGINT, HardwareThreads());
+                           },
+                           IntegerRange("threads", 1, 1024, "between 1 and 1024"), Plain});
+    definitions.push_back(
+        {"async_threads", "BIGINT",
+         "Threads of the ASYNC (I/O) pool; default: 4 x threads, at most 256",
+         [](const Settings& settings) {
+             int64_t threads = settings.GetInteger("threads");
+             return Value::Integer(LogicalTypeId::BIGINT, std::min<int64_t>(4 * threads, 256));
+         },
+         IntegerRange("async_threads", 1, 256, "between 1 and 256"), Plain});
+    definitions.push_back(
+        {"read_ahead_depth", "BIGINT",
+         "Scan jobs fetched ahead of decoding: -1 = bounded by memory, 0 = off (synchronous), "
+         "N = at most N",
+         [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, -1); },
+         IntegerRange("read_ahead_depth", -1, 1 << 20, "-1, 0 or between 1 and 1048576"), Plain});
+    definitions.push_back(
+        {"memory_limit", "VARCHAR",
+         "Memory the engine may use, e.g. '4GB', '512MiB', '80%'; default 80% of RAM",
+         [](const Settings&) {
+             return Value::Integer(LogicalTypeId::BIGINT,
+                                   static_cast<hugeint_t>(SystemMemoryBytes() / 10 * 8));
+         },
+         [](const Value& value) {
+             auto bytes = value.IsNull() ? std::nullopt : ParseMemorySize(value.ToString());
+             if (!bytes || *bytes == 0) {
+                 Invalid("memory_limit",
+                         "expected a size such as '4GB', '512MiB' or '80%', got '" +
+                             value.ToString() + "'");
+             }
+             return Value::Integer(LogicalTypeId::BIGINT, static_cast<hugeint_t>(*bytes));
+         },
+         [](const Value& value) { return FormatMemorySize(static_cast<uint64_t>(value.GetInteger())); }});
+    definitions.push_back({"temp_directory", "VARCHAR",
+                           "Directory for temporary files of operators that spill",
+                           [](const Settings&) { return Value::Varchar(DefaultTempDirectory()); },
+                           [](const Value& value) {
+                               Value text = Convert("temp_directory", value, LogicalTypeId::VARCHAR);
+                               if (text.GetString().empty()) {
+                                   Invalid("temp_directory", "must not be empty");
+                               }
+                               return text;
+                           },
+                           Plain});
+    definitions.push_back({"http_retries", "BIGINT",
+                           "Retries of a failed HTTP request that may succeed when repeated",
+                           [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, 3); },
+                           IntegerRange("http_retries", 0, 100, "between 0 and 100"), Plain});
+    definitions.push_back(
+        {"http_retry_wait_ms", "BIGINT", "Wait before the first HTTP retry, in milliseconds",
+         [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, 100); },
+         IntegerRange("http_retry_wait_ms", 0, 600000, "between 0 and 600000"), Plain});
+    definitions.push_back(
+        {"http_retry_backoff", "DOUBLE", "Factor by which the wait grows with each HTTP retry",
+         [](const Settings&) { return Value::Double(4); },
+         [](const Value& value) {
+             Value factor = Convert("http_retry_backoff", value, LogicalTypeId::DOUBLE);
+             if (!(factor.GetDouble() >= 1 && factor.GetDouble() <= 100)) {
+                 Invalid("http_retry_backoff", "must be between 1 and 100, got " + factor.ToString());
+             }
+             return factor;
+         },
+         Plain});
+    definitions.push_back(
+        {"http_timeout", "BIGINT", "Seconds an HTTP transfer may stall before it fails",
+         [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, 30); },
+         IntegerRange("http_timeout", 1, 86400, "between 1 and 86400"), Plain});
+    definitions.push_back(
+        {"enable_external_file_cache", "BOOLEAN",
+         "Cache byte ranges of remote files, keyed by URL and ETag, across queries",
+         [](const Settings&) { return Value::Boolean(true); },
+         [](const Value& value) {
+             return Convert("enable_external_file_cache", value, LogicalTypeId::BOOLEAN);
+         },
+         Plain});
+    definitions.push_back(
+        {"enable_progress_bar", "BOOLEAN",
+         "Show a progress bar in the shell for queries running longer than two seconds",
+         [](const Settings&) { return Value::Boolean(true); },
+         [](const Value& value) { return Convert("enable_progress_bar", value, LogicalTypeId::BOOLEAN); },
+         Plain});
+    return definitions;
+}
+
+} // namespace
+
+const std::vector<SettingDefinition>& Settings::Definitions() {
+    static const std::vector<SettingDefinition> kDefinitions = BuildDefinitions();
+    return kDefinitions;
+}
+
+const SettingDefinition& Settings::Find(const std::string& name) {
+    for (const auto& definition : Definitions()) {
+        if (definition.name == name) {
+            return definition;
+        }
+    }
+    throw Exception(ErrorKind::Catalog, "unrecognized configuration parameter \"" + name +
+                                            "\"; SELECT * FROM sluice_settings() lists them");
+}
+
+Value Settings::GetLocked(const SettingDefinition& definition) const {
+    auto entry = values_.find(definition.name);
+    return entry != values_.end() ? entry->second : definition.default_value(*this);
+}
+
+Value Settings::Get(const std::string& name) const {
+    const SettingDefinition& definition = Find(name);
+    std::lock_guard<std::recursive_mutex> guard(mutex_);
+    return GetLocked(definition);
+}
+
+bool Settings::IsSet(const std::string& name) const {
+    std::lock_guard<std::recursive_mutex> guard(mutex_);
+    return values_.count(name) > 0;
+}
+
+void Settings::Set(const std::string& name, const Value& value) {
+    const SettingDefinition& definition = Find(name);
+    Value normalised = definition.validate(value);
+    std::lock_guard<std::recursive_mutex> guard(mutex_);
+    values_[name] = normalised;
+}
+
+void Settings::Reset(const std::string& name) {
+    Find(name);
+    std::lock_guard<std::recursive_mutex> guard(mutex_);
+    values_.erase(name);
+}
+
+std::string Settings::Display(const std::string& name) const {
+    const SettingDefinition& definition = Find(name);
+    std::lock_guard<std::recursive_mutex> guard(mutex_);
+    return definition.format(GetLocked(definition));
+}
+
+std::string Settings::DisplayDefault(const std::string& name) const {
+    const SettingDefinition& definition = Find(name);
+    std::lock_guard<std::recursive_mutex> guard(mutex_);
+    return definition.format(definition.default_value(*this));
+}
+
+int64_t Settings::GetInteger(const std::string& name) const {
+    return static_cast<int64_t>(Get(name).GetInteger());
+}
+
+double Settings::GetDouble(const std::string& name) const { return Get(name).GetDouble(); }
+
+bool Settings::GetBoolean(const std::string& name) const { return Get(name).GetBoolean(); }
+
+std::string Settings::GetString(const std::string& name) const { return Get(name).GetString(); }
+
+} // namespace sluice

@@ -1,0 +1,216 @@
+#include "parallel/executor.hpp"
+
+#include "common/exception.hpp"
+
+#include <algorithm>
+
+namespace sluice {
+
+// One thread's share of a pipeline: pulls chunks from the source, pushes them through the
+// operators into the sink. Yields after a few chunks so other queries' tasks get a turn.
+class Executor::PipelineTask : public Task {
+public:
+    PipelineTask(Executor& executor, PipelineState& state) : executor_(executor), state_(state) {
+        Pipeline& pipeline = *state.pipeline;
+        source_local_ = pipeline.source->InitLocal();
+        source_chunk_.Initialize(pipeline.source->OutputTypes());
+        for (auto& op : pipeline.operators) {
+            operator_locals_.push_back(op->InitLocal());
+            operator_chunks_.push_back(std::make_unique<DataChunk>(op->OutputTypes()));
+        }
+        sink_local_ = pipeline.sink->InitLocal();
+    }
+
+    TaskResult Execute() override {
+        static constexpr int kChunksPerSlice = 16;
+        try {
+            TaskContext context(*this);
+            for (int i = 0; i < kChunksPerSlice; i++) {
+                if (executor_.IsCancelled() || state_.finished_early.load()) {
+                    return Finish();
+                }
+                source_chunk_.Reset();
+                SourceResult result =
+                    state_.pipeline->source->GetData(source_chunk_, source_local_.get(), context);
+                if (result == SourceResult::Blocked) {
+                    return TaskResult::Blocked;
+                }
+                if (source_chunk_.size() > 0 && !Push(source_chunk_, 0)) {
+                    state_.finished_early.store(true);
+                    return Finish();
+                }
+                if (result == SourceResult::Finished) {
+                    return Finish();
+                }
+            }
+            return TaskResult::Yield;
+        } catch (...) {
+            executor_.PushError(std::current_exception());
+            executor_.OnTaskDone(state_);
+            return TaskResult::Done;
+        }
+    }
+
+private:
+    // Pushes `chunk` into operator `index` (or the sink). False once no more input is wanted.
+    bool Push(DataChunk& chunk, idx_t index) {
+        Pipeline& pipeline = *state_.pipeline;
+        if (index == pipeline.operators.size()) {
+            return pipeline.sink->Sink(chunk, sink_local_.get()) == SinkResult::NeedMoreInput;
+        }
+        DataChunk& output = *operator_chunks_[index];
+        while (true) {
+            output.Reset();
+            OperatorResult result =
+                pipeline.operators[index]->Execute(chunk, output, operator_locals_[index].get());
+            if (output.size() > 0 && !Push(output, index + 1)) {
+                return false;
+            }
+            if (result == OperatorResult::Finished) {
+                return false;
+            }
+            if (result == OperatorResult::NeedMoreInput) {
+                return true;
+            }
+        }
+    }
+
+    TaskResult Finish() {
+        state_.pipeline->sink->Combine(sink_local_.get());
+        executor_.OnTaskDone(state_);
+        return TaskResult::Done;
+    }
+
+    Executor& executor_;
+    PipelineState& state_;
+    std::unique_ptr<LocalState> source_local_;
+    std::vector<std::unique_ptr<LocalState>> operator_locals_;
+    std::unique_ptr<LocalState> sink_local_;
+    DataChunk source_chunk_;
+    std::vector<std::unique_ptr<DataChunk>> operator_chunks_;
+};
+
+Executor::Executor(TaskScheduler& scheduler, idx_t max_threads)
+    : scheduler_(scheduler), max_threads_(std::max<idx_t>(1, max_threads)) {}
+
+Executor::~Executor() {
+    // Tasks reference this executor: never destroy it while any is outstanding.
+    std::unique_lock<std::mutex> lock(mutex_);
+    cancelled_.store(true);
+    done_.wait(lock, [&] { return outstanding_tasks_ == 0; });
+}
+
+Pipeline& Executor::AddPipeline() {
+    auto state = std::make_unique<PipelineState>();
+    state->pipeline = std::make_unique<Pipeline>();
+    Pipeline& pipeline = *state->pipeline;
+    pipelines_.push_back(std::move(state));
+    return pipeline;
+}
+
+void Executor::Execute() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    StartReadyPipelines(lock);
+    done_.wait(lock, [&] {
+        return outstanding_tasks_ == 0 &&
+               (finished_pipelines_ == pipelines_.size() || error_ || cancelled_.load());
+    });
+    if (error_) {
+        std::rethrow_exception(error_);
+    }
+    if (cancelled_.load()) {
+        throw Exception(ErrorKind::Interrupted, "Interrupted!");
+    }
+}
+
+void Executor::Cancel() {
+    cancelled_.store(true);
+    std::lock_guard<std::mutex> guard(mutex_);
+    done_.notify_all();
+}
+
+double Executor::Progress() const {
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (pipelines_.empty()) {
+        return 1.0;
+    }
+    double done = 0;
+    for (const auto& state : pipelines_) {
+        if (state->finished) {
+            done += 1;
+        } else if (state->started) {
+            done += std::max(0.0, state->pipeline->source->Progress());
+        }
+    }
+    return done / static_cast<double>(pipelines_.size());
+}
+
+void Executor::StartReadyPipelines(std::unique_lock<std::mutex>& lock) {
+    (void)lock;
+    if (error_ || cancelled_.load()) {
+        return;
+    }
+    for (auto& state : pipelines_) {
+        if (state->started) {
+            continue;
+        }
+        bool ready = std::all_of(state->pipeline->dependencies.begin(),
+                                 state->pipeline->dependencies.end(), [&](Pipeline* dependency) {
+                                     for (auto& other : pipelines_) {
+                                         if (other->pipeline.get() == dependency) {
+                                             return other->finished;
+                                         }
+                                     }
+                                     return false;
+                                 });
+        if (!ready) {
+            continue;
+        }
+        state->started = true;
+        idx_t tasks = std::min(max_threads_, state->pipeline->source->MaxThreads());
+        tasks = std::max<idx_t>(1, tasks);
+        state->running_tasks.store(tasks);
+        outstanding_tasks_ += tasks;
+        // Build every task before scheduling any, so a quick first task cannot finish the
+        // pipeline while its siblings are still being created.
+        std::vector<std::shared_ptr<Task>> created;
+        for (idx_t i = 0; i < tasks; i++) {
+            created.push_back(std::make_shared<PipelineTask>(*this, *state));
+        }
+        for (auto& task : created) {
+            scheduler_.Schedule(std::move(task));
+        }
+    }
+}
+
+void Executor::OnTaskDone(PipelineState& state) {
+    bool last = state.running_tasks.fetch_sub(1) == 1;
+    if (last) {
+        try {
+            if (!cancelled_.load()) {
+                state.pipeline->sink->Finalize();
+            }
+        } catch (...) {
+            PushError(std::current_exception());
+        }
+    }
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (last) {
+        state.finished = true;
+        finished_pipelines_++;
+        StartReadyPipelines(lock);
+    }
+    outstanding_tasks_--;
+    done_.notify_all();
+}
+
+void Executor::PushError(std::exception_ptr error) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (!error_) {
+        error_ = error;
+    }
+    cancelled_.store(true);
+    done_.notify_all();
+}
+
+} // namespace sluice

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "parallel/pipeline.hpp"
+#include "parallel/task_scheduler.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace sluice {
+
+// Runs one query's pipelines on the REGULAR pool, each as up to `max_threads` parallel tasks,
+// starting a pipeline when its dependencies have finished. The first error raised by any task
+// cancels the rest and is rethrown by Execute once every task has drained.
+class Executor {
+public:
+    Executor(TaskScheduler& scheduler, idx_t max_threads);
+    ~Executor();
+
+    Pipeline& AddPipeline();
+    // Blocks the calling (non-worker) thread until all pipelines finish; rethrows the first error.
+    void Execute();
+    // Asks running tasks to stop; Execute then throws an Interrupted error.
+    void Cancel();
+    bool IsCancelled() const { return cancelled_.load(std::memory_order_relaxed); }
+    // Finished pipelines plus the running ones' source progress, over the pipeline count.
+    double Progress() const;
+
+private:
+    class PipelineTask;
+    struct PipelineState {
+        std::unique_ptr<Pipeline> pipeline;
+        std::atomic<idx_t> running_tasks{0};
+        std::atomic<bool> finished_early{false}; // a LIMIT or sink said no more input
+        bool started = false;
+        bool finished = false;
+    };
+
+    void StartReadyPipelines(std::unique_lock<std::mutex>& lock);
+    void OnTaskDone(PipelineState& state);
+    void PushError(std::exception_ptr error);
+
+    TaskScheduler& scheduler_;
+    idx_t max_threads_;
+    std::vector<std::unique_ptr<PipelineState>> pipelines_;
+
+    mutable std::mutex mutex_;
+    std::condition_variable done_;
+    idx_t finished_pipelines_ = 0;
+    idx_t outstanding_tasks_ = 0;
+    std::exception_ptr error_;
+    std::atomic<bool> cancelled_{false};
+};
+
+} // namespace sluice

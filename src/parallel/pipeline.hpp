@@ -1,0 +1,83 @@
+#pragma once
+
+#include "common/data_chunk.hpp"
+#include "parallel/task.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace sluice {
+
+// Per-thread state of a source, operator or sink. Each pipeline task owns one of each.
+class LocalState {
+public:
+    virtual ~LocalState() = default;
+};
+
+enum class SourceResult : uint8_t {
+    HaveMoreOutput, // produced a chunk (possibly empty); call again
+    Finished,       // exhausted for this task
+    Blocked,        // waiting; the source has handed context.MakeWaker() to the event
+};
+
+enum class OperatorResult : uint8_t {
+    NeedMoreInput,  // done with this input chunk
+    HaveMoreOutput, // call again with the same input for more output
+    Finished,       // no more output will ever be produced (e.g. LIMIT reached)
+};
+
+enum class SinkResult : uint8_t { NeedMoreInput, Finished };
+
+// What a source gets to talk to the scheduler: the running task, to create a waker before
+// returning Blocked.
+class TaskContext {
+public:
+    explicit TaskContext(Task& task) : task_(task) {}
+    Waker MakeWaker() { return task_.MakeWaker(); }
+
+private:
+    Task& task_;
+};
+
+class PipelineSource {
+public:
+    virtual ~PipelineSource() = default;
+    virtual std::vector<LogicalType> OutputTypes() const = 0;
+    virtual std::unique_ptr<LocalState> InitLocal() { return nullptr; }
+    virtual SourceResult GetData(DataChunk& out, LocalState* local, TaskContext& context) = 0;
+    // How many tasks may pull from this source at once.
+    virtual idx_t MaxThreads() const { return 1; }
+    // Fraction done in [0, 1], or negative when unknown.
+    virtual double Progress() const { return -1; }
+};
+
+class PipelineOperator {
+public:
+    virtual ~PipelineOperator() = default;
+    virtual std::vector<LogicalType> OutputTypes() const = 0;
+    virtual std::unique_ptr<LocalState> InitLocal() { return nullptr; }
+    virtual OperatorResult Execute(DataChunk& input, DataChunk& output, LocalState* local) = 0;
+};
+
+class PipelineSink {
+public:
+    virtual ~PipelineSink() = default;
+    virtual std::unique_ptr<LocalState> InitLocal() { return nullptr; }
+    virtual SinkResult Sink(DataChunk& chunk, LocalState* local) = 0;
+    // Merges a finished task's local state into the global state (any thread, serialised by
+    // the sink itself if it needs to be).
+    virtual void Combine(LocalState* /*local*/) {}
+    // Runs once, after every task of the pipeline has combined.
+    virtual void Finalize() {}
+};
+
+// source -> operators -> sink. A pipeline starts once every pipeline it depends on is finished
+// (e.g. a hash join's probe pipeline waits for its build pipeline).
+struct Pipeline {
+    std::shared_ptr<PipelineSource> source;
+    std::vector<std::shared_ptr<PipelineOperator>> operators;
+    std::shared_ptr<PipelineSink> sink;
+    std::vector<Pipeline*> dependencies;
+};
+
+} // namespace sluice

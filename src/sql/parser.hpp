@@ -1,0 +1,61 @@
+#pragma once
+
+#include "sql/ast.hpp"
+
+#include <string_view>
+#include <vector>
+
+namespace sluice {
+
+// Recursive-descent SQL parser. Precedence, lowest first: OR, AND, NOT, IS / comparison,
+// ||, + -, * / // %, unary -, ::, primary.
+class Parser {
+public:
+    explicit Parser(std::string_view text);
+    std::vector<Statement> ParseStatements();
+
+    // Parses a lone expression (used for settings and tests).
+    ParsedExpressionPtr ParseSingleExpression();
+
+private:
+    Statement ParseStatement();
+    std::unique_ptr<SelectStatement> ParseSelect();
+    std::unique_ptr<TableRef> ParseTableRef();
+    Statement ParseSet();
+    Statement ParseReset();
+    std::string ParseSettingName();
+
+    ParsedExpressionPtr ParseExpression();
+    ParsedExpressionPtr ParseOr();
+    ParsedExpressionPtr ParseAnd();
+    ParsedExpressionPtr ParseNot();
+    ParsedExpressionPtr ParseComparison();
+    ParsedExpressionPtr ParseConcat();
+    ParsedExpressionPtr ParseAdditive();
+    ParsedExpressionPtr ParseMultiplicative();
+    ParsedExpressionPtr ParseUnary();
+    ParsedExpressionPtr ParsePostfix();
+    ParsedExpressionPtr ParsePrimary();
+    TypeName ParseTypeName();
+    std::string ParseAlias(bool require_as);
+
+    const Token& Peek(size_t ahead = 0) const;
+    Token Take();
+    bool IsKeyword(const char* keyword, size_t ahead = 0) const;
+    bool AcceptKeyword(const char* keyword);
+    void ExpectKeyword(const char* keyword);
+    bool IsOperator(const char* op, size_t ahead = 0) const;
+    bool AcceptOperator(const char* op);
+    void ExpectOperator(const char* op);
+    [[noreturn]] void SyntaxError(const Token& token) const;
+    [[noreturn]] void Fail(const std::string& message, SourceLocation location) const;
+
+    std::string_view text_;
+    std::vector<Token> tokens_;
+    size_t pos_ = 0;
+};
+
+// Words that cannot be used as bare column aliases or names.
+bool IsReservedKeyword(const std::string& word);
+
+} // namespace sluice

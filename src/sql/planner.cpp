@@ -1,0 +1,31 @@
+#include "sql/planner.hpp"
+
+#include "execution/physical_filter.hpp"
+#include "execution/physical_limit.hpp"
+#include "execution/physical_projection.hpp"
+#include "execution/rows_source.hpp"
+
+namespace sluice {
+
+std::shared_ptr<ResultCollector> PlanSelect(BoundSelect select, Executor& executor) {
+    Pipeline& pipeline = executor.AddPipeline();
+    if (select.from) {
+        pipeline.source = select.from->make_source();
+    } else {
+        pipeline.source = RowsSource::SingleRow();
+    }
+    std::vector<LogicalType> types = pipeline.source->OutputTypes();
+    if (select.where) {
+        pipeline.operators.push_back(std::make_shared<PhysicalFilter>(types, std::move(select.where)));
+    }
+    pipeline.operators.push_back(std::make_shared<PhysicalProjection>(std::move(select.projections)));
+    if (select.limit || select.offset > 0) {
+        pipeline.operators.push_back(
+            std::make_shared<PhysicalLimit>(select.types, select.limit, select.offset));
+    }
+    auto collector = std::make_shared<ResultCollector>(select.types);
+    pipeline.sink = collector;
+    return collector;
+}
+
+} // namespace sluice

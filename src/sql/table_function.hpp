@@ -1,0 +1,38 @@
+#pragma once
+
+#include "common/value.hpp"
+#include "parallel/pipeline.hpp"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sluice {
+
+// A table function after binding its arguments: the columns it produces and a factory for the
+// pipeline source that produces them.
+struct BoundTableFunction {
+    std::vector<std::string> names;
+    std::vector<LogicalType> types;
+    std::function<std::shared_ptr<PipelineSource>()> make_source;
+};
+
+struct TableFunction {
+    std::string name;
+    std::function<BoundTableFunction(const std::vector<Value>& arguments)> bind;
+};
+
+// The table functions a database knows (sluice_settings, later read_parquet ...).
+class TableFunctionCatalog {
+public:
+    void Register(TableFunction function);
+    const TableFunction* Find(const std::string& name) const;
+    std::vector<std::string> Names() const;
+
+private:
+    std::map<std::string, TableFunction> functions_;
+};
+
+} // namespace sluice
