@@ -87,14 +87,15 @@ std::string FormatHugeint(hugeint_t value) {
     return std::string(buffer + pos, sizeof(buffer) - pos);
 }
 
-std::string FormatDecimal(hugeint_t value, uint8_t scale) {
+std::string FormatDecimal(hugeint_t value, uint8_t width, uint8_t scale) {
     if (scale == 0) {
         return FormatHugeint(value);
     }
     bool negative = value < 0;
     std::string digits = FormatHugeint(negative ? -value : value);
-    if (digits.size() <= scale) {
-        digits.insert(0, scale + 1 - digits.size(), '0');
+    size_t integer_digits = width > scale ? 1 : 0;
+    if (digits.size() < scale + integer_digits) {
+        digits.insert(0, scale + integer_digits - digits.size(), '0');
     }
     digits.insert(digits.size() - scale, ".");
     return negative ? "-" + digits : digits;

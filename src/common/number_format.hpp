@@ -12,8 +12,9 @@ namespace sluice {
 std::string FormatDouble(double value);
 std::string FormatFloat(float value);
 std::string FormatHugeint(hugeint_t value);
-// `value` is the unscaled integer of a DECIMAL with `scale` digits after the point.
-std::string FormatDecimal(hugeint_t value, uint8_t scale);
+// `value` is the unscaled integer of a DECIMAL(width, scale). As in DuckDB, a type without
+// integer digits (width == scale) prints no leading zero: .5, -.05.
+std::string FormatDecimal(hugeint_t value, uint8_t width, uint8_t scale);
 // Printable ASCII as is; other bytes and \ ' " as \xHH.
 std::string FormatBlob(std::string_view bytes);
 

@@ -81,7 +81,7 @@ bool LogicalType::IsNumeric() const {
 std::string LogicalType::ToString() const {
     switch (id_) {
     case LogicalTypeId::SQLNULL:
-        return "NULL";
+        return "\"NULL\"";
     case LogicalTypeId::BOOLEAN:
         return "BOOLEAN";
     case LogicalTypeId::TINYINT:

@@ -77,7 +77,7 @@ std::string Value::ToString() const {
     case LogicalTypeId::HUGEINT:
         return FormatHugeint(integer_);
     case LogicalTypeId::DECIMAL:
-        return FormatDecimal(integer_, type_.scale());
+        return FormatDecimal(integer_, type_.width(), type_.scale());
     case LogicalTypeId::FLOAT:
         return FormatFloat(static_cast<float>(double_));
     case LogicalTypeId::DOUBLE:

@@ -35,6 +35,8 @@ std::unique_ptr<QueryResult> Connection::Execute(const Statement& statement, con
     switch (statement.kind) {
     case StatementKind::Select:
         return ExecuteSelect(statement, sql);
+    case StatementKind::Describe:
+        return ExecuteDescribe(statement, sql);
     case StatementKind::Set: {
         Binder binder(database_.table_functions(), sql);
         Value value = ExpressionExecutor::EvaluateConstant(*binder.BindConstantExpression(*statement.value));
@@ -78,6 +80,27 @@ std::unique_ptr<QueryResult> Connection::ExecuteSelect(const Statement& statemen
         running_ = nullptr;
     }
     return std::make_unique<QueryResult>(std::move(names), std::move(types), collector->TakeChunks());
+}
+
+std::unique_ptr<QueryResult> Connection::ExecuteDescribe(const Statement& statement,
+                                                         const std::string& sql) {
+    Binder binder(database_.table_functions(), sql);
+    BoundSelect bound = binder.BindSelect(*statement.select);
+    std::vector<std::string> names = {"column_name", "column_type", "null", "key", "default", "extra"};
+    std::vector<LogicalType> types(names.size(), LogicalTypeId::VARCHAR);
+    auto chunk = std::make_unique<DataChunk>(types, std::max<idx_t>(bound.names.size(), 1));
+    for (idx_t i = 0; i < bound.names.size(); i++) {
+        chunk->SetValue(0, i, Value::Varchar(bound.names[i]));
+        chunk->SetValue(1, i, Value::Varchar(bound.types[i].ToString()));
+        chunk->SetValue(2, i, Value::Varchar("YES"));
+        for (idx_t column = 3; column < names.size(); column++) {
+            chunk->SetValue(column, i, Value::Null(LogicalTypeId::VARCHAR));
+        }
+    }
+    chunk->SetSize(bound.names.size());
+    std::vector<std::unique_ptr<DataChunk>> chunks;
+    chunks.push_back(std::move(chunk));
+    return std::make_unique<QueryResult>(std::move(names), std::move(types), std::move(chunks));
 }
 
 void Connection::Interrupt() {

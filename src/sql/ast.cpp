@@ -3,6 +3,7 @@
 #include "common/number_format.hpp"
 #include "sql/type_names.hpp"
 
+#include <cctype>
 #include <cstdlib>
 
 namespace sluice {
@@ -28,8 +29,17 @@ std::string ConstantToString(const ParsedExpression& expression) {
         return "CAST(" + QuoteString(expression.text) + " AS BOOLEAN)";
     case LiteralKind::String:
         return QuoteString(expression.text);
-    case LiteralKind::Decimal:
+    case LiteralKind::Decimal: {
+        // Literals with more digits than DECIMAL(38) holds are DOUBLEs and print as such.
+        size_t digits = 0;
+        for (char c : expression.text) {
+            digits += std::isdigit(static_cast<unsigned char>(c)) ? 1 : 0;
+        }
+        if (digits > 38) {
+            return FormatDouble(std::strtod(expression.text.c_str(), nullptr));
+        }
         return expression.text;
+    }
     case LiteralKind::Integer: {
         hugeint_t value;
         if (TryParseHugeint(expression.text, value)) {

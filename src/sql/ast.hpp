@@ -66,12 +66,12 @@ struct SelectStatement {
     ParsedExpressionPtr offset;
 };
 
-enum class StatementKind : uint8_t { Select, Set, Reset };
+enum class StatementKind : uint8_t { Select, Describe, Set, Reset };
 
 struct Statement {
     StatementKind kind = StatementKind::Select;
     std::string text; // this statement's own SQL text
-    std::unique_ptr<SelectStatement> select;
+    std::unique_ptr<SelectStatement> select; // SELECT, DESCRIBE
     std::string setting_name;  // SET/RESET
     ParsedExpressionPtr value; // SET
     SourceLocation location;

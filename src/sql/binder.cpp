@@ -318,27 +318,19 @@ void Binder::AdaptLiterals(Bound& left, Bound& right, bool strings_too) {
             }
             return;
         }
-        if (other.origin != LiteralOrigin::None) {
-            return;
-        }
-        if (literal.origin == LiteralOrigin::Integer && target.IsInteger() &&
+        if (literal.origin == LiteralOrigin::Integer && other.origin == LiteralOrigin::None &&
+            target.IsInteger() &&
             IsIntegerLiteralOf(literal.expression->value, target)) {
             literal.expression = Fold(MakeCast(std::move(literal.expression), target));
             literal.origin = LiteralOrigin::None;
         } else if (strings_too && literal.origin == LiteralOrigin::String &&
-                   target.id() != LogicalTypeId::VARCHAR && target.id() != LogicalTypeId::SQLNULL) {
+                   other.origin != LiteralOrigin::String && target.id() != LogicalTypeId::VARCHAR && target.id() != LogicalTypeId::SQLNULL) {
             literal.expression = Fold(MakeCast(std::move(literal.expression), target));
             literal.origin = LiteralOrigin::None;
         }
     };
     adapt(left, right);
     adapt(right, left);
-    // NULL op NULL: DuckDB types the pair as INTEGER.
-    if (left.expression->type.id() == LogicalTypeId::SQLNULL &&
-        right.expression->type.id() == LogicalTypeId::SQLNULL && !strings_too) {
-        left.expression = Fold(MakeCast(std::move(left.expression), LogicalTypeId::INTEGER));
-        right.expression = Fold(MakeCast(std::move(right.expression), LogicalTypeId::INTEGER));
-    }
 }
 
 namespace {
@@ -364,7 +356,8 @@ Binder::Bound Binder::BindOperator(const ParsedExpression& expression) {
         if (expression.children.size() == 1) {
             Bound operand = Bind(*expression.children[0]);
             if (operand.expression->type.id() == LogicalTypeId::SQLNULL) {
-                operand.expression = Fold(MakeCast(std::move(operand.expression), LogicalTypeId::INTEGER));
+                // -NULL picks the BIGINT overload, as in DuckDB.
+                operand.expression = Fold(MakeCast(std::move(operand.expression), LogicalTypeId::BIGINT));
             }
             auto function = BindNegate(operand.expression->type);
             if (!function) {
@@ -379,6 +372,17 @@ Binder::Bound Binder::BindOperator(const ParsedExpression& expression) {
         }
         Bound left = Bind(*expression.children[0]);
         Bound right = Bind(*expression.children[1]);
+        bool left_null = left.expression->type.id() == LogicalTypeId::SQLNULL;
+        bool right_null = right.expression->type.id() == LogicalTypeId::SQLNULL;
+        if (left_null != right_null || (left_null && op == "||")) {
+            // An untyped NULL operand makes the whole operation an untyped NULL, as in DuckDB.
+            return {MakeConstant(Value()), LiteralOrigin::None};
+        }
+        if (left_null) {
+            // NULL op NULL resolves to the BIGINT overload.
+            left.expression = Fold(MakeCast(std::move(left.expression), LogicalTypeId::BIGINT));
+            right.expression = Fold(MakeCast(std::move(right.expression), LogicalTypeId::BIGINT));
+        }
         std::optional<BoundFunction> function;
         if (op == "||") {
             function = BindConcat();

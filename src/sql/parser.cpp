@@ -140,6 +140,10 @@ Statement Parser::ParseStatement() {
     if (IsKeyword("SELECT")) {
         statement.kind = StatementKind::Select;
         statement.select = ParseSelect();
+    } else if (IsKeyword("DESCRIBE")) {
+        Take();
+        statement.kind = StatementKind::Describe;
+        statement.select = ParseSelect();
     } else if (IsKeyword("SET")) {
         statement = ParseSet();
     } else if (IsKeyword("RESET")) {
