@@ -48,6 +48,39 @@ bool IsReservedKeyword(const std::string& word) {
     return kReserved.count(Upper(word)) > 0;
 }
 
+class Parser::DepthGuard {
+public:
+    explicit DepthGuard(Parser& parser) : parser_(parser) {
+        if (++parser_.depth_ > kMaxExpressionDepth) {
+            parser_.Fail("expression nested too deeply (more than " +
+                             std::to_string(kMaxExpressionDepth) + " levels)",
+                         parser_.Peek().location);
+        }
+    }
+    ~DepthGuard() { parser_.depth_--; }
+
+private:
+    Parser& parser_;
+};
+
+// Operator chains such as 1+1+...+1 are parsed by loops, not recursion, but still build deep
+// trees that later passes walk recursively; measure them without recursing.
+void Parser::CheckExpressionDepth(const ParsedExpression& expression) const {
+    std::vector<std::pair<const ParsedExpression*, size_t>> stack = {{&expression, 1}};
+    while (!stack.empty()) {
+        auto [node, depth] = stack.back();
+        stack.pop_back();
+        if (depth > kMaxExpressionDepth) {
+            Fail("expression nested too deeply (more than " + std::to_string(kMaxExpressionDepth) +
+                     " levels)",
+                 node->location);
+        }
+        for (const auto& child : node->children) {
+            stack.emplace_back(child.get(), depth + 1);
+        }
+    }
+}
+
 Parser::Parser(std::string_view text) : text_(text) { tokens_ = Lexer(text).Tokenize(); }
 
 const Token& Parser::Peek(size_t ahead) const {
@@ -270,7 +303,14 @@ ParsedExpressionPtr Parser::ParseSingleExpression() {
     return expression;
 }
 
-ParsedExpressionPtr Parser::ParseExpression() { return ParseOr(); }
+ParsedExpressionPtr Parser::ParseExpression() {
+    DepthGuard guard(*this);
+    auto expression = ParseOr();
+    if (depth_ == 1) {
+        CheckExpressionDepth(*expression);
+    }
+    return expression;
+}
 
 ParsedExpressionPtr Parser::ParseOr() {
     auto left = ParseAnd();
@@ -291,6 +331,7 @@ ParsedExpressionPtr Parser::ParseAnd() {
 }
 
 ParsedExpressionPtr Parser::ParseNot() {
+    DepthGuard guard(*this);
     if (IsKeyword("NOT")) {
         SourceLocation location = Take().location;
         auto expression = MakeExpression(ParsedExpressionKind::Not, location);
@@ -363,6 +404,7 @@ ParsedExpressionPtr Parser::ParseMultiplicative() {
 }
 
 ParsedExpressionPtr Parser::ParseUnary() {
+    DepthGuard guard(*this);
     if (IsOperator("-") || IsOperator("+")) {
         Token op = Take();
         auto operand = ParseUnary();

@@ -50,10 +50,18 @@ private:
     [[noreturn]] void SyntaxError(const Token& token) const;
     [[noreturn]] void Fail(const std::string& message, SourceLocation location) const;
 
+    // Guards recursion so hostile input gets an error instead of a stack overflow.
+    class DepthGuard;
+    void CheckExpressionDepth(const ParsedExpression& expression) const;
+
     std::string_view text_;
     std::vector<Token> tokens_;
     size_t pos_ = 0;
+    size_t depth_ = 0;
 };
+
+// How deeply expressions may nest (DuckDB's default max_expression_depth).
+constexpr size_t kMaxExpressionDepth = 1000;
 
 // Words that cannot be used as bare column aliases or names.
 bool IsReservedKeyword(const std::string& word);

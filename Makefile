@@ -1,0 +1,53 @@
+# Sluice build entry points. CMake + Ninja underneath; every target first makes sure the
+# machine has what it needs (scripts/setup.sh, quick when already done).
+.PHONY: all release setup debug asan tsan test run bench format format-check clean
+
+JOBS ?= $(shell nproc)
+CMAKE_FLAGS ?=
+
+all: release
+
+setup:
+	@bash scripts/setup.sh
+
+define build
+	@cmake -S . -B $(1) -G Ninja -DCMAKE_BUILD_TYPE=$(2) $(3) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(1) -j $(JOBS) $(4)
+endef
+
+release: setup
+	$(call build,build,Release,,)
+
+debug: setup
+	$(call build,build-debug,Debug,,)
+
+asan: setup
+	$(call build,build-asan,Debug,-DSLUICE_SANITIZER=address -DSLUICE_BUILD_BENCH=OFF,)
+
+tsan: setup
+	$(call build,build-tsan,RelWithDebInfo,-DSLUICE_SANITIZER=thread -DSLUICE_BUILD_BENCH=OFF,--target unit_tests)
+
+# Every test: the release build's suite (unit, sqllogictest, shell, DuckDB oracle, example),
+# then the scheduler and executor tests again under ThreadSanitizer.
+test: release tsan
+	cd build && ctest --output-on-failure -j $(JOBS)
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+	  build-tsan/tests/unit_tests --gtest_filter='TaskScheduler*:Executor*'
+
+# Sluice's main job on a built-in default. Until the scan and the TPC-H generator land this is
+# a demonstration of the engine's SQL, types, settings and scheduler.
+run: release
+	@build/sluice -f scripts/demo.sql
+	@build/bench/scheduler_bench --quick
+
+bench: release
+	build/bench/scheduler_bench
+
+format:
+	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+
+format-check:
+	clang-format --dry-run --Werror $$(git ls-files '*.cpp' '*.hpp')
+
+clean:
+	rm -rf build build-debug build-asan build-tsan

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs everything Sluice's build and tests need on Debian 12. Idempotent: when all is in
+# place it only checks, in well under a second.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(
+  g++ cmake ninja-build ccache make pkg-config
+  libgtest-dev libgmock-dev  # unit tests
+  libedit-dev                # shell line editing and history (BSD licence)
+  clang-format               # style check
+  nodejs npm                 # DuckDB oracle (@duckdb/node-api) in tests
+)
+
+missing=()
+for package in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: missing Debian packages: ${missing[*]}" >&2
+    echo "setup: run as root, or: sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The DuckDB oracle, pinned in tests/oracle/package-lock.json.
+oracle=tests/oracle
+if [ ! -f "$oracle/node_modules/@duckdb/node-api/package.json" ] ||
+   [ "$oracle/package-lock.json" -nt "$oracle/node_modules/.package-lock.json" ]; then
+  echo "setup: installing the DuckDB oracle (npm)"
+  (cd "$oracle" && npm ci --no-audit --no-fund --loglevel=error)
+fi

@@ -1,0 +1,69 @@
+#include "main/sluice.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace sluice;
+
+TEST(Connection, ReturnsTypedValuesAndChunks) {
+    Database database;
+    Connection connection(database);
+    auto result = connection.Query("SELECT 42 AS x, 'text' AS s, 1.5 * 2.25 AS d, NULL AS n");
+    ASSERT_EQ(result->ColumnCount(), 4u);
+    EXPECT_EQ(result->names()[2], "d");
+    EXPECT_EQ(result->types()[2], LogicalType::Decimal(5, 3));
+    EXPECT_EQ(result->GetValue(0, 0).GetInteger(), 42);
+    EXPECT_EQ(result->GetValue(1, 0).GetString(), "text");
+    EXPECT_EQ(result->GetValue(2, 0).ToString(), "3.375");
+    EXPECT_TRUE(result->GetValue(3, 0).IsNull());
+    auto chunk = result->Fetch();
+    ASSERT_TRUE(chunk);
+    EXPECT_EQ(chunk->size(), 1u);
+    EXPECT_FALSE(result->Fetch());
+}
+
+TEST(Connection, WhereAndLimitFilterRows) {
+    Database database;
+    Connection connection(database);
+    auto result = connection.Query(
+        "SELECT name FROM sluice_settings() WHERE name = 'threads' OR name = 'async_threads'");
+    ASSERT_EQ(result->RowCount(), 2u);
+    EXPECT_EQ(result->GetValue(0, 0).GetString(), "threads");
+    EXPECT_EQ(connection.Query("SELECT * FROM sluice_settings() LIMIT 3")->RowCount(), 3u);
+    EXPECT_EQ(connection.Query("SELECT * FROM sluice_settings() LIMIT 2 OFFSET 10")->RowCount(), 1u);
+    EXPECT_EQ(connection.Query("SELECT 1 WHERE 1 = 0")->RowCount(), 0u);
+}
+
+TEST(Connection, ErrorsCarryTheirKind) {
+    Database database;
+    Connection connection(database);
+    auto kind_of = [&](const std::string& sql) {
+        try {
+            connection.Query(sql);
+        } catch (const Exception& error) {
+            return error.Kind();
+        }
+        return ErrorKind::Internal;
+    };
+    EXPECT_EQ(kind_of("SELECT"), ErrorKind::Parser);
+    EXPECT_EQ(kind_of("SELECT x"), ErrorKind::Binder);
+    EXPECT_EQ(kind_of("SELECT 2147483647 + 1"), ErrorKind::OutOfRange);
+    EXPECT_EQ(kind_of("SELECT 'x'::INTEGER"), ErrorKind::Conversion);
+    EXPECT_EQ(kind_of("SELECT * FROM nope()"), ErrorKind::Catalog);
+    EXPECT_EQ(kind_of("SELECT 1::NOTATYPE"), ErrorKind::Catalog);
+    // The connection stays usable after errors.
+    EXPECT_EQ(connection.Query("SELECT 1")->GetValue(0, 0).GetInteger(), 1);
+}
+
+TEST(Connection, UnknownColumnSuggestsTheClosestName) {
+    Database database;
+    Connection connection(database);
+    try {
+        connection.Query("SELECT nme FROM sluice_settings()");
+        FAIL();
+    } catch (const Exception& error) {
+        std::string message = error.what();
+        EXPECT_NE(message.find("Referenced column \"nme\" not found"), std::string::npos);
+        EXPECT_NE(message.find("Did you mean \"name\"?"), std::string::npos);
+        EXPECT_NE(message.find("LINE 1: SELECT nme FROM"), std::string::npos);
+    }
+}
