@@ -2,6 +2,7 @@
 #include "cli/shell.hpp"
 #include "common/exception.hpp"
 
+#include <clocale>
 #include <cstring>
 #include <iostream>
 #include <unistd.h>
@@ -54,6 +55,8 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
+    // Character classes follow the terminal (UTF-8 line editing); number formatting stays "C".
+    std::setlocale(LC_CTYPE, "");
     try {
         Database database;
         Connection connection(database);
@@ -66,7 +69,7 @@ int main(int argc, char** argv) {
         }
         if (!command.empty()) {
             // A -c argument is one complete unit even without a trailing ';'.
-            ok = shell.RunText(command) && ok;
+            ok = shell.RunCommand(command) && ok;
         } else if (!file.empty()) {
             ok = shell.RunFile(file) && ok;
         } else if (isatty(STDIN_FILENO)) {

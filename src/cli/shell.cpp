@@ -217,10 +217,12 @@ bool Shell::RunDotCommand(const std::string& line) {
     return false;
 }
 
-bool Shell::RunText(const std::string& text) {
-    std::istringstream in(text);
-    bool ok = RunStream(in);
-    return ok;
+bool Shell::RunCommand(const std::string& text) {
+    std::string trimmed = Trim(text);
+    if (!trimmed.empty() && trimmed[0] == '.') {
+        return RunDotCommand(trimmed);
+    }
+    return RunStatements(text);
 }
 
 bool Shell::RunFile(const std::string& path) {
@@ -262,7 +264,7 @@ void Shell::RunInteractive() {
     std::cout << "Sluice shell. Enter \".help\" for usage hints.\n";
     std::string buffer;
     while (!exit_requested_) {
-        char* raw = readline(buffer.empty() ? "S " : "· ");
+        char* raw = readline(buffer.empty() ? "S " : "> ");
         if (!raw) {
             std::cout << "\n";
             break;

@@ -15,8 +15,8 @@ public:
     explicit Shell(Connection& connection) : connection_(connection) {}
 
     void SetMode(OutputMode mode) { mode_ = mode; }
-    // Runs SQL text and dot commands; returns false if any statement failed.
-    bool RunText(const std::string& text);
+    // Runs one -c argument: SQL statements, or a single dot command. False if anything failed.
+    bool RunCommand(const std::string& text);
     bool RunFile(const std::string& path);
     // Reads statements from a non-interactive stream until EOF.
     bool RunStream(std::istream& in);

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The `sluice` shell end to end: options, output modes, dot commands, errors and exit status,
+# piped input, and the interactive REPL on a pseudo-terminal.
+#
+#   shell_test.sh path/to/sluice
+set -uo pipefail
+SLUICE=$(realpath "$1")
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+failures=0
+
+check() { # name expected actual
+  if [ "$2" != "$3" ]; then
+    echo "FAIL: $1"
+    echo "  expected: $(printf '%q' "$2")"
+    echo "  actual:   $(printf '%q' "$3")"
+    failures=$((failures + 1))
+  else
+    echo "ok: $1"
+  fi
+}
+
+contains() { # name needle haystack
+  if [[ "$3" != *"$2"* ]]; then
+    echo "FAIL: $1: $(printf '%q' "$2") not in:"
+    echo "$3" | head -20
+    failures=$((failures + 1))
+  else
+    echo "ok: $1"
+  fi
+}
+
+check "csv of a constant" $'x\n42' "$("$SLUICE" -csv -c "SELECT 42 AS x")"
+
+cores=$(nproc)
+async_default=$((4 * cores < 256 ? 4 * cores : 256))
+settings=$("$SLUICE" -csv -c "SELECT * FROM sluice_settings()")
+check "settings header" "name,value,default,description,type" "$(head -1 <<<"$settings")"
+check "async_threads default" "async_threads,$async_default,$async_default" "$(grep '^async_threads,' <<<"$settings" | cut -d, -f1-3)"
+check "read_ahead_depth default" "read_ahead_depth,-1,-1" "$(grep '^read_ahead_depth,' <<<"$settings" | cut -d, -f1-3)"
+
+err=$("$SLUICE" -c "SET async_threads = 1000" 2>&1 >/dev/null); status=$?
+check "bad setting exits non-zero" 1 "$status"
+contains "bad setting names setting and range" 'Invalid Input Error: Invalid value for setting "async_threads": must be between 1 and 256, got 1000' "$err"
+
+err=$("$SLUICE" -c "SELECT 1 +" 2>&1 >/dev/null); status=$?
+check "syntax error exits non-zero" 1 "$status"
+contains "syntax error on stderr" "Parser Error: syntax error at end of input at line 1, column 11" "$err"
+
+box=$("$SLUICE" -c "SELECT 42 AS x, 'hi' AS s")
+expected_box=$'┌───────┬─────────┐\n│   x   │    s    │\n│ int32 │ varchar │\n├───────┼─────────┤\n│    42 │ hi      │\n└───────┴─────────┘'
+check "box output like DuckDB" "$expected_box" "$box"
+
+check "json output" '[{"x":42,"s":"a\"b","n":null,"d":1.50}]' "$("$SLUICE" -json -c "SELECT 42 AS x, 'a\"b' AS s, NULL AS n, 1.50 AS d")"
+check "line output" $'     x = 1\nlonger = two' "$("$SLUICE" -line -c "SELECT 1 AS x, 'two' AS longer")"
+check "csv quoting" $'a\n"x,""y"""' "$("$SLUICE" -csv -c "SELECT 'x,\"y\"' AS a")"
+
+piped=$(printf 'SELECT 1 AS a;\nSELECT\n  2 AS b;\n' | "$SLUICE" -csv)
+check "statements from stdin, multi-line" $'a\n1\nb\n2' "$piped"
+
+piped=$(printf '.mode line\nSELECT 3 AS c;\n.exit\nSELECT 4 AS d;\n' | "$SLUICE")
+check "dot commands in piped input" "c = 3" "$piped"
+
+timer=$(printf '.timer on\nSELECT 1;\n' | "$SLUICE" -csv)
+contains "timer" "Run Time (s): real" "$timer"
+
+printf 'SELECT 5 AS e;\n' > "$WORK/five.sql"
+printf '.mode csv\n' > "$WORK/init.sql"
+check "-f file" $'e\n5' "$("$SLUICE" -csv -f "$WORK/five.sql")"
+check ".read file" $'e\n5' "$(printf '.read %s\n' "$WORK/five.sql" | "$SLUICE" -csv)"
+check "-init file" $'e\n5' "$("$SLUICE" -init "$WORK/init.sql" -f "$WORK/five.sql")"
+
+err=$("$SLUICE" -f "$WORK/missing.sql" 2>&1); status=$?
+check "missing file exits non-zero" 1 "$status"
+contains "missing file named" "cannot open file \"$WORK/missing.sql\"" "$err"
+
+out=$(printf 'SELECT x;\nSELECT 6 AS f;\n' | "$SLUICE" -csv 2>"$WORK/err"); status=$?
+check "later statements still run after an error" $'f\n6' "$out"
+check "error in piped input sets exit status" 1 "$status"
+contains "binder error on stderr" 'Binder Error: Referenced column "x" was not found' "$(cat "$WORK/err")"
+
+contains "help lists dot commands" ".timer on|off" "$(printf '.help\n' | "$SLUICE")"
+err=$(printf '.bogus\n' | "$SLUICE" 2>&1)
+contains "unknown dot command" 'unknown command ".bogus"' "$err"
+"$SLUICE" -nosuchflag >/dev/null 2>&1; check "unknown option exits 2" 2 "$?"
+
+# The interactive REPL on a pseudo-terminal (script(1) allocates one): a statement split over
+# two lines, a dot command, history written on exit.
+export HOME="$WORK"
+# Lines arrive one at a time, as typed: line editing discards input typed ahead of the prompt.
+repl=$( (printf 'SELECT\n'; sleep 0.3; printf '40 + 2 AS answer;\n'; sleep 0.3; printf '.exit\n'; sleep 0.3) |
+  script -qec "$SLUICE" /dev/null 2>&1)
+contains "REPL runs multi-line statements" "│     42 │" "$repl"
+contains "REPL history saved" "AS\\040answer;" "$(cat "$WORK/.sluice_history" 2>/dev/null)"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures shell checks failed"
+  exit 1
+fi
+echo "all shell checks passed"
