@@ -9,7 +9,6 @@ PACKAGES=(
   libgtest-dev libgmock-dev  # unit tests
   libedit-dev                # shell line editing and history (BSD licence)
   clang-format               # style check
-  nodejs npm                 # DuckDB oracle (@duckdb/node-api) in tests
 )
 
 missing=()
@@ -18,6 +17,14 @@ for package in "${PACKAGES[@]}"; do
     missing+=("$package")
   fi
 done
+# Node.js runs the DuckDB oracle. The base image may carry its own build (which bundles npm and
+# conflicts with Debian's npm package), so ask for Debian's only when the commands are missing.
+if ! command -v node >/dev/null 2>&1; then
+  missing+=(nodejs)
+fi
+if ! command -v npm >/dev/null 2>&1; then
+  missing+=(npm)
+fi
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
