@@ -20,7 +20,9 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double Seconds(Clock::duration duration) { return std::chrono::duration<double>(duration).count(); }
+double Seconds(Clock::duration duration) {
+    return std::chrono::duration<double>(duration).count();
+}
 
 // Counts down a shared latch; the last task signals the waiting main thread.
 class CountTask : public Task {
@@ -114,7 +116,8 @@ std::vector<double> WakeLatencies(TaskScheduler& scheduler, int rounds) {
     std::condition_variable done;
     for (int i = 0; i < rounds; i++) {
         bool finished = false;
-        scheduler.Schedule(std::make_shared<WakeProbe>(scheduler, latencies, mutex, done, finished));
+        scheduler.Schedule(
+            std::make_shared<WakeProbe>(scheduler, latencies, mutex, done, finished));
         std::unique_lock<std::mutex> lock(mutex);
         done.wait(lock, [&] { return finished; });
     }

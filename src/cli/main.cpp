@@ -10,13 +10,14 @@
 namespace {
 
 void Usage() {
-    std::cout << "Usage: sluice [OPTIONS]\n"
-                 "  -c SQL        run SQL and exit\n"
-                 "  -f FILE       run the statements in FILE and exit\n"
-                 "  -init FILE    run FILE before anything else\n"
-                 "  -box | -csv | -json | -line   output mode (default box)\n"
-                 "  -help         show this message\n"
-                 "Without -c or -f, statements are read from stdin (interactively on a terminal).\n";
+    std::cout
+        << "Usage: sluice [OPTIONS]\n"
+           "  -c SQL        run SQL and exit\n"
+           "  -f FILE       run the statements in FILE and exit\n"
+           "  -init FILE    run FILE before anything else\n"
+           "  -box | -csv | -json | -line   output mode (default box)\n"
+           "  -help         show this message\n"
+           "Without -c or -f, statements are read from stdin (interactively on a terminal).\n";
 }
 
 } // namespace

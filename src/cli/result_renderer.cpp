@@ -26,7 +26,9 @@ std::string Repeat(const std::string& piece, size_t count) {
     return out;
 }
 
-bool RightAligned(const LogicalType& type) { return type.IsNumeric(); }
+bool RightAligned(const LogicalType& type) {
+    return type.IsNumeric();
+}
 
 struct Table {
     std::vector<std::string> names;

@@ -24,7 +24,9 @@ namespace {
 
 std::atomic<bool> g_interrupt_requested{false};
 
-void OnSigint(int) { g_interrupt_requested.store(true); }
+void OnSigint(int) {
+    g_interrupt_requested.store(true);
+}
 
 double CpuSeconds(bool user) {
     rusage usage{};
@@ -162,7 +164,8 @@ bool Shell::RunStatements(const std::string& sql) {
         ok = false;
     }
     if (timer_) {
-        double real = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        double real =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::printf("Run Time (s): real %.3f user %.6f sys %.6f\n", real, CpuSeconds(true) - user,
                     CpuSeconds(false) - system);
     }

@@ -233,8 +233,8 @@ bool CastNumeric(const Value& value, const LogicalType& target, Value& result) {
         return true;
     }
     if (id == LogicalTypeId::BOOLEAN) {
-        result = Value::Boolean(source.IsFloating() ? value.GetDouble() != 0
-                                                    : value.GetInteger() != 0);
+        result =
+            Value::Boolean(source.IsFloating() ? value.GetDouble() != 0 : value.GetInteger() != 0);
         return true;
     }
     // Target is an integer or a decimal: first find the unscaled integer at the target scale.
@@ -321,7 +321,8 @@ bool CastFromString(std::string_view text, const LogicalType& target, Value& res
     }
     case LogicalTypeId::DECIMAL: {
         hugeint_t unscaled;
-        if (!ParseDecimalText(trimmed, target.scale(), unscaled) || !DecimalFits(target, unscaled)) {
+        if (!ParseDecimalText(trimmed, target.scale(), unscaled) ||
+            !DecimalFits(target, unscaled)) {
             return false;
         }
         result = Value::Integer(target, unscaled);
@@ -383,11 +384,13 @@ bool CastFromString(std::string_view text, const LogicalType& target, Value& res
 bool TemporalCast(const Value& value, const LogicalType& target, Value& result) {
     LogicalTypeId from = value.type().id(), to = target.id();
     if (from == LogicalTypeId::DATE && to == LogicalTypeId::TIMESTAMP) {
-        result = Value::Integer(target, timestamp::FromDate(static_cast<int32_t>(value.GetInteger())));
+        result =
+            Value::Integer(target, timestamp::FromDate(static_cast<int32_t>(value.GetInteger())));
         return true;
     }
     if (from == LogicalTypeId::TIMESTAMP && to == LogicalTypeId::DATE) {
-        result = Value::Integer(target, timestamp::ToDate(static_cast<int64_t>(value.GetInteger())));
+        result =
+            Value::Integer(target, timestamp::ToDate(static_cast<int64_t>(value.GetInteger())));
         return true;
     }
     if (from == LogicalTypeId::TIMESTAMP && to == LogicalTypeId::TIME) {

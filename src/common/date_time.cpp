@@ -37,7 +37,8 @@ void AppendPadded(std::string& out, int64_t value, int width) {
 bool ReadNumber(std::string_view text, size_t& pos, int64_t& value, size_t max_digits) {
     size_t start = pos;
     value = 0;
-    while (pos < text.size() && pos - start < max_digits && std::isdigit((unsigned char)text[pos])) {
+    while (pos < text.size() && pos - start < max_digits &&
+           std::isdigit((unsigned char)text[pos])) {
         value = value * 10 + (text[pos] - '0');
         pos++;
     }

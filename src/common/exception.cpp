@@ -32,6 +32,7 @@ const char* ErrorKindName(ErrorKind kind) {
 
 Exception::Exception(ErrorKind kind, const std::string& message)
     : std::runtime_error(std::string(ErrorKindName(kind)) + " Error: " + message), kind_(kind),
-      message_(message) {}
+      message_(message) {
+}
 
 } // namespace sluice

@@ -20,7 +20,8 @@ std::string FormatShortest(T value) {
         return value < 0 ? "-inf" : "inf";
     }
     char buffer[64];
-    auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::scientific);
+    auto [end, ec] =
+        std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::scientific);
     std::string scientific(buffer, end);
     // scientific is "[-]d[.ddd]e[+-]XX"
     bool negative = scientific[0] == '-';
@@ -63,9 +64,13 @@ std::string FormatShortest(T value) {
 
 } // namespace
 
-std::string FormatDouble(double value) { return FormatShortest(value); }
+std::string FormatDouble(double value) {
+    return FormatShortest(value);
+}
 
-std::string FormatFloat(float value) { return FormatShortest(value); }
+std::string FormatFloat(float value) {
+    return FormatShortest(value);
+}
 
 std::string FormatHugeint(hugeint_t value) {
     if (value == 0) {
@@ -73,8 +78,8 @@ std::string FormatHugeint(hugeint_t value) {
     }
     bool negative = value < 0;
     // Work on the magnitude as unsigned so that the minimum value does not overflow.
-    unsigned __int128 magnitude =
-        negative ? static_cast<unsigned __int128>(-(value + 1)) + 1 : static_cast<unsigned __int128>(value);
+    unsigned __int128 magnitude = negative ? static_cast<unsigned __int128>(-(value + 1)) + 1
+                                           : static_cast<unsigned __int128>(value);
     char buffer[48];
     int pos = sizeof(buffer);
     while (magnitude > 0) {
@@ -151,7 +156,8 @@ bool TryParseHugeint(std::string_view text, hugeint_t& result) {
     if (!negative && magnitude == kLimit) {
         return false;
     }
-    result = negative ? -static_cast<hugeint_t>(magnitude - 1) - 1 : static_cast<hugeint_t>(magnitude);
+    result =
+        negative ? -static_cast<hugeint_t>(magnitude - 1) - 1 : static_cast<hugeint_t>(magnitude);
     return true;
 }
 

@@ -100,8 +100,8 @@ bool Value::operator==(const Value& other) const {
     if (type_ != other.type_ || is_null_ != other.is_null_) {
         return false;
     }
-    return is_null_ || (integer_ == other.integer_ && double_ == other.double_ &&
-                        string_ == other.string_);
+    return is_null_ ||
+           (integer_ == other.integer_ && double_ == other.double_ && string_ == other.string_);
 }
 
 } // namespace sluice

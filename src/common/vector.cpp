@@ -8,7 +8,8 @@ namespace sluice {
 
 Vector::Vector(LogicalType type, idx_t capacity)
     : type_(type), capacity_(capacity),
-      data_(new uint8_t[PhysicalTypeSize(type.physical()) * (capacity == 0 ? 1 : capacity)]()) {}
+      data_(new uint8_t[PhysicalTypeSize(type.physical()) * (capacity == 0 ? 1 : capacity)]()) {
+}
 
 StringHeap& Vector::string_heap() {
     if (!heap_) {
@@ -17,7 +18,9 @@ StringHeap& Vector::string_heap() {
     return *heap_;
 }
 
-string_t Vector::AddString(std::string_view text) { return string_heap().AddString(text); }
+string_t Vector::AddString(std::string_view text) {
+    return string_heap().AddString(text);
+}
 
 void Vector::SetValue(idx_t row, const Value& value) {
     if (value.IsNull()) {

@@ -19,8 +19,8 @@ bool AllConstant(const std::vector<std::unique_ptr<Vector>>& vectors) {
 // Three-valued logic: for AND a false operand wins over NULL, for OR a true one does.
 void ExecuteConjunction(bool is_and, const Vector& left, const Vector& right, idx_t count,
                         Vector& result) {
-    bool constant = left.vector_type() == VectorType::CONSTANT &&
-                    right.vector_type() == VectorType::CONSTANT;
+    bool constant =
+        left.vector_type() == VectorType::CONSTANT && right.vector_type() == VectorType::CONSTANT;
     idx_t rows = constant ? 1 : count;
     const bool* l = left.data<bool>();
     const bool* r = right.data<bool>();

@@ -5,7 +5,8 @@
 namespace sluice {
 
 RowsSource::RowsSource(std::vector<LogicalType> types, std::vector<std::vector<Value>> rows)
-    : types_(std::move(types)), rows_(std::move(rows)), row_count_(rows_.size()) {}
+    : types_(std::move(types)), rows_(std::move(rows)), row_count_(rows_.size()) {
+}
 
 std::shared_ptr<RowsSource> RowsSource::SingleRow() {
     return std::make_shared<RowsSource>(std::vector<LogicalType>{},

@@ -63,9 +63,9 @@ const char* OperationName(char op) {
 
 template <class T>
 [[noreturn]] void ThrowOverflow(const std::string& type_name, char op, T a, T b) {
-    throw Exception(ErrorKind::OutOfRange,
-                    std::string("Overflow in ") + OperationName(op) + " of " + type_name + " (" +
-                        FormatHugeint(a) + " " + op + " " + FormatHugeint(b) + ")!");
+    throw Exception(ErrorKind::OutOfRange, std::string("Overflow in ") + OperationName(op) +
+                                               " of " + type_name + " (" + FormatHugeint(a) + " " +
+                                               op + " " + FormatHugeint(b) + ")!");
 }
 
 // + - * on an integer physical type with overflow checks. For DECIMAL types `limit` bounds the
@@ -227,13 +227,17 @@ LogicalType AsDecimal(const LogicalType& type) {
     return LogicalType::Decimal(IntegerDecimalWidth(type.id()), 0);
 }
 
-uint8_t ClampWidth(int width) { return static_cast<uint8_t>(std::min(width, 38)); }
+uint8_t ClampWidth(int width) {
+    return static_cast<uint8_t>(std::min(width, 38));
+}
 
 BoundFunction Same(const LogicalType& type, ScalarFunctionBody body) {
     return BoundFunction{{type, type}, type, std::move(body)};
 }
 
-std::string IntegerTypeName(const LogicalType& type) { return PhysicalName(type.physical()); }
+std::string IntegerTypeName(const LogicalType& type) {
+    return PhysicalName(type.physical());
+}
 
 std::optional<BoundFunction> BindDateArithmetic(char op, const LogicalType& left,
                                                 const LogicalType& right) {
@@ -241,17 +245,17 @@ std::optional<BoundFunction> BindDateArithmetic(char op, const LogicalType& left
     if (op == '-' && l == LogicalTypeId::DATE && r == LogicalTypeId::DATE) {
         ScalarFunctionBody body = [](const std::vector<const Vector*>& args, idx_t count,
                                      Vector& result) {
-            BinaryLoop<int32_t, int32_t, int64_t>(
-                *args[0], *args[1], count, result, [](int32_t a, int32_t b, int64_t& out) {
-                    out = static_cast<int64_t>(a) - b;
-                    return true;
-                });
+            BinaryLoop<int32_t, int32_t, int64_t>(*args[0], *args[1], count, result,
+                                                  [](int32_t a, int32_t b, int64_t& out) {
+                                                      out = static_cast<int64_t>(a) - b;
+                                                      return true;
+                                                  });
         };
         return BoundFunction{{left, right}, LogicalTypeId::BIGINT, body};
     }
     bool date_left = l == LogicalTypeId::DATE && right.IsInteger() && r != LogicalTypeId::HUGEINT;
-    bool date_right = op == '+' && r == LogicalTypeId::DATE && left.IsInteger() &&
-                      l != LogicalTypeId::HUGEINT;
+    bool date_right =
+        op == '+' && r == LogicalTypeId::DATE && left.IsInteger() && l != LogicalTypeId::HUGEINT;
     if ((op != '+' && op != '-') || (!date_left && !date_right)) {
         return std::nullopt;
     }
@@ -340,7 +344,8 @@ std::optional<LogicalType> CommonNumericType(const LogicalType& left, const Logi
         if (digits + scale > 38) {
             return LogicalType(LogicalTypeId::DOUBLE);
         }
-        return LogicalType::Decimal(static_cast<uint8_t>(digits + scale), static_cast<uint8_t>(scale));
+        return LogicalType::Decimal(static_cast<uint8_t>(digits + scale),
+                                    static_cast<uint8_t>(scale));
     }
     // Both integers: the wider one (the enum is ordered by width).
     return left.id() > right.id() ? left : right;
@@ -372,7 +377,8 @@ std::optional<BoundFunction> BindArithmetic(const std::string& op_text, const Lo
     }
     if (common->IsInteger()) {
         char integer_op = op == 'f' ? '/' : op;
-        return Same(*common, IntegerBody(common->physical(), integer_op, IntegerTypeName(*common), 0));
+        return Same(*common,
+                    IntegerBody(common->physical(), integer_op, IntegerTypeName(*common), 0));
     }
     // DECIMAL
     LogicalType l = AsDecimal(left), r = AsDecimal(right);
@@ -381,11 +387,14 @@ std::optional<BoundFunction> BindArithmetic(const std::string& op_text, const Lo
     switch (op) {
     case '+':
     case '-': {
-        LogicalType type = LogicalType::Decimal(ClampWidth(digits + scale + 1), static_cast<uint8_t>(scale));
-        return Same(type, IntegerBody(type.physical(), op, type.ToString(), PowerOfTen(type.width())));
+        LogicalType type =
+            LogicalType::Decimal(ClampWidth(digits + scale + 1), static_cast<uint8_t>(scale));
+        return Same(type,
+                    IntegerBody(type.physical(), op, type.ToString(), PowerOfTen(type.width())));
     }
     case '%': {
-        LogicalType type = LogicalType::Decimal(ClampWidth(digits + scale), static_cast<uint8_t>(scale));
+        LogicalType type =
+            LogicalType::Decimal(ClampWidth(digits + scale), static_cast<uint8_t>(scale));
         return Same(type, IntegerBody(type.physical(), '%', type.ToString(), 0));
     }
     case '*': {
@@ -426,14 +435,15 @@ std::optional<BoundFunction> BindNegate(const LogicalType& operand) {
                 break;
             default: {
                 hugeint_t value = ReadInteger(input, index);
-                bool at_minimum =
-                    operand.IsInteger() && operand.id() != LogicalTypeId::HUGEINT &&
-                    value == -(static_cast<hugeint_t>(1) << (8 * PhysicalTypeSize(operand.physical()) - 1));
+                bool at_minimum = operand.IsInteger() && operand.id() != LogicalTypeId::HUGEINT &&
+                                  value == -(static_cast<hugeint_t>(1)
+                                             << (8 * PhysicalTypeSize(operand.physical()) - 1));
                 if (at_minimum || (operand.id() == LogicalTypeId::HUGEINT &&
                                    value == -(static_cast<hugeint_t>(
-                                                (static_cast<unsigned __int128>(1) << 127) - 1)) - 1)) {
-                    throw Exception(ErrorKind::OutOfRange,
-                                    "Overflow in negation of integer " + FormatHugeint(value) + "!");
+                                                (static_cast<unsigned __int128>(1) << 127) - 1)) -
+                                                1)) {
+                    throw Exception(ErrorKind::OutOfRange, "Overflow in negation of integer " +
+                                                               FormatHugeint(value) + "!");
                 }
                 WriteInteger(result, row, -value);
                 break;
@@ -483,7 +493,8 @@ BoundFunction BindConcat() {
                                  Vector& result) {
         std::string buffer;
         BinaryLoop<string_t, string_t, string_t>(
-            *args[0], *args[1], count, result, [&](const string_t& a, const string_t& b, string_t& out) {
+            *args[0], *args[1], count, result,
+            [&](const string_t& a, const string_t& b, string_t& out) {
                 buffer.assign(a.data(), a.size());
                 buffer.append(b.data(), b.size());
                 out = result.AddString(buffer);

@@ -9,7 +9,8 @@
 
 namespace sluice {
 
-Connection::Connection(Database& database) : database_(database) {}
+Connection::Connection(Database& database) : database_(database) {
+}
 
 Connection::~Connection() = default;
 
@@ -31,7 +32,8 @@ void Connection::QueryEach(const std::string& sql,
     }
 }
 
-std::unique_ptr<QueryResult> Connection::Execute(const Statement& statement, const std::string& sql) {
+std::unique_ptr<QueryResult> Connection::Execute(const Statement& statement,
+                                                 const std::string& sql) {
     switch (statement.kind) {
     case StatementKind::Select:
         return ExecuteSelect(statement, sql);
@@ -39,7 +41,8 @@ std::unique_ptr<QueryResult> Connection::Execute(const Statement& statement, con
         return ExecuteDescribe(statement, sql);
     case StatementKind::Set: {
         Binder binder(database_.table_functions(), sql);
-        Value value = ExpressionExecutor::EvaluateConstant(*binder.BindConstantExpression(*statement.value));
+        Value value =
+            ExpressionExecutor::EvaluateConstant(*binder.BindConstantExpression(*statement.value));
         database_.ApplySetting(statement.setting_name, value);
         return std::make_unique<QueryResult>(std::vector<std::string>{}, std::vector<LogicalType>{},
                                              std::vector<std::unique_ptr<DataChunk>>{});
@@ -79,14 +82,16 @@ std::unique_ptr<QueryResult> Connection::ExecuteSelect(const Statement& statemen
         std::lock_guard<std::mutex> guard(running_mutex_);
         running_ = nullptr;
     }
-    return std::make_unique<QueryResult>(std::move(names), std::move(types), collector->TakeChunks());
+    return std::make_unique<QueryResult>(std::move(names), std::move(types),
+                                         collector->TakeChunks());
 }
 
 std::unique_ptr<QueryResult> Connection::ExecuteDescribe(const Statement& statement,
                                                          const std::string& sql) {
     Binder binder(database_.table_functions(), sql);
     BoundSelect bound = binder.BindSelect(*statement.select);
-    std::vector<std::string> names = {"column_name", "column_type", "null", "key", "default", "extra"};
+    std::vector<std::string> names = {"column_name", "column_type", "null",
+                                      "key",         "default",     "extra"};
     std::vector<LogicalType> types(names.size(), LogicalTypeId::VARCHAR);
     auto chunk = std::make_unique<DataChunk>(types, std::max<idx_t>(bound.names.size(), 1));
     for (idx_t i = 0; i < bound.names.size(); i++) {

@@ -38,7 +38,8 @@ public:
 private:
     std::unique_ptr<QueryResult> Execute(const Statement& statement, const std::string& sql);
     std::unique_ptr<QueryResult> ExecuteSelect(const Statement& statement, const std::string& sql);
-    std::unique_ptr<QueryResult> ExecuteDescribe(const Statement& statement, const std::string& sql);
+    std::unique_ptr<QueryResult> ExecuteDescribe(const Statement& statement,
+                                                 const std::string& sql);
 
     Database& database_;
     mutable std::mutex running_mutex_;

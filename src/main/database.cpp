@@ -19,11 +19,10 @@ TableFunction SettingsFunction(Settings& settings) {
         bound.types.assign(5, LogicalTypeId::VARCHAR);
         std::vector<std::vector<Value>> rows;
         for (const auto& definition : Settings::Definitions()) {
-            rows.push_back({Value::Varchar(definition.name),
-                            Value::Varchar(settings.Display(definition.name)),
-                            Value::Varchar(settings.DisplayDefault(definition.name)),
-                            Value::Varchar(definition.description),
-                            Value::Varchar(definition.input_type)});
+            rows.push_back(
+                {Value::Varchar(definition.name), Value::Varchar(settings.Display(definition.name)),
+                 Value::Varchar(settings.DisplayDefault(definition.name)),
+                 Value::Varchar(definition.description), Value::Varchar(definition.input_type)});
         }
         auto types = bound.types;
         bound.make_source = [types, rows]() { return std::make_shared<RowsSource>(types, rows); };

@@ -6,7 +6,8 @@ namespace sluice {
 
 QueryResult::QueryResult(std::vector<std::string> names, std::vector<LogicalType> types,
                          std::vector<std::unique_ptr<DataChunk>> chunks)
-    : names_(std::move(names)), types_(std::move(types)), chunks_(std::move(chunks)) {}
+    : names_(std::move(names)), types_(std::move(types)), chunks_(std::move(chunks)) {
+}
 
 idx_t QueryResult::RowCount() const {
     idx_t rows = 0;
@@ -28,8 +29,8 @@ std::unique_ptr<DataChunk> QueryResult::Fetch() {
 
 Value QueryResult::GetValue(idx_t column, idx_t row) const {
     if (column >= names_.size()) {
-        throw Exception(ErrorKind::InvalidInput, "column index " + std::to_string(column) +
-                                                     " out of range");
+        throw Exception(ErrorKind::InvalidInput,
+                        "column index " + std::to_string(column) + " out of range");
     }
     for (idx_t i = next_chunk_; i < chunks_.size(); i++) {
         if (row < chunks_[i]->size()) {

@@ -12,7 +12,8 @@ namespace sluice {
 namespace {
 
 [[noreturn]] void Invalid(const std::string& name, const std::string& message) {
-    throw Exception(ErrorKind::InvalidInput, "Invalid value for setting \"" + name + "\": " + message);
+    throw Exception(ErrorKind::InvalidInput,
+                    "Invalid value for setting \"" + name + "\": " + message);
 }
 
 Value Convert(const std::string& name, const Value& value, LogicalTypeId type) {
@@ -25,7 +26,7 @@ Value Convert(const std::string& name, const Value& value, LogicalTypeId type) {
 }
 
 std::function<Value(const Value&)> IntegerRange(std::string name, int64_t min, int64_t max,
-                                                 std::string allowed) {
+                                                std::string allowed) {
     return [=](const Value& value) {
         Value integer = Convert(name, value, LogicalTypeId::BIGINT);
         if (integer.GetInteger() < min || integer.GetInteger() > max) {
@@ -40,26 +41,28 @@ std::string DefaultTempDirectory() {
     return std::string(tmp && *tmp ? tmp : "/tmp") + "/sluice";
 }
 
-uint32_t HardwareThreads() { return std::max(1u, std::thread::hardware_concurrency()); }
+uint32_t HardwareThreads() {
+    return std::max(1u, std::thread::hardware_concurrency());
+}
 
-std::string Plain(const Value& value) { return value.ToString(); }
+std::string Plain(const Value& value) {
+    return value.ToString();
+}
 
 std::vector<SettingDefinition> BuildDefinitions() {
     std::vector<SettingDefinition> definitions;
-    definitions.push_back({"threads", "BIGINT",
-                           "Threads of the REGULAR (compute) pool; default: one per core",
-                           [](const Settings&) {
-                               return Value::Integer(LogicalTypeId::BIGINT, HardwareThreads());
-                           },
-                           IntegerRange("threads", 1, 1024, "between 1 and 1024"), Plain});
     definitions.push_back(
-        {"async_threads", "BIGINT",
-         "Threads of the ASYNC (I/O) pool; default: 4 x threads, at most 256",
-         [](const Settings& settings) {
-             int64_t threads = settings.GetInteger("threads");
-             return Value::Integer(LogicalTypeId::BIGINT, std::min<int64_t>(4 * threads, 256));
-         },
-         IntegerRange("async_threads", 1, 256, "between 1 and 256"), Plain});
+        {"threads", "BIGINT", "Threads of the REGULAR (compute) pool; default: one per core",
+         [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, HardwareThreads()); },
+         IntegerRange("threads", 1, 1024, "between 1 and 1024"), Plain});
+    definitions.push_back({"async_threads", "BIGINT",
+                           "Threads of the ASYNC (I/O) pool; default: 4 x threads, at most 256",
+                           [](const Settings& settings) {
+                               int64_t threads = settings.GetInteger("threads");
+                               return Value::Integer(LogicalTypeId::BIGINT,
+                                                     std::min<int64_t>(4 * threads, 256));
+                           },
+                           IntegerRange("async_threads", 1, 256, "between 1 and 256"), Plain});
     definitions.push_back(
         {"read_ahead_depth", "BIGINT",
          "Scan jobs fetched ahead of decoding: -1 = bounded by memory, 0 = off (synchronous), "
@@ -76,24 +79,25 @@ std::vector<SettingDefinition> BuildDefinitions() {
          [](const Value& value) {
              auto bytes = value.IsNull() ? std::nullopt : ParseMemorySize(value.ToString());
              if (!bytes || *bytes == 0) {
-                 Invalid("memory_limit",
-                         "expected a size such as '4GB', '512MiB' or '80%', got '" +
-                             value.ToString() + "'");
+                 Invalid("memory_limit", "expected a size such as '4GB', '512MiB' or '80%', got '" +
+                                             value.ToString() + "'");
              }
              return Value::Integer(LogicalTypeId::BIGINT, static_cast<hugeint_t>(*bytes));
          },
-         [](const Value& value) { return FormatMemorySize(static_cast<uint64_t>(value.GetInteger())); }});
-    definitions.push_back({"temp_directory", "VARCHAR",
-                           "Directory for temporary files of operators that spill",
-                           [](const Settings&) { return Value::Varchar(DefaultTempDirectory()); },
-                           [](const Value& value) {
-                               Value text = Convert("temp_directory", value, LogicalTypeId::VARCHAR);
-                               if (text.GetString().empty()) {
-                                   Invalid("temp_directory", "must not be empty");
-                               }
-                               return text;
-                           },
-                           Plain});
+         [](const Value& value) {
+             return FormatMemorySize(static_cast<uint64_t>(value.GetInteger()));
+         }});
+    definitions.push_back(
+        {"temp_directory", "VARCHAR", "Directory for temporary files of operators that spill",
+         [](const Settings&) { return Value::Varchar(DefaultTempDirectory()); },
+         [](const Value& value) {
+             Value text = Convert("temp_directory", value, LogicalTypeId::VARCHAR);
+             if (text.GetString().empty()) {
+                 Invalid("temp_directory", "must not be empty");
+             }
+             return text;
+         },
+         Plain});
     definitions.push_back({"http_retries", "BIGINT",
                            "Retries of a failed HTTP request that may succeed when repeated",
                            [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, 3); },
@@ -108,7 +112,8 @@ std::vector<SettingDefinition> BuildDefinitions() {
          [](const Value& value) {
              Value factor = Convert("http_retry_backoff", value, LogicalTypeId::DOUBLE);
              if (!(factor.GetDouble() >= 1 && factor.GetDouble() <= 100)) {
-                 Invalid("http_retry_backoff", "must be between 1 and 100, got " + factor.ToString());
+                 Invalid("http_retry_backoff",
+                         "must be between 1 and 100, got " + factor.ToString());
              }
              return factor;
          },
@@ -129,7 +134,9 @@ std::vector<SettingDefinition> BuildDefinitions() {
         {"enable_progress_bar", "BOOLEAN",
          "Show a progress bar in the shell for queries running longer than two seconds",
          [](const Settings&) { return Value::Boolean(true); },
-         [](const Value& value) { return Convert("enable_progress_bar", value, LogicalTypeId::BOOLEAN); },
+         [](const Value& value) {
+             return Convert("enable_progress_bar", value, LogicalTypeId::BOOLEAN);
+         },
          Plain});
     return definitions;
 }
@@ -196,10 +203,16 @@ int64_t Settings::GetInteger(const std::string& name) const {
     return static_cast<int64_t>(Get(name).GetInteger());
 }
 
-double Settings::GetDouble(const std::string& name) const { return Get(name).GetDouble(); }
+double Settings::GetDouble(const std::string& name) const {
+    return Get(name).GetDouble();
+}
 
-bool Settings::GetBoolean(const std::string& name) const { return Get(name).GetBoolean(); }
+bool Settings::GetBoolean(const std::string& name) const {
+    return Get(name).GetBoolean();
+}
 
-std::string Settings::GetString(const std::string& name) const { return Get(name).GetString(); }
+std::string Settings::GetString(const std::string& name) const {
+    return Get(name).GetString();
+}
 
 } // namespace sluice

@@ -91,7 +91,8 @@ private:
 };
 
 Executor::Executor(TaskScheduler& scheduler, idx_t max_threads)
-    : scheduler_(scheduler), max_threads_(std::max<idx_t>(1, max_threads)) {}
+    : scheduler_(scheduler), max_threads_(std::max<idx_t>(1, max_threads)) {
+}
 
 Executor::~Executor() {
     // Tasks reference this executor: never destroy it while any is outstanding.

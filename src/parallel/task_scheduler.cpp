@@ -20,7 +20,9 @@ void Task::OnException(std::exception_ptr error) {
     }
 }
 
-Waker Task::MakeWaker() { return Waker(shared_from_this()); }
+Waker Task::MakeWaker() {
+    return Waker(shared_from_this());
+}
 
 void Waker::Wake() const {
     if (!task_) {
@@ -106,6 +108,9 @@ void TaskScheduler::ResizePool(TaskPool kind, uint32_t count, std::unique_lock<s
     }
     while (pool.threads.size() < count) {
         auto index = static_cast<uint32_t>(pool.threads.size());
+        // A starting thread counts as idle at once, so work is not handed to the other pool
+        // just because this thread has not reached its first wait yet.
+        pool.idle++;
         pool.threads.emplace_back([this, kind, index] { WorkerLoop(kind, index); });
     }
 }
@@ -147,11 +152,10 @@ void TaskScheduler::WorkerLoop(TaskPool kind, uint32_t index) {
     tls_pool = kind;
     Pool& own = PoolOf(kind);
     std::unique_lock<std::mutex> lock(mutex_);
+    auto can_help = [&] {
+        return kind == TaskPool::Regular && !async_.queue.empty() && async_.idle == 0;
+    };
     while (true) {
-        auto can_help = [&] {
-            return kind == TaskPool::Regular && !async_.queue.empty() && async_.idle == 0;
-        };
-        own.idle++;
         own.wake.wait(lock, [&] {
             return shutting_down_ || index >= own.target || !own.queue.empty() || can_help();
         });
@@ -166,6 +170,7 @@ void TaskScheduler::WorkerLoop(TaskPool kind, uint32_t index) {
         Run(task);
         task.reset(); // drop our reference outside the lock
         lock.lock();
+        own.idle++;
     }
 }
 

@@ -44,7 +44,7 @@ private:
         std::condition_variable wake;
         std::vector<std::thread> threads;
         uint32_t target = 0; // threads with index >= target retire
-        uint32_t idle = 0;
+        uint32_t idle = 0;   // threads not running a task (starting ones included)
     };
 
     void Enqueue(std::shared_ptr<Task> task);

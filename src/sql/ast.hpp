@@ -70,10 +70,10 @@ enum class StatementKind : uint8_t { Select, Describe, Set, Reset };
 
 struct Statement {
     StatementKind kind = StatementKind::Select;
-    std::string text; // this statement's own SQL text
+    std::string text;                        // this statement's own SQL text
     std::unique_ptr<SelectStatement> select; // SELECT, DESCRIBE
-    std::string setting_name;  // SET/RESET
-    ParsedExpressionPtr value; // SET
+    std::string setting_name;                // SET/RESET
+    ParsedExpressionPtr value;               // SET
     SourceLocation location;
 };
 

@@ -90,7 +90,8 @@ BoundSelect Binder::BindSelect(const SelectStatement& select) {
         }
         std::vector<Value> arguments;
         for (const auto& argument : ref.arguments) {
-            arguments.push_back(ExpressionExecutor::EvaluateConstant(*BindConstantExpression(*argument)));
+            arguments.push_back(
+                ExpressionExecutor::EvaluateConstant(*BindConstantExpression(*argument)));
         }
         bound.from = function->bind(arguments);
         columns_ = &*bound.from;
@@ -117,7 +118,8 @@ BoundSelect Binder::BindSelect(const SelectStatement& select) {
         Bound expression = Bind(*item);
         // A bare NULL is typed INTEGER in results, as in DuckDB.
         if (expression.expression->type.id() == LogicalTypeId::SQLNULL) {
-            expression.expression = MakeCast(std::move(expression.expression), LogicalTypeId::INTEGER);
+            expression.expression =
+                MakeCast(std::move(expression.expression), LogicalTypeId::INTEGER);
             expression.expression = Fold(std::move(expression.expression));
         }
         bound.names.push_back(item->alias.empty() ? item->ToString() : item->alias);
@@ -205,15 +207,18 @@ Binder::Bound Binder::BindConstant(const ParsedExpression& expression) {
         std::string magnitude = text[0] == '-' ? text.substr(1) : text;
         hugeint_t value;
         if (TryParseHugeint(magnitude, value) && value <= INT32_MAX) {
-            return {MakeConstant(Value::Integer(LogicalTypeId::INTEGER, text[0] == '-' ? -value : value)),
+            return {MakeConstant(
+                        Value::Integer(LogicalTypeId::INTEGER, text[0] == '-' ? -value : value)),
                     LiteralOrigin::Integer};
         }
         if (TryParseHugeint(text, value)) {
             bool big = value >= INT64_MIN && value <= INT64_MAX;
-            return {MakeConstant(Value::Integer(big ? LogicalTypeId::BIGINT : LogicalTypeId::HUGEINT, value)),
+            return {MakeConstant(Value::Integer(
+                        big ? LogicalTypeId::BIGINT : LogicalTypeId::HUGEINT, value)),
                     LiteralOrigin::Integer};
         }
-        return {MakeConstant(Value::Double(std::strtod(text.c_str(), nullptr))), LiteralOrigin::None};
+        return {MakeConstant(Value::Double(std::strtod(text.c_str(), nullptr))),
+                LiteralOrigin::None};
     }
     case LiteralKind::Decimal: {
         size_t digits = 0, scale = 0;
@@ -227,7 +232,8 @@ Binder::Bound Binder::BindConstant(const ParsedExpression& expression) {
             }
         }
         if (digits > kMaxDecimalWidth) {
-            return {MakeConstant(Value::Double(std::strtod(text.c_str(), nullptr))), LiteralOrigin::None};
+            return {MakeConstant(Value::Double(std::strtod(text.c_str(), nullptr))),
+                    LiteralOrigin::None};
         }
         LogicalType type = LogicalType::Decimal(static_cast<uint8_t>(std::max<size_t>(digits, 1)),
                                                 static_cast<uint8_t>(scale));
@@ -238,7 +244,8 @@ Binder::Bound Binder::BindConstant(const ParsedExpression& expression) {
         return {MakeConstant(value), LiteralOrigin::None};
     }
     case LiteralKind::Float:
-        return {MakeConstant(Value::Double(std::strtod(text.c_str(), nullptr))), LiteralOrigin::None};
+        return {MakeConstant(Value::Double(std::strtod(text.c_str(), nullptr))),
+                LiteralOrigin::None};
     }
     Fail(ErrorKind::Internal, "unknown literal", expression.location);
 }
@@ -303,7 +310,8 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
             Fail(ErrorKind::Binder, "typeof takes exactly one argument", expression.location);
         }
         Bound child = Bind(*expression.children[0]);
-        return {MakeConstant(Value::Varchar(child.expression->type.ToString())), LiteralOrigin::None};
+        return {MakeConstant(Value::Varchar(child.expression->type.ToString())),
+                LiteralOrigin::None};
     }
     Fail(ErrorKind::Catalog, "Scalar Function with name " + expression.text + " does not exist!",
          expression.location);
@@ -319,12 +327,12 @@ void Binder::AdaptLiterals(Bound& left, Bound& right, bool strings_too) {
             return;
         }
         if (literal.origin == LiteralOrigin::Integer && other.origin == LiteralOrigin::None &&
-            target.IsInteger() &&
-            IsIntegerLiteralOf(literal.expression->value, target)) {
+            target.IsInteger() && IsIntegerLiteralOf(literal.expression->value, target)) {
             literal.expression = Fold(MakeCast(std::move(literal.expression), target));
             literal.origin = LiteralOrigin::None;
         } else if (strings_too && literal.origin == LiteralOrigin::String &&
-                   other.origin != LiteralOrigin::String && target.id() != LogicalTypeId::VARCHAR && target.id() != LogicalTypeId::SQLNULL) {
+                   other.origin != LiteralOrigin::String && target.id() != LogicalTypeId::VARCHAR &&
+                   target.id() != LogicalTypeId::SQLNULL) {
             literal.expression = Fold(MakeCast(std::move(literal.expression), target));
             literal.origin = LiteralOrigin::None;
         }
@@ -343,7 +351,8 @@ ExpressionPtr MakeFunction(const std::string& name, BoundFunction function,
     expression->type = function.return_type;
     expression->function = std::move(function.body);
     for (size_t i = 0; i < arguments.size(); i++) {
-        expression->children.push_back(MakeCast(std::move(arguments[i]), function.argument_types[i]));
+        expression->children.push_back(
+            MakeCast(std::move(arguments[i]), function.argument_types[i]));
     }
     return expression;
 }
@@ -357,18 +366,21 @@ Binder::Bound Binder::BindOperator(const ParsedExpression& expression) {
             Bound operand = Bind(*expression.children[0]);
             if (operand.expression->type.id() == LogicalTypeId::SQLNULL) {
                 // -NULL picks the BIGINT overload, as in DuckDB.
-                operand.expression = Fold(MakeCast(std::move(operand.expression), LogicalTypeId::BIGINT));
+                operand.expression =
+                    Fold(MakeCast(std::move(operand.expression), LogicalTypeId::BIGINT));
             }
             auto function = BindNegate(operand.expression->type);
             if (!function) {
                 Fail(ErrorKind::Binder,
                      "No function matches the given name and argument types '-(" +
-                         operand.expression->type.ToString() + ")'. You might need to add explicit type casts.",
+                         operand.expression->type.ToString() +
+                         ")'. You might need to add explicit type casts.",
                      expression.location);
             }
             std::vector<ExpressionPtr> arguments;
             arguments.push_back(std::move(operand.expression));
-            return {Fold(MakeFunction("-", std::move(*function), std::move(arguments))), LiteralOrigin::None};
+            return {Fold(MakeFunction("-", std::move(*function), std::move(arguments))),
+                    LiteralOrigin::None};
         }
         Bound left = Bind(*expression.children[0]);
         Bound right = Bind(*expression.children[1]);
@@ -400,7 +412,8 @@ Binder::Bound Binder::BindOperator(const ParsedExpression& expression) {
         std::vector<ExpressionPtr> arguments;
         arguments.push_back(std::move(left.expression));
         arguments.push_back(std::move(right.expression));
-        return {Fold(MakeFunction(op, std::move(*function), std::move(arguments))), LiteralOrigin::None};
+        return {Fold(MakeFunction(op, std::move(*function), std::move(arguments))),
+                LiteralOrigin::None};
     } catch (const Exception& error) {
         // Errors raised while folding constants (overflow, bad casts) point at the operator.
         if (error.RawMessage().find("\nLINE ") != std::string::npos) {
@@ -466,7 +479,8 @@ Binder::Bound Binder::BindLogical(const ParsedExpression& expression) {
         result->kind = ExpressionKind::IsNotNull;
         break;
     }
-    bool null_test = result->kind == ExpressionKind::IsNull || result->kind == ExpressionKind::IsNotNull;
+    bool null_test =
+        result->kind == ExpressionKind::IsNull || result->kind == ExpressionKind::IsNotNull;
     for (const auto& child : expression.children) {
         if (null_test) {
             result->children.push_back(Bind(*child).expression);

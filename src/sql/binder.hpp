@@ -53,7 +53,8 @@ private:
     // Lets integer and string literals take the type of the other operand, as DuckDB does.
     void AdaptLiterals(Bound& left, Bound& right, bool strings_too);
     ExpressionPtr Fold(ExpressionPtr expression);
-    [[noreturn]] void Fail(ErrorKind kind, const std::string& message, SourceLocation location) const;
+    [[noreturn]] void Fail(ErrorKind kind, const std::string& message,
+                           SourceLocation location) const;
 
     const TableFunctionCatalog& catalog_;
     std::string_view text_;

@@ -8,8 +8,12 @@ namespace sluice {
 
 namespace {
 
-bool IsIdentifierStart(char c) { return std::isalpha((unsigned char)c) || c == '_' || (c & 0x80); }
-bool IsIdentifierChar(char c) { return IsIdentifierStart(c) || std::isdigit((unsigned char)c) || c == '$'; }
+bool IsIdentifierStart(char c) {
+    return std::isalpha((unsigned char)c) || c == '_' || (c & 0x80);
+}
+bool IsIdentifierChar(char c) {
+    return IsIdentifierStart(c) || std::isdigit((unsigned char)c) || c == '$';
+}
 
 } // namespace
 
@@ -105,7 +109,8 @@ Token Lexer::Next() {
     if (std::isdigit((unsigned char)c) ||
         (c == '.' && pos_ + 1 < text_.size() && std::isdigit((unsigned char)text_[pos_ + 1]))) {
         token.type = TokenType::Integer;
-        while (pos_ < text_.size() && (std::isdigit((unsigned char)text_[pos_]) || text_[pos_] == '_')) {
+        while (pos_ < text_.size() &&
+               (std::isdigit((unsigned char)text_[pos_]) || text_[pos_] == '_')) {
             Advance();
         }
         if (pos_ < text_.size() && text_[pos_] == '.') {
@@ -135,7 +140,8 @@ Token Lexer::Next() {
         }
         if (pos_ < text_.size() && IsIdentifierStart(text_[pos_]) && text_[pos_] != 'e' &&
             text_[pos_] != 'E') {
-            Fail("syntax error at or near \"" + std::string(text_.substr(start, pos_ - start + 1)) + "\"",
+            Fail("syntax error at or near \"" + std::string(text_.substr(start, pos_ - start + 1)) +
+                     "\"",
                  token.location);
         }
         return token;
@@ -145,7 +151,8 @@ Token Lexer::Next() {
         Advance();
         while (true) {
             if (pos_ >= text_.size()) {
-                Fail(quote == '\'' ? "unterminated quoted string" : "unterminated quoted identifier",
+                Fail(quote == '\'' ? "unterminated quoted string"
+                                   : "unterminated quoted identifier",
                      token.location);
             }
             if (text_[pos_] == quote) {

@@ -26,8 +26,9 @@ ParsedExpressionPtr MakeExpression(ParsedExpressionKind kind, SourceLocation loc
     return expression;
 }
 
-ParsedExpressionPtr MakeBinary(ParsedExpressionKind kind, std::string name, ParsedExpressionPtr left,
-                               ParsedExpressionPtr right, SourceLocation location) {
+ParsedExpressionPtr MakeBinary(ParsedExpressionKind kind, std::string name,
+                               ParsedExpressionPtr left, ParsedExpressionPtr right,
+                               SourceLocation location) {
     auto expression = MakeExpression(kind, location);
     expression->text = std::move(name);
     expression->children.push_back(std::move(left));
@@ -39,11 +40,11 @@ ParsedExpressionPtr MakeBinary(ParsedExpressionKind kind, std::string name, Pars
 
 bool IsReservedKeyword(const std::string& word) {
     static const std::set<std::string> kReserved = {
-        "ALL",    "AND",    "AS",     "ASC",   "BETWEEN", "BY",     "CASE",   "CAST",  "DESC",
-        "DISTINCT", "ELSE", "END",    "EXCEPT", "FALSE",  "FROM",   "GROUP",  "HAVING", "IN",
-        "INTERSECT", "IS",  "JOIN",   "LIKE",  "LIMIT",  "NOT",    "NULL",   "OFFSET", "ON",
-        "OR",     "ORDER",  "QUALIFY", "SELECT", "THEN",  "TRUE",   "UNION",  "USING", "WHEN",
-        "WHERE",  "WINDOW", "WITH",
+        "ALL",    "AND",      "AS",        "ASC",  "BETWEEN", "BY",      "CASE",   "CAST",
+        "DESC",   "DISTINCT", "ELSE",      "END",  "EXCEPT",  "FALSE",   "FROM",   "GROUP",
+        "HAVING", "IN",       "INTERSECT", "IS",   "JOIN",    "LIKE",    "LIMIT",  "NOT",
+        "NULL",   "OFFSET",   "ON",        "OR",   "ORDER",   "QUALIFY", "SELECT", "THEN",
+        "TRUE",   "UNION",    "USING",     "WHEN", "WHERE",   "WINDOW",  "WITH",
     };
     return kReserved.count(Upper(word)) > 0;
 }
@@ -81,7 +82,9 @@ void Parser::CheckExpressionDepth(const ParsedExpression& expression) const {
     }
 }
 
-Parser::Parser(std::string_view text) : text_(text) { tokens_ = Lexer(text).Tokenize(); }
+Parser::Parser(std::string_view text) : text_(text) {
+    tokens_ = Lexer(text).Tokenize();
+}
 
 const Token& Parser::Peek(size_t ahead) const {
     size_t index = std::min(pos_ + ahead, tokens_.size() - 1);

@@ -16,9 +16,11 @@ std::shared_ptr<ResultCollector> PlanSelect(BoundSelect select, Executor& execut
     }
     std::vector<LogicalType> types = pipeline.source->OutputTypes();
     if (select.where) {
-        pipeline.operators.push_back(std::make_shared<PhysicalFilter>(types, std::move(select.where)));
+        pipeline.operators.push_back(
+            std::make_shared<PhysicalFilter>(types, std::move(select.where)));
     }
-    pipeline.operators.push_back(std::make_shared<PhysicalProjection>(std::move(select.projections)));
+    pipeline.operators.push_back(
+        std::make_shared<PhysicalProjection>(std::move(select.projections)));
     if (select.limit || select.offset > 0) {
         pipeline.operators.push_back(
             std::make_shared<PhysicalLimit>(select.types, select.limit, select.offset));

@@ -11,24 +11,24 @@ namespace {
 
 const std::map<std::string, LogicalTypeId>& Aliases() {
     static const std::map<std::string, LogicalTypeId> kAliases = {
-        {"BOOLEAN", LogicalTypeId::BOOLEAN},   {"BOOL", LogicalTypeId::BOOLEAN},
-        {"LOGICAL", LogicalTypeId::BOOLEAN},   {"TINYINT", LogicalTypeId::TINYINT},
-        {"INT1", LogicalTypeId::TINYINT},      {"SMALLINT", LogicalTypeId::SMALLINT},
-        {"INT2", LogicalTypeId::SMALLINT},     {"SHORT", LogicalTypeId::SMALLINT},
-        {"INTEGER", LogicalTypeId::INTEGER},   {"INT", LogicalTypeId::INTEGER},
-        {"INT4", LogicalTypeId::INTEGER},      {"SIGNED", LogicalTypeId::INTEGER},
-        {"BIGINT", LogicalTypeId::BIGINT},     {"INT8", LogicalTypeId::BIGINT},
-        {"LONG", LogicalTypeId::BIGINT},       {"HUGEINT", LogicalTypeId::HUGEINT},
-        {"INT128", LogicalTypeId::HUGEINT},    {"FLOAT", LogicalTypeId::FLOAT},
-        {"FLOAT4", LogicalTypeId::FLOAT},      {"REAL", LogicalTypeId::FLOAT},
-        {"DOUBLE", LogicalTypeId::DOUBLE},     {"FLOAT8", LogicalTypeId::DOUBLE},
-        {"DECIMAL", LogicalTypeId::DECIMAL},   {"NUMERIC", LogicalTypeId::DECIMAL},
-        {"DATE", LogicalTypeId::DATE},         {"TIME", LogicalTypeId::TIME},
+        {"BOOLEAN", LogicalTypeId::BOOLEAN},     {"BOOL", LogicalTypeId::BOOLEAN},
+        {"LOGICAL", LogicalTypeId::BOOLEAN},     {"TINYINT", LogicalTypeId::TINYINT},
+        {"INT1", LogicalTypeId::TINYINT},        {"SMALLINT", LogicalTypeId::SMALLINT},
+        {"INT2", LogicalTypeId::SMALLINT},       {"SHORT", LogicalTypeId::SMALLINT},
+        {"INTEGER", LogicalTypeId::INTEGER},     {"INT", LogicalTypeId::INTEGER},
+        {"INT4", LogicalTypeId::INTEGER},        {"SIGNED", LogicalTypeId::INTEGER},
+        {"BIGINT", LogicalTypeId::BIGINT},       {"INT8", LogicalTypeId::BIGINT},
+        {"LONG", LogicalTypeId::BIGINT},         {"HUGEINT", LogicalTypeId::HUGEINT},
+        {"INT128", LogicalTypeId::HUGEINT},      {"FLOAT", LogicalTypeId::FLOAT},
+        {"FLOAT4", LogicalTypeId::FLOAT},        {"REAL", LogicalTypeId::FLOAT},
+        {"DOUBLE", LogicalTypeId::DOUBLE},       {"FLOAT8", LogicalTypeId::DOUBLE},
+        {"DECIMAL", LogicalTypeId::DECIMAL},     {"NUMERIC", LogicalTypeId::DECIMAL},
+        {"DATE", LogicalTypeId::DATE},           {"TIME", LogicalTypeId::TIME},
         {"TIMESTAMP", LogicalTypeId::TIMESTAMP}, {"DATETIME", LogicalTypeId::TIMESTAMP},
-        {"VARCHAR", LogicalTypeId::VARCHAR},   {"TEXT", LogicalTypeId::VARCHAR},
-        {"STRING", LogicalTypeId::VARCHAR},    {"CHAR", LogicalTypeId::VARCHAR},
-        {"BPCHAR", LogicalTypeId::VARCHAR},    {"BLOB", LogicalTypeId::BLOB},
-        {"BYTEA", LogicalTypeId::BLOB},        {"BINARY", LogicalTypeId::BLOB},
+        {"VARCHAR", LogicalTypeId::VARCHAR},     {"TEXT", LogicalTypeId::VARCHAR},
+        {"STRING", LogicalTypeId::VARCHAR},      {"CHAR", LogicalTypeId::VARCHAR},
+        {"BPCHAR", LogicalTypeId::VARCHAR},      {"BLOB", LogicalTypeId::BLOB},
+        {"BYTEA", LogicalTypeId::BLOB},          {"BINARY", LogicalTypeId::BLOB},
         {"VARBINARY", LogicalTypeId::BLOB},
     };
     return kAliases;
@@ -44,10 +44,12 @@ std::optional<LogicalType> ResolveTypeName(const TypeName& name) {
     LogicalTypeId id = entry->second;
     if (id == LogicalTypeId::DECIMAL) {
         if (name.modifiers.size() > 2) {
-            throw Exception(ErrorKind::Parser, "DECIMAL takes at most two modifiers (width, scale)");
+            throw Exception(ErrorKind::Parser,
+                            "DECIMAL takes at most two modifiers (width, scale)");
         }
         int64_t width = name.modifiers.empty() ? 18 : name.modifiers[0];
-        int64_t scale = name.modifiers.size() < 2 ? (name.modifiers.empty() ? 3 : 0) : name.modifiers[1];
+        int64_t scale =
+            name.modifiers.size() < 2 ? (name.modifiers.empty() ? 3 : 0) : name.modifiers[1];
         if (width < 1 || width > kMaxDecimalWidth || scale < 0 || scale > width) {
             throw Exception(ErrorKind::Parser,
                             "DECIMAL width must be between 1 and 38 and scale between 0 and the "
@@ -66,8 +68,8 @@ std::optional<LogicalType> ResolveTypeName(const TypeName& name) {
 std::string TypeNameToString(const TypeName& name) {
     // Type names that are keywords of the SQL grammar are written bare; others are quoted.
     static const std::set<LogicalTypeId> kKeywordTypes = {
-        LogicalTypeId::BOOLEAN, LogicalTypeId::SMALLINT, LogicalTypeId::INTEGER,
-        LogicalTypeId::BIGINT,  LogicalTypeId::FLOAT,    LogicalTypeId::DECIMAL,
+        LogicalTypeId::BOOLEAN, LogicalTypeId::SMALLINT,  LogicalTypeId::INTEGER,
+        LogicalTypeId::BIGINT,  LogicalTypeId::FLOAT,     LogicalTypeId::DECIMAL,
         LogicalTypeId::TIME,    LogicalTypeId::TIMESTAMP, LogicalTypeId::VARCHAR,
     };
     auto entry = Aliases().find(name.name);
@@ -76,7 +78,8 @@ std::string TypeNameToString(const TypeName& name) {
         out = name.name;
     } else {
         LogicalTypeId id = entry->second;
-        std::string canonical = id == LogicalTypeId::DECIMAL ? "DECIMAL" : LogicalType(id).ToString();
+        std::string canonical =
+            id == LogicalTypeId::DECIMAL ? "DECIMAL" : LogicalType(id).ToString();
         out = kKeywordTypes.count(id) ? canonical : "\"" + canonical + "\"";
     }
     if (!name.modifiers.empty()) {

@@ -18,7 +18,9 @@ std::vector<std::string> Words(const std::string& line) {
     return words;
 }
 
-bool Blank(const std::string& line) { return line.find_first_not_of(" \t\r") == std::string::npos; }
+bool Blank(const std::string& line) {
+    return line.find_first_not_of(" \t\r") == std::string::npos;
+}
 
 } // namespace
 

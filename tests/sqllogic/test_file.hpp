@@ -13,9 +13,9 @@ struct Record {
     RecordKind kind;
     int line = 0;
     std::string sql;
-    std::string column_types;           // query: one letter per column (I, T, R ...)
+    std::string column_types; // query: one letter per column (I, T, R ...)
     SortMode sort = SortMode::None;
-    std::vector<std::string> expected;  // query: result lines; statement error: message lines
+    std::vector<std::string> expected; // query: result lines; statement error: message lines
     bool has_expected = false;
     std::vector<std::string> arguments; // require / loop
     std::string skip_engine;            // skipif <engine>

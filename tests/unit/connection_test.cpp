@@ -29,7 +29,8 @@ TEST(Connection, WhereAndLimitFilterRows) {
     ASSERT_EQ(result->RowCount(), 2u);
     EXPECT_EQ(result->GetValue(0, 0).GetString(), "threads");
     EXPECT_EQ(connection.Query("SELECT * FROM sluice_settings() LIMIT 3")->RowCount(), 3u);
-    EXPECT_EQ(connection.Query("SELECT * FROM sluice_settings() LIMIT 2 OFFSET 10")->RowCount(), 1u);
+    EXPECT_EQ(connection.Query("SELECT * FROM sluice_settings() LIMIT 2 OFFSET 10")->RowCount(),
+              1u);
     EXPECT_EQ(connection.Query("SELECT 1 WHERE 1 = 0")->RowCount(), 0u);
 }
 

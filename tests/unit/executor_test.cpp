@@ -70,7 +70,8 @@ public:
 // Every chunk's data "arrives" from an ASYNC task: GetData parks the pipeline task until then.
 class AsyncSource : public CountingSource {
 public:
-    AsyncSource(TaskScheduler& scheduler, int64_t total) : CountingSource(total, 2), scheduler_(scheduler) {}
+    AsyncSource(TaskScheduler& scheduler, int64_t total)
+        : CountingSource(total, 2), scheduler_(scheduler) {}
     struct Local : LocalState {
         std::atomic<bool> ready{false};
         bool requested = false;
@@ -97,7 +98,8 @@ public:
 private:
     class Completion : public Task {
     public:
-        Completion(Local& state, Waker waker) : Task(TaskPool::Async), state_(state), waker_(waker) {}
+        Completion(Local& state, Waker waker)
+            : Task(TaskPool::Async), state_(state), waker_(waker) {}
         TaskResult Execute() override {
             std::this_thread::sleep_for(50us); // the "network"
             state_.ready = true;

@@ -20,7 +20,8 @@ std::string ParseError(const std::string& sql) {
 } // namespace
 
 TEST(Parser, SplitsStatementsAndKeepsTheirText) {
-    auto statements = Parser("SET threads = 2; SELECT 1 -- comment\n; /* block */ RESET threads").ParseStatements();
+    auto statements = Parser("SET threads = 2; SELECT 1 -- comment\n; /* block */ RESET threads")
+                          .ParseStatements();
     ASSERT_EQ(statements.size(), 3u);
     EXPECT_EQ(statements[0].kind, StatementKind::Set);
     EXPECT_EQ(statements[0].setting_name, "threads");
@@ -33,7 +34,8 @@ TEST(Parser, PrecedenceFollowsSql) {
     auto statements = Parser("SELECT 1 + 2 * 3 = 7 AND NOT 1 > 2 OR x IS NULL").ParseStatements();
     const auto& expression = statements[0].select->select_list[0];
     EXPECT_EQ(expression->ToString(), "((((1 + (2 * 3)) = 7) AND (NOT (1 > 2))) OR (x IS NULL))");
-    auto cast = Parser("SELECT -1::TINYINT, CAST(2.5 AS DECIMAL(5, 2)), DATE '2020-01-01'").ParseStatements();
+    auto cast = Parser("SELECT -1::TINYINT, CAST(2.5 AS DECIMAL(5, 2)), DATE '2020-01-01'")
+                    .ParseStatements();
     // :: binds tighter than unary minus, as in PostgreSQL and DuckDB.
     EXPECT_EQ(cast[0].select->select_list[0]->ToString(), "-(CAST(1 AS \"TINYINT\"))");
     EXPECT_EQ(cast[0].select->select_list[1]->ToString(), "CAST(2.5 AS DECIMAL(5, 2))");
@@ -41,14 +43,18 @@ TEST(Parser, PrecedenceFollowsSql) {
 }
 
 TEST(Parser, SyntaxErrorsPointAtTheOffendingToken) {
-    EXPECT_EQ(ParseError("SELECT 1 +"), "Parser Error: syntax error at end of input at line 1, column 11\n\n"
-                                        "LINE 1: SELECT 1 +\n"
-                                        "                  ^");
+    EXPECT_EQ(ParseError("SELECT 1 +"),
+              "Parser Error: syntax error at end of input at line 1, column 11\n\n"
+              "LINE 1: SELECT 1 +\n"
+              "                  ^");
     std::string error = ParseError("SELECT 1,\n  2 FROM FROM");
-    EXPECT_NE(error.find("syntax error at or near \"FROM\" at line 2, column 10"), std::string::npos) << error;
+    EXPECT_NE(error.find("syntax error at or near \"FROM\" at line 2, column 10"),
+              std::string::npos)
+        << error;
     EXPECT_NE(error.find("LINE 2:   2 FROM FROM\n                 ^"), std::string::npos) << error;
-    EXPECT_NE(ParseError("SELECT 'unterminated").find("unterminated quoted string at line 1, column 8"),
-              std::string::npos);
+    EXPECT_NE(
+        ParseError("SELECT 'unterminated").find("unterminated quoted string at line 1, column 8"),
+        std::string::npos);
     EXPECT_NE(ParseError("SELECT 1 /* open").find("unterminated /* comment"), std::string::npos);
     EXPECT_NE(ParseError("SELEC 1").find("\"SELEC\""), std::string::npos);
     EXPECT_NE(ParseError("SELECT 12abc").find("syntax error"), std::string::npos);

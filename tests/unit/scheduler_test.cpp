@@ -205,9 +205,11 @@ TEST(TaskScheduler, IdleRegularThreadRunsAsyncWorkWhenIoThreadsAreBusy) {
     std::condition_variable release;
     bool released = false;
     Latch started, done;
+    std::atomic<bool> blocker_on_async{false};
     // Occupy the only ASYNC thread.
     scheduler.Schedule(MakeTask(
         [&](FunctionTask&) {
+            blocker_on_async = CurrentPool() == TaskPool::Async;
             started.CountDown();
             std::unique_lock<std::mutex> lock(mutex);
             release.wait(lock, [&] { return released; });
@@ -230,6 +232,7 @@ TEST(TaskScheduler, IdleRegularThreadRunsAsyncWorkWhenIoThreadsAreBusy) {
     }
     release.notify_all();
     ASSERT_TRUE(finished);
+    EXPECT_TRUE(blocker_on_async.load()) << "an idle ASYNC thread existed, yet REGULAR took I/O";
     EXPECT_TRUE(ran_on_regular.load());
 }
 

@@ -59,7 +59,8 @@ TEST(Settings, OutOfRangeValuesNameTheSettingAndTheRange) {
     EXPECT_EQ(ErrorOf(connection, "SET async_threads = 1000"),
               "Invalid Input Error: Invalid value for setting \"async_threads\": must be between "
               "1 and 256, got 1000");
-    EXPECT_NE(ErrorOf(connection, "SET async_threads = 0").find("between 1 and 256"), std::string::npos);
+    EXPECT_NE(ErrorOf(connection, "SET async_threads = 0").find("between 1 and 256"),
+              std::string::npos);
     EXPECT_NE(ErrorOf(connection, "SET threads = 0").find("\"threads\""), std::string::npos);
     EXPECT_NE(ErrorOf(connection, "SET read_ahead_depth = -2").find("-1, 0 or between"),
               std::string::npos);
@@ -67,8 +68,10 @@ TEST(Settings, OutOfRangeValuesNameTheSettingAndTheRange) {
               std::string::npos);
     EXPECT_NE(ErrorOf(connection, "SET http_retry_backoff = 0.5").find("between 1 and 100"),
               std::string::npos);
-    EXPECT_NE(ErrorOf(connection, "SET threads = 'many'").find("expected a BIGINT"), std::string::npos);
-    EXPECT_NE(ErrorOf(connection, "SET no_such_thing = 1").find("Catalog Error: unrecognized configuration parameter \"no_such_thing\""),
+    EXPECT_NE(ErrorOf(connection, "SET threads = 'many'").find("expected a BIGINT"),
+              std::string::npos);
+    EXPECT_NE(ErrorOf(connection, "SET no_such_thing = 1")
+                  .find("Catalog Error: unrecognized configuration parameter \"no_such_thing\""),
               std::string::npos);
     // A rejected value leaves the old one in place.
     EXPECT_EQ(database.settings().GetInteger("async_threads"),
@@ -93,7 +96,8 @@ TEST(Settings, SluiceSettingsListsEverySetting) {
     Database database;
     Connection connection(database);
     auto result = connection.Query("SELECT * FROM sluice_settings()");
-    ASSERT_EQ(result->names(), (std::vector<std::string>{"name", "value", "default", "description", "type"}));
+    ASSERT_EQ(result->names(),
+              (std::vector<std::string>{"name", "value", "default", "description", "type"}));
     ASSERT_EQ(result->RowCount(), Settings::Definitions().size());
     for (idx_t row = 0; row < result->RowCount(); row++) {
         EXPECT_EQ(result->GetValue(0, row).GetString(), Settings::Definitions()[row].name);

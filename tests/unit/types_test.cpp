@@ -1,7 +1,7 @@
 #include "common/cast.hpp"
 #include "common/data_chunk.hpp"
-#include "common/exception.hpp"
 #include "common/date_time.hpp"
+#include "common/exception.hpp"
 #include "common/memory_size.hpp"
 #include "common/number_format.hpp"
 #include "common/vector.hpp"
@@ -142,7 +142,10 @@ TEST(NumberFormat, ShortestRoundTripLikeDuckDB) {
     ASSERT_TRUE(TryParseHugeint("-170141183460469231731687303715884105728", parsed));
     EXPECT_EQ(parsed, min);
     EXPECT_FALSE(TryParseHugeint("170141183460469231731687303715884105728", parsed));
-    EXPECT_EQ(FormatBlob(std::string("\xAA" "A\\'\"", 5)), "\\xAAA\\x5C\\x27\\x22");
+    EXPECT_EQ(FormatBlob(std::string("\xAA"
+                                     "A\\'\"",
+                                     5)),
+              "\\xAAA\\x5C\\x27\\x22");
 }
 
 TEST(Cast, RoundsHalfAwayFromZeroAndChecksRanges) {
