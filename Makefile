@@ -28,9 +28,11 @@ tsan: setup
 	$(call build,build-tsan,RelWithDebInfo,-DSLUICE_SANITIZER=thread -DSLUICE_BUILD_BENCH=OFF,--target unit_tests)
 
 # Every test: the release build's suite (unit, sqllogictest, shell, DuckDB oracle, example),
-# then the scheduler and executor tests again under ThreadSanitizer.
-test: release tsan
+# the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, then the scheduler and
+# executor tests under ThreadSanitizer.
+test: release asan tsan
 	cd build && ctest --output-on-failure -j $(JOBS)
+	cd build-asan && ctest --output-on-failure -j $(JOBS)
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
 	  build-tsan/tests/unit_tests --gtest_filter='TaskScheduler*:Executor*'
 
