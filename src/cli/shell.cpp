@@ -1,6 +1,7 @@
 #include "cli/shell.hpp"
 
 #include "common/exception.hpp"
+#include "common/string_util.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -33,15 +34,6 @@ double CpuSeconds(bool user) {
     getrusage(RUSAGE_SELF, &usage);
     const timeval& time = user ? usage.ru_utime : usage.ru_stime;
     return static_cast<double>(time.tv_sec) + time.tv_usec / 1e6;
-}
-
-std::string Trim(const std::string& text) {
-    size_t begin = text.find_first_not_of(" \t\r\n");
-    if (begin == std::string::npos) {
-        return "";
-    }
-    size_t end = text.find_last_not_of(" \t\r\n");
-    return text.substr(begin, end - begin + 1);
 }
 
 // Watches a running query from a helper thread: forwards Ctrl-C to the connection (a signal
@@ -221,7 +213,7 @@ bool Shell::RunDotCommand(const std::string& line) {
 }
 
 bool Shell::RunCommand(const std::string& text) {
-    std::string trimmed = Trim(text);
+    std::string trimmed(Trim(text));
     if (!trimmed.empty() && trimmed[0] == '.') {
         return RunDotCommand(trimmed);
     }
@@ -242,7 +234,7 @@ bool Shell::RunStream(std::istream& in) {
     std::string buffer, line;
     while (!exit_requested_ && std::getline(in, line)) {
         if (Trim(buffer).empty() && !Trim(line).empty() && Trim(line)[0] == '.') {
-            ok = RunDotCommand(Trim(line)) && ok;
+            ok = RunDotCommand(std::string(Trim(line))) && ok;
             buffer.clear();
             continue;
         }
@@ -279,12 +271,12 @@ void Shell::RunInteractive() {
         }
         if (buffer.empty() && Trim(line)[0] == '.') {
             add_history(line.c_str());
-            RunDotCommand(Trim(line));
+            RunDotCommand(std::string(Trim(line)));
             continue;
         }
         buffer += line + "\n";
         if (IsCompleteStatement(buffer)) {
-            std::string entry = Trim(buffer);
+            std::string entry(Trim(buffer));
             add_history(entry.c_str());
             RunStatements(buffer);
             buffer.clear();

@@ -3,6 +3,7 @@
 #include "common/date_time.hpp"
 #include "common/exception.hpp"
 #include "common/number_format.hpp"
+#include "common/string_util.hpp"
 
 #include <cctype>
 #include <cmath>
@@ -31,24 +32,6 @@ std::string InternalName(const LogicalType& type) {
     default:
         return type.ToString();
     }
-}
-
-std::string_view Trim(std::string_view text) {
-    while (!text.empty() && std::isspace((unsigned char)text.front())) {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && std::isspace((unsigned char)text.back())) {
-        text.remove_suffix(1);
-    }
-    return text;
-}
-
-std::string Lower(std::string_view text) {
-    std::string out(text);
-    for (char& c : out) {
-        c = static_cast<char>(std::tolower((unsigned char)c));
-    }
-    return out;
 }
 
 bool IntegerFits(LogicalTypeId id, hugeint_t value) {

@@ -1,4 +1,5 @@
 #include "common/date_time.hpp"
+#include "common/string_util.hpp"
 
 #include <cctype>
 
@@ -43,28 +44,6 @@ bool ReadNumber(std::string_view text, size_t& pos, int64_t& value, size_t max_d
         pos++;
     }
     return pos > start;
-}
-
-std::string_view Trim(std::string_view text) {
-    while (!text.empty() && std::isspace((unsigned char)text.front())) {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && std::isspace((unsigned char)text.back())) {
-        text.remove_suffix(1);
-    }
-    return text;
-}
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) {
-        return false;
-    }
-    for (size_t i = 0; i < a.size(); i++) {
-        if (std::tolower((unsigned char)a[i]) != std::tolower((unsigned char)b[i])) {
-            return false;
-        }
-    }
-    return true;
 }
 
 // Parses the date part at the start of `text`, advancing `pos`.

@@ -3,6 +3,7 @@
 #include "common/cast.hpp"
 #include "common/exception.hpp"
 #include "common/number_format.hpp"
+#include "common/string_util.hpp"
 #include "execution/expression_executor.hpp"
 #include "execution/scalar_functions.hpp"
 #include "sql/lexer.hpp"
@@ -15,14 +16,6 @@
 namespace sluice {
 
 namespace {
-
-std::string Lower(const std::string& text) {
-    std::string out = text;
-    for (char& c : out) {
-        c = static_cast<char>(std::tolower((unsigned char)c));
-    }
-    return out;
-}
 
 size_t EditDistance(const std::string& a, const std::string& b) {
     std::vector<size_t> previous(b.size() + 1), current(b.size() + 1);

@@ -1,6 +1,7 @@
 #include "sql/parser.hpp"
 
 #include "common/exception.hpp"
+#include "common/string_util.hpp"
 #include "sql/lexer.hpp"
 
 #include <algorithm>
@@ -10,14 +11,6 @@
 namespace sluice {
 
 namespace {
-
-std::string Upper(const std::string& text) {
-    std::string out = text;
-    for (char& c : out) {
-        c = static_cast<char>(std::toupper((unsigned char)c));
-    }
-    return out;
-}
 
 ParsedExpressionPtr MakeExpression(ParsedExpressionKind kind, SourceLocation location) {
     auto expression = std::make_unique<ParsedExpression>();

@@ -1,0 +1,14 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace sluice {
+
+// Strips ASCII whitespace from both ends.
+std::string_view Trim(std::string_view text);
+std::string Lower(std::string_view text);
+std::string Upper(std::string_view text);
+bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+
+} // namespace sluice
