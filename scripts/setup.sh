@@ -8,6 +8,7 @@ PACKAGES=(
   g++ cmake ninja-build ccache make pkg-config
   libgtest-dev libgmock-dev  # unit tests
   libedit-dev                # shell line editing and history (BSD licence)
+  libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev libbrotli-dev  # Parquet codecs
   clang-format               # style check
 )
 

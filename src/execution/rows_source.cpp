@@ -13,8 +13,23 @@ std::shared_ptr<RowsSource> RowsSource::SingleRow() {
                                         std::vector<std::vector<Value>>(1));
 }
 
-SourceResult RowsSource::GetData(DataChunk& out, LocalState* /*local*/, TaskContext& /*context*/) {
+namespace {
+struct RowsLocal : LocalState {
+    idx_t start = 0;
+};
+} // namespace
+
+std::unique_ptr<LocalState> RowsSource::InitLocal() {
+    return std::make_unique<RowsLocal>();
+}
+
+idx_t RowsSource::BatchIndex(LocalState* local) const {
+    return static_cast<RowsLocal*>(local)->start / kVectorSize;
+}
+
+SourceResult RowsSource::GetData(DataChunk& out, LocalState* local, TaskContext& /*context*/) {
     idx_t start = next_row_.fetch_add(kVectorSize);
+    static_cast<RowsLocal*>(local)->start = start;
     if (start >= row_count_) {
         return SourceResult::Finished;
     }

@@ -16,7 +16,9 @@ public:
     static std::shared_ptr<RowsSource> SingleRow();
 
     std::vector<LogicalType> OutputTypes() const override { return types_; }
+    std::unique_ptr<LocalState> InitLocal() override;
     SourceResult GetData(DataChunk& out, LocalState* local, TaskContext& context) override;
+    idx_t BatchIndex(LocalState* local) const override;
     double Progress() const override;
 
 private:

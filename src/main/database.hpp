@@ -1,5 +1,6 @@
 #pragma once
 
+#include "io/file_system.hpp"
 #include "main/settings.hpp"
 #include "parallel/task_scheduler.hpp"
 #include "sql/table_function.hpp"
@@ -8,7 +9,8 @@
 
 namespace sluice {
 
-// One Sluice instance: settings, the two thread pools and the catalog of table functions.
+// One Sluice instance: settings, the two thread pools, file access and the catalog of table
+// functions.
 // Connections share it; it must outlive them.
 class Database {
 public:
@@ -28,6 +30,7 @@ private:
 
     Settings settings_;
     std::unique_ptr<TaskScheduler> scheduler_;
+    std::unique_ptr<FileSystem> file_system_;
     TableFunctionCatalog table_functions_;
 };
 

@@ -35,6 +35,7 @@ public:
                 if (result == SourceResult::Blocked) {
                     return TaskResult::Blocked;
                 }
+                batch_index_ = state_.pipeline->source->BatchIndex(source_local_.get());
                 if (source_chunk_.size() > 0 && !Push(source_chunk_, 0)) {
                     state_.finished_early.store(true);
                     return Finish();
@@ -56,7 +57,8 @@ private:
     bool Push(DataChunk& chunk, idx_t index) {
         Pipeline& pipeline = *state_.pipeline;
         if (index == pipeline.operators.size()) {
-            return pipeline.sink->Sink(chunk, sink_local_.get()) == SinkResult::NeedMoreInput;
+            return pipeline.sink->Sink(chunk, sink_local_.get(), batch_index_) ==
+                   SinkResult::NeedMoreInput;
         }
         DataChunk& output = *operator_chunks_[index];
         while (true) {
@@ -88,6 +90,7 @@ private:
     std::unique_ptr<LocalState> sink_local_;
     DataChunk source_chunk_;
     std::vector<std::unique_ptr<DataChunk>> operator_chunks_;
+    idx_t batch_index_ = 0;
 };
 
 Executor::Executor(TaskScheduler& scheduler, idx_t max_threads)
@@ -169,6 +172,9 @@ void Executor::StartReadyPipelines(std::unique_lock<std::mutex>& lock) {
         }
         state->started = true;
         idx_t tasks = std::min(max_threads_, state->pipeline->source->MaxThreads());
+        if (state->pipeline->max_threads > 0) {
+            tasks = std::min(tasks, state->pipeline->max_threads);
+        }
         tasks = std::max<idx_t>(1, tasks);
         state->running_tasks.store(tasks);
         outstanding_tasks_ += tasks;

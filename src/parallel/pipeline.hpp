@@ -47,6 +47,9 @@ public:
     virtual SourceResult GetData(DataChunk& out, LocalState* local, TaskContext& context) = 0;
     // How many tasks may pull from this source at once.
     virtual idx_t MaxThreads() const { return 1; }
+    // The position of the chunk last returned by GetData in the source's natural order, so that
+    // sinks can restore that order when several tasks produce chunks concurrently.
+    virtual idx_t BatchIndex(LocalState* /*local*/) const { return 0; }
     // Fraction done in [0, 1], or negative when unknown.
     virtual double Progress() const { return -1; }
 };
@@ -63,7 +66,8 @@ class PipelineSink {
 public:
     virtual ~PipelineSink() = default;
     virtual std::unique_ptr<LocalState> InitLocal() { return nullptr; }
-    virtual SinkResult Sink(DataChunk& chunk, LocalState* local) = 0;
+    // `batch_index` is the source's BatchIndex of the chunk this input derives from.
+    virtual SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) = 0;
     // Merges a finished task's local state into the global state (any thread, serialised by
     // the sink itself if it needs to be).
     virtual void Combine(LocalState* /*local*/) {}
@@ -78,6 +82,9 @@ struct Pipeline {
     std::vector<std::shared_ptr<PipelineOperator>> operators;
     std::shared_ptr<PipelineSink> sink;
     std::vector<Pipeline*> dependencies;
+    // At most this many tasks (0: no limit beyond the source's and the executor's). Operators
+    // that depend on arrival order, such as LIMIT, run single-task until batch-ordered.
+    idx_t max_threads = 0;
 };
 
 } // namespace sluice

@@ -86,8 +86,13 @@ BoundSelect Binder::BindSelect(const SelectStatement& select) {
             arguments.push_back(
                 ExpressionExecutor::EvaluateConstant(*BindConstantExpression(*argument)));
         }
-        bound.from = function->bind(arguments);
+        try {
+            bound.from = function->bind(arguments);
+        } catch (const Exception& error) {
+            Fail(error.Kind(), error.RawMessage(), ref.location);
+        }
         columns_ = &*bound.from;
+        used_columns_.assign(columns_->names.size(), false);
     }
     if (select.where) {
         bound.where = BindBoolean(*select.where, "WHERE");
@@ -101,6 +106,7 @@ BoundSelect Binder::BindSelect(const SelectStatement& select) {
                 auto column = std::make_unique<Expression>();
                 column->kind = ExpressionKind::ColumnRef;
                 column->column_index = i;
+                used_columns_[i] = true;
                 column->type = columns_->types[i];
                 bound.names.push_back(columns_->names[i]);
                 bound.types.push_back(column->type);
@@ -125,7 +131,41 @@ BoundSelect Binder::BindSelect(const SelectStatement& select) {
     if (select.offset) {
         bound.offset = BindCount(*select.offset, "OFFSET");
     }
+    PushDownProjection(bound);
     return bound;
+}
+
+namespace {
+
+void RemapColumns(Expression& expression, const std::vector<idx_t>& position) {
+    if (expression.kind == ExpressionKind::ColumnRef) {
+        expression.column_index = position[expression.column_index];
+    }
+    for (auto& child : expression.children) {
+        RemapColumns(*child, position);
+    }
+}
+
+} // namespace
+
+void Binder::PushDownProjection(BoundSelect& bound) {
+    if (!bound.from) {
+        return;
+    }
+    // The source produces only the referenced columns; references are renumbered to match.
+    std::vector<idx_t> position(used_columns_.size(), 0);
+    for (idx_t i = 0; i < used_columns_.size(); i++) {
+        if (used_columns_[i]) {
+            position[i] = bound.column_ids.size();
+            bound.column_ids.push_back(i);
+        }
+    }
+    if (bound.where) {
+        RemapColumns(*bound.where, position);
+    }
+    for (auto& projection : bound.projections) {
+        RemapColumns(*projection, position);
+    }
 }
 
 uint64_t Binder::BindCount(const ParsedExpression& expression, const char* clause) {
@@ -256,6 +296,7 @@ Binder::Bound Binder::BindColumn(const ParsedExpression& expression) {
             column->kind = ExpressionKind::ColumnRef;
             column->column_index = i;
             column->type = columns_->types[i];
+            used_columns_[i] = true;
             return {std::move(column), LiteralOrigin::None};
         }
     }

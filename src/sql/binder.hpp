@@ -15,6 +15,7 @@ namespace sluice {
 // A SELECT with names resolved and types decided, ready for the planner.
 struct BoundSelect {
     std::optional<BoundTableFunction> from; // absent: one row, no columns
+    std::vector<idx_t> column_ids;          // the columns of `from` the query reads
     ExpressionPtr where;
     std::vector<ExpressionPtr> projections;
     std::vector<std::string> names;
@@ -53,12 +54,14 @@ private:
     // Lets integer and string literals take the type of the other operand, as DuckDB does.
     void AdaptLiterals(Bound& left, Bound& right, bool strings_too);
     ExpressionPtr Fold(ExpressionPtr expression);
+    void PushDownProjection(BoundSelect& bound);
     [[noreturn]] void Fail(ErrorKind kind, const std::string& message,
                            SourceLocation location) const;
 
     const TableFunctionCatalog& catalog_;
     std::string_view text_;
     const BoundTableFunction* columns_ = nullptr;
+    std::vector<bool> used_columns_;
 };
 
 } // namespace sluice

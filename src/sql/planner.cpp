@@ -10,7 +10,7 @@ namespace sluice {
 std::shared_ptr<ResultCollector> PlanSelect(BoundSelect select, Executor& executor) {
     Pipeline& pipeline = executor.AddPipeline();
     if (select.from) {
-        pipeline.source = select.from->make_source();
+        pipeline.source = select.from->make_source(select.column_ids);
     } else {
         pipeline.source = RowsSource::SingleRow();
     }
@@ -24,6 +24,7 @@ std::shared_ptr<ResultCollector> PlanSelect(BoundSelect select, Executor& execut
     if (select.limit || select.offset > 0) {
         pipeline.operators.push_back(
             std::make_shared<PhysicalLimit>(select.types, select.limit, select.offset));
+        pipeline.max_threads = 1; // LIMIT counts rows in arrival order
     }
     auto collector = std::make_shared<ResultCollector>(select.types);
     pipeline.sink = collector;

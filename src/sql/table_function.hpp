@@ -11,12 +11,14 @@
 
 namespace sluice {
 
-// A table function after binding its arguments: the columns it produces and a factory for the
-// pipeline source that produces them.
+// A table function after binding its arguments: the columns it can produce and a factory for a
+// pipeline source producing only the columns a query needs (projection pushdown).
 struct BoundTableFunction {
     std::vector<std::string> names;
     std::vector<LogicalType> types;
-    std::function<std::shared_ptr<PipelineSource>()> make_source;
+    // `column_ids` index `names`; the source's chunks hold those columns in that order.
+    std::function<std::shared_ptr<PipelineSource>(const std::vector<idx_t>& column_ids)>
+        make_source;
 };
 
 struct TableFunction {

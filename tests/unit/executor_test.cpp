@@ -46,7 +46,7 @@ public:
         int64_t rows = 0;
     };
     std::unique_ptr<LocalState> InitLocal() override { return std::make_unique<Local>(); }
-    SinkResult Sink(DataChunk& chunk, LocalState* local) override {
+    SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t) override {
         auto& state = *static_cast<Local*>(local);
         for (idx_t row = 0; row < chunk.size(); row++) {
             state.sum += chunk.column(0).data<int64_t>()[row];
@@ -252,7 +252,7 @@ TEST(Executor, CancellationDrainsParkedTasks) {
 TEST(Executor, LimitStopsTheSourceEarly) {
     class TakeFirst : public PipelineSink {
     public:
-        SinkResult Sink(DataChunk& chunk, LocalState*) override {
+        SinkResult Sink(DataChunk& chunk, LocalState*, idx_t) override {
             rows += chunk.size();
             return rows >= 10 * kVectorSize ? SinkResult::Finished : SinkResult::NeedMoreInput;
         }

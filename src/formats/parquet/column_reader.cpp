@@ -1,0 +1,665 @@
+#include "formats/parquet/column_reader.hpp"
+
+#include "common/exception.hpp"
+#include "formats/parquet/decompressor.hpp"
+#include "formats/parquet/delta_decoders.hpp"
+#include "formats/parquet/rle_bit_packed_decoder.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace sluice::parquet {
+
+namespace {
+
+template <class T>
+T Load(const uint8_t* data) {
+    T value;
+    std::memcpy(&value, data, sizeof(T));
+    return value;
+}
+
+size_t FixedWidth(const ParquetColumn& column) {
+    switch (column.physical) {
+    case Type::BOOLEAN:
+        return 1;
+    case Type::INT32:
+    case Type::FLOAT:
+        return 4;
+    case Type::INT64:
+    case Type::DOUBLE:
+        return 8;
+    case Type::INT96:
+        return 12;
+    case Type::FIXED_LEN_BYTE_ARRAY:
+        return static_cast<size_t>(column.type_length);
+    case Type::BYTE_ARRAY:
+        return 0;
+    }
+    return 0;
+}
+
+float HalfToFloat(uint16_t half) {
+    uint32_t sign = (half >> 15) & 1, exponent = (half >> 10) & 0x1F, mantissa = half & 0x3FF;
+    float magnitude;
+    if (exponent == 0) {
+        magnitude = std::ldexp(static_cast<float>(mantissa), -24);
+    } else if (exponent == 31) {
+        magnitude = mantissa == 0 ? INFINITY : NAN;
+    } else {
+        magnitude = std::ldexp(static_cast<float>(mantissa | 0x400), static_cast<int>(exponent) - 25);
+    }
+    return sign ? -magnitude : magnitude;
+}
+
+bool ValidUtf8(std::string_view text) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+    size_t size = text.size(), i = 0;
+    while (i < size) {
+        unsigned char c = bytes[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t extra;
+        uint32_t code;
+        if ((c & 0xE0) == 0xC0) {
+            extra = 1;
+            code = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            extra = 2;
+            code = c & 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            extra = 3;
+            code = c & 0x07;
+        } else {
+            return false;
+        }
+        if (i + extra >= size) {
+            return false;
+        }
+        for (size_t k = 1; k <= extra; k++) {
+            if ((bytes[i + k] & 0xC0) != 0x80) {
+                return false;
+            }
+            code = (code << 6) | (bytes[i + k] & 0x3F);
+        }
+        bool overlong = (extra == 1 && code < 0x80) || (extra == 2 && code < 0x800) ||
+                        (extra == 3 && code < 0x10000);
+        if (overlong || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
+            return false;
+        }
+        i += extra + 1;
+    }
+    return true;
+}
+
+// Big-endian two's complement of any length to int128; false if it does not fit.
+bool BigEndianToInt128(std::string_view bytes, hugeint_t& result) {
+    if (bytes.empty()) {
+        result = 0;
+        return true;
+    }
+    const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+    bool negative = data[0] & 0x80;
+    size_t skip = 0;
+    // Leading sign-extension bytes beyond 16 carry no information.
+    while (bytes.size() - skip > 16) {
+        if (data[skip] != (negative ? 0xFF : 0x00)) {
+            return false;
+        }
+        skip++;
+    }
+    unsigned __int128 value = negative ? ~static_cast<unsigned __int128>(0) : 0;
+    for (size_t i = skip; i < bytes.size(); i++) {
+        value = (value << 8) | data[i];
+    }
+    result = static_cast<hugeint_t>(value);
+    return true;
+}
+
+void StoreDecimal(Vector& out, idx_t row, hugeint_t value) {
+    switch (out.type().physical()) {
+    case PhysicalType::INT16:
+        out.data<int16_t>()[row] = static_cast<int16_t>(value);
+        break;
+    case PhysicalType::INT32:
+        out.data<int32_t>()[row] = static_cast<int32_t>(value);
+        break;
+    case PhysicalType::INT64:
+        out.data<int64_t>()[row] = static_cast<int64_t>(value);
+        break;
+    default:
+        out.data<hugeint_t>()[row] = value;
+        break;
+    }
+}
+
+int64_t FloorDivide(int64_t value, int64_t divisor) {
+    int64_t quotient = value / divisor;
+    return (value % divisor != 0 && value < 0) ? quotient - 1 : quotient;
+}
+
+} // namespace
+
+ColumnReader::ColumnReader(const ParquetColumn& column, Codec codec, const uint8_t* data,
+                           size_t size, uint64_t file_offset, std::string context)
+    : column_(column), codec_(codec), data_(data), size_(size), file_offset_(file_offset),
+      context_(std::move(context)) {}
+
+void ColumnReader::Fail(const std::string& what) const {
+    std::string where = context_;
+    if (page_number_ >= 0) {
+        where += ", page " + std::to_string(page_number_) + " at file offset " +
+                 std::to_string(file_offset_ + page_offset_);
+    }
+    throw Exception(ErrorKind::InvalidInput, where + ": " + what);
+}
+
+const uint8_t* ColumnReader::Decompressed(const uint8_t* data, size_t compressed,
+                                          size_t uncompressed, std::vector<uint8_t>& buffer) {
+    if (codec_ == Codec::UNCOMPRESSED) {
+        if (compressed != uncompressed) {
+            Fail("uncompressed page of " + std::to_string(compressed) + " bytes claims " +
+                 std::to_string(uncompressed) + " bytes");
+        }
+        return data;
+    }
+    buffer.resize(uncompressed == 0 ? 1 : uncompressed);
+    try {
+        Decompress(codec_, data, compressed, buffer.data(), uncompressed);
+    } catch (const std::exception& error) {
+        Fail(error.what());
+    }
+    return buffer.data();
+}
+
+bool ColumnReader::LoadPage() {
+    while (pos_ < size_) {
+        page_number_++;
+        page_offset_ = pos_;
+        size_t header_size = 0;
+        PageHeader header;
+        try {
+            header = DecodePageHeader(data_ + pos_, size_ - pos_, header_size);
+        } catch (const std::exception& error) {
+            Fail(std::string("corrupt page header: ") + error.what());
+        }
+        pos_ += header_size;
+        auto compressed = static_cast<size_t>(header.compressed_page_size);
+        auto uncompressed = static_cast<size_t>(header.uncompressed_page_size);
+        if (compressed > size_ - pos_) {
+            Fail("page of " + std::to_string(compressed) + " bytes runs past the column chunk (" +
+                 std::to_string(size_ - pos_) + " bytes left)");
+        }
+        const uint8_t* body = data_ + pos_;
+        pos_ += compressed;
+        switch (header.type) {
+        case PageType::DICTIONARY_PAGE: {
+            if (!header.dictionary_page_header) {
+                Fail("dictionary page without a dictionary page header");
+            }
+            const uint8_t* page = Decompressed(body, compressed, uncompressed, dictionary_buffer_);
+            if (page != dictionary_buffer_.data()) {
+                dictionary_buffer_.assign(page, page + uncompressed);
+            }
+            DecodeDictionaryPage(dictionary_buffer_.data(), uncompressed,
+                                 header.dictionary_page_header->num_values);
+            continue;
+        }
+        case PageType::DATA_PAGE: {
+            if (!header.data_page_header) {
+                Fail("data page without a data page header");
+            }
+            const DataPageHeader& info = *header.data_page_header;
+            const uint8_t* page = Decompressed(body, compressed, uncompressed, page_buffer_);
+            DecodeDataPage(page, uncompressed, info.num_values, info.encoding, page, uncompressed,
+                           true, info.definition_level_encoding);
+            return true;
+        }
+        case PageType::DATA_PAGE_V2: {
+            if (!header.data_page_header_v2) {
+                Fail("data page v2 without its header");
+            }
+            const DataPageHeaderV2& info = *header.data_page_header_v2;
+            if (info.repetition_levels_byte_length < 0 || info.definition_levels_byte_length < 0) {
+                Fail("negative level lengths");
+            }
+            size_t levels = static_cast<size_t>(info.repetition_levels_byte_length) +
+                            static_cast<size_t>(info.definition_levels_byte_length);
+            if (levels > compressed || levels > uncompressed) {
+                Fail("level lengths exceed the page size");
+            }
+            const uint8_t* values = body + levels;
+            size_t values_size = uncompressed - levels;
+            if (info.is_compressed) {
+                values = Decompressed(body + levels, compressed - levels, values_size, page_buffer_);
+            } else if (compressed != uncompressed) {
+                Fail("uncompressed v2 page sizes disagree");
+            }
+            const uint8_t* definition = body + info.repetition_levels_byte_length;
+            DecodeDataPage(values, values_size, info.num_values, info.encoding, definition,
+                           static_cast<size_t>(info.definition_levels_byte_length), false,
+                           Encoding::RLE);
+            return true;
+        }
+        case PageType::INDEX_PAGE:
+            continue;
+        }
+    }
+    return false;
+}
+
+void ColumnReader::DecodeDictionaryPage(const uint8_t* page, size_t size, int32_t num_values) {
+    if (num_values < 0) {
+        Fail("dictionary page declares " + std::to_string(num_values) + " values");
+    }
+    dictionary_ = PhysicalValues();
+    DecodeValues(Encoding::PLAIN, page, size, static_cast<size_t>(num_values), dictionary_);
+    has_dictionary_ = true;
+}
+
+void ColumnReader::DecodeDataPage(const uint8_t* page, size_t size, int32_t num_values,
+                                  Encoding encoding, const uint8_t* levels, size_t levels_size,
+                                  bool levels_prefixed, Encoding level_encoding) {
+    if (num_values < 0) {
+        Fail("data page declares " + std::to_string(num_values) + " values");
+    }
+    auto count = static_cast<size_t>(num_values);
+    // Every value needs at least one bit of the page, except NULLs run-length encoded in the
+    // levels; cap the level buffer by what the levels could possibly describe.
+    size_t non_null = count;
+    size_t values_start = 0; // offset of the values within `page` (v1: after the levels)
+    has_levels_ = column_.max_definition_level > 0;
+    level_decoder_.reset();
+    legacy_levels_ = nullptr;
+    if (has_levels_) {
+        uint32_t bit_width = BitWidthOf(column_.max_definition_level);
+        const uint8_t* rle = levels;
+        size_t rle_size = levels_size;
+        try {
+            if (levels_prefixed && level_encoding == Encoding::BIT_PACKED) {
+                size_t bytes = (count * bit_width + 7) / 8;
+                if (bytes > levels_size) {
+                    Fail("BIT_PACKED definition levels are cut off");
+                }
+                legacy_levels_ = levels;
+                legacy_levels_size_ = bytes;
+                values_start = bytes;
+                non_null = 0;
+                uint32_t batch[kVectorSize];
+                for (size_t first = 0; first < count; first += kVectorSize) {
+                    size_t take = std::min<size_t>(kVectorSize, count - first);
+                    DecodeLegacyBitPacked(levels, bytes, bit_width, first, batch, take);
+                    for (size_t i = 0; i < take; i++) {
+                        non_null += batch[i] == column_.max_definition_level;
+                    }
+                }
+            } else {
+                if (levels_prefixed) {
+                    if (levels_size < 4) {
+                        Fail("definition levels are cut off");
+                    }
+                    uint32_t length = Load<uint32_t>(levels);
+                    if (length > levels_size - 4) {
+                        Fail("definition levels claim " + std::to_string(length) + " bytes");
+                    }
+                    rle = levels + 4;
+                    rle_size = length;
+                    values_start = 4 + size_t(length);
+                }
+                RleBitPackedDecoder counter(rle, rle_size, bit_width);
+                non_null = counter.CountEqual(count, column_.max_definition_level);
+                level_decoder_ = std::make_unique<RleBitPackedDecoder>(rle, rle_size, bit_width);
+            }
+        } catch (const Exception&) {
+            throw;
+        } catch (const std::exception& error) {
+            Fail(std::string("definition levels: ") + error.what());
+        }
+    }
+    const uint8_t* values = page + values_start;
+    size_t values_size = size - values_start;
+    page_uses_dictionary_ =
+        encoding == Encoding::PLAIN_DICTIONARY || encoding == Encoding::RLE_DICTIONARY;
+    if (page_uses_dictionary_) {
+        if (!has_dictionary_) {
+            Fail(std::string(EncodingName(encoding)) + " page without a dictionary page");
+        }
+        index_decoder_.reset();
+        if (non_null > 0) {
+            if (values_size < 1) {
+                Fail("dictionary indices are missing");
+            }
+            try {
+                index_decoder_ = std::make_unique<RleBitPackedDecoder>(values + 1, values_size - 1, values[0]);
+            } catch (const std::exception& error) {
+                Fail(std::string("dictionary indices: ") + error.what());
+            }
+        }
+    } else {
+        values_ = PhysicalValues();
+        string_storage_.clear();
+        DecodeValues(encoding, values, values_size, non_null, values_);
+    }
+    page_rows_ = count;
+    page_row_ = 0;
+    page_value_ = 0;
+}
+
+void ColumnReader::DecodeValues(Encoding encoding, const uint8_t* data, size_t size, size_t count,
+                                PhysicalValues& values) {
+    values.count = count;
+    size_t width = FixedWidth(column_);
+    values.width = width;
+    Type physical = column_.physical;
+    auto need = [&](size_t bytes, const char* what) {
+        if (bytes > size) {
+            Fail(std::string(what) + " needs " + std::to_string(bytes) + " bytes, the page has " +
+                 std::to_string(size));
+        }
+    };
+    try {
+        switch (encoding) {
+        case Encoding::PLAIN:
+        case Encoding::PLAIN_DICTIONARY: // dictionary pages of old writers say PLAIN_DICTIONARY
+            if (physical == Type::BOOLEAN) {
+                need((count + 7) / 8, "PLAIN BOOLEAN data");
+                values.fixed.resize(count);
+                for (size_t i = 0; i < count; i++) {
+                    values.fixed[i] = (data[i / 8] >> (i % 8)) & 1;
+                }
+            } else if (physical == Type::BYTE_ARRAY) {
+                values.binary.reserve(count < size / 4 + 1 ? count : size / 4 + 1);
+                size_t pos = 0;
+                for (size_t i = 0; i < count; i++) {
+                    if (size - pos < 4) {
+                        Fail("PLAIN BYTE_ARRAY value " + std::to_string(i) + " is cut off");
+                    }
+                    uint32_t length = Load<uint32_t>(data + pos);
+                    pos += 4;
+                    if (length > size - pos) {
+                        Fail("PLAIN BYTE_ARRAY value " + std::to_string(i) + " of " +
+                             std::to_string(length) + " bytes runs past the page");
+                    }
+                    values.binary.emplace_back(reinterpret_cast<const char*>(data + pos), length);
+                    pos += length;
+                }
+            } else {
+                if (count > size / width) {
+                    need(count * width, "PLAIN data");
+                }
+                values.fixed.assign(data, data + count * width);
+            }
+            return;
+        case Encoding::RLE: {
+            if (physical != Type::BOOLEAN) {
+                break;
+            }
+            need(4, "RLE BOOLEAN data");
+            uint32_t length = Load<uint32_t>(data);
+            need(4 + size_t(length), "RLE BOOLEAN data");
+            std::vector<uint32_t> bits(count);
+            RleBitPackedDecoder decoder(data + 4, length, 1);
+            decoder.GetBatch(bits.data(), count);
+            values.fixed.assign(bits.begin(), bits.end());
+            return;
+        }
+        case Encoding::DELTA_BINARY_PACKED: {
+            if (physical != Type::INT32 && physical != Type::INT64) {
+                break;
+            }
+            size_t consumed = 0;
+            std::vector<int64_t> decoded = DecodeDeltaBinaryPacked(data, size, count, consumed);
+            values.fixed.resize(count * width);
+            for (size_t i = 0; i < count; i++) {
+                if (physical == Type::INT32) {
+                    auto narrow = static_cast<int32_t>(decoded[i]);
+                    std::memcpy(values.fixed.data() + 4 * i, &narrow, 4);
+                } else {
+                    std::memcpy(values.fixed.data() + 8 * i, &decoded[i], 8);
+                }
+            }
+            return;
+        }
+        case Encoding::DELTA_LENGTH_BYTE_ARRAY:
+            if (physical != Type::BYTE_ARRAY) {
+                break;
+            }
+            values.binary = DecodeDeltaLengthByteArray(data, size, count);
+            return;
+        case Encoding::DELTA_BYTE_ARRAY: {
+            if (physical != Type::BYTE_ARRAY && physical != Type::FIXED_LEN_BYTE_ARRAY) {
+                break;
+            }
+            std::vector<std::string_view> decoded = DecodeDeltaByteArray(data, size, count, string_storage_);
+            if (physical == Type::BYTE_ARRAY) {
+                values.binary = std::move(decoded);
+                return;
+            }
+            values.fixed.resize(count * width);
+            for (size_t i = 0; i < count; i++) {
+                if (decoded[i].size() != width) {
+                    Fail("DELTA_BYTE_ARRAY value of " + std::to_string(decoded[i].size()) +
+                         " bytes in a FIXED_LEN_BYTE_ARRAY(" + std::to_string(width) + ") column");
+                }
+                std::memcpy(values.fixed.data() + i * width, decoded[i].data(), width);
+            }
+            return;
+        }
+        case Encoding::BYTE_STREAM_SPLIT: {
+            if (width == 0 || physical == Type::BOOLEAN || physical == Type::INT96) {
+                break;
+            }
+            if (count > size / width) {
+                need(count * width, "BYTE_STREAM_SPLIT data");
+            }
+            values.fixed.resize(count * width);
+            for (size_t b = 0; b < width; b++) {
+                const uint8_t* stream = data + b * count;
+                for (size_t i = 0; i < count; i++) {
+                    values.fixed[i * width + b] = stream[i];
+                }
+            }
+            return;
+        }
+        default:
+            break;
+        }
+    } catch (const Exception&) {
+        throw;
+    } catch (const std::exception& error) {
+        Fail(std::string(EncodingName(encoding)) + " data: " + error.what());
+    }
+    throw Exception(ErrorKind::NotImplemented,
+                    context_ + ": not supported: " + EncodingName(encoding) + " encoding of " +
+                        TypeName(physical) + " values");
+}
+
+void ColumnReader::Emit(const PhysicalValues& source, const uint32_t* index, const idx_t* rows,
+                        size_t count, Vector& out) {
+    const uint8_t* fixed = source.fixed.data();
+    size_t width = source.width;
+    auto fixed_at = [&](size_t i) { return fixed + static_cast<size_t>(index[i]) * width; };
+    switch (column_.conversion) {
+    case Conversion::Boolean:
+        for (size_t i = 0; i < count; i++) {
+            out.data<bool>()[rows[i]] = *fixed_at(i) != 0;
+        }
+        return;
+    case Conversion::Int32:
+        for (size_t i = 0; i < count; i++) {
+            out.data<int32_t>()[rows[i]] = Load<int32_t>(fixed_at(i));
+        }
+        return;
+    case Conversion::Int32ToInt8:
+        for (size_t i = 0; i < count; i++) {
+            out.data<int8_t>()[rows[i]] = static_cast<int8_t>(Load<int32_t>(fixed_at(i)));
+        }
+        return;
+    case Conversion::Int32ToInt16:
+        for (size_t i = 0; i < count; i++) {
+            out.data<int16_t>()[rows[i]] = static_cast<int16_t>(Load<int32_t>(fixed_at(i)));
+        }
+        return;
+    case Conversion::Int64:
+    case Conversion::TimeMicros:
+    case Conversion::TimestampMicros:
+        for (size_t i = 0; i < count; i++) {
+            out.data<int64_t>()[rows[i]] = Load<int64_t>(fixed_at(i));
+        }
+        return;
+    case Conversion::TimeMillis:
+        for (size_t i = 0; i < count; i++) {
+            out.data<int64_t>()[rows[i]] = int64_t(Load<int32_t>(fixed_at(i))) * 1000;
+        }
+        return;
+    case Conversion::TimeNanos:
+    case Conversion::TimestampNanos:
+        for (size_t i = 0; i < count; i++) {
+            out.data<int64_t>()[rows[i]] = FloorDivide(Load<int64_t>(fixed_at(i)), 1000);
+        }
+        return;
+    case Conversion::TimestampMillis:
+        for (size_t i = 0; i < count; i++) {
+            int64_t millis = Load<int64_t>(fixed_at(i)), micros;
+            if (__builtin_mul_overflow(millis, int64_t(1000), &micros)) {
+                Fail("timestamp " + std::to_string(millis) + " ms is out of range");
+            }
+            out.data<int64_t>()[rows[i]] = micros;
+        }
+        return;
+    case Conversion::Int96Timestamp:
+        for (size_t i = 0; i < count; i++) {
+            const uint8_t* value = fixed_at(i);
+            int64_t nanos_of_day = Load<int64_t>(value);
+            int64_t julian_day = Load<int32_t>(value + 8);
+            constexpr int64_t kUnixEpochJulianDay = 2440588;
+            out.data<int64_t>()[rows[i]] =
+                (julian_day - kUnixEpochJulianDay) * 86400000000LL + FloorDivide(nanos_of_day, 1000);
+        }
+        return;
+    case Conversion::Float:
+        for (size_t i = 0; i < count; i++) {
+            out.data<float>()[rows[i]] = Load<float>(fixed_at(i));
+        }
+        return;
+    case Conversion::Double:
+        for (size_t i = 0; i < count; i++) {
+            out.data<double>()[rows[i]] = Load<double>(fixed_at(i));
+        }
+        return;
+    case Conversion::Float16:
+        for (size_t i = 0; i < count; i++) {
+            out.data<float>()[rows[i]] = HalfToFloat(Load<uint16_t>(fixed_at(i)));
+        }
+        return;
+    case Conversion::DecimalFromInt32:
+        for (size_t i = 0; i < count; i++) {
+            StoreDecimal(out, rows[i], Load<int32_t>(fixed_at(i)));
+        }
+        return;
+    case Conversion::DecimalFromInt64:
+        for (size_t i = 0; i < count; i++) {
+            StoreDecimal(out, rows[i], Load<int64_t>(fixed_at(i)));
+        }
+        return;
+    case Conversion::DecimalFromBytes:
+    case Conversion::Varchar:
+    case Conversion::Blob:
+        break;
+    }
+    // Byte-array-like conversions.
+    for (size_t i = 0; i < count; i++) {
+        std::string_view bytes =
+            column_.physical == Type::BYTE_ARRAY
+                ? source.binary[index[i]]
+                : std::string_view(reinterpret_cast<const char*>(fixed_at(i)), width);
+        if (column_.conversion == Conversion::DecimalFromBytes) {
+            hugeint_t value;
+            if (!BigEndianToInt128(bytes, value)) {
+                Fail("DECIMAL value does not fit in 128 bits");
+            }
+            StoreDecimal(out, rows[i], value);
+            continue;
+        }
+        if (column_.conversion == Conversion::Varchar && !ValidUtf8(bytes)) {
+            Fail("invalid UTF-8 in a string value");
+        }
+        if (bytes.size() > UINT32_MAX) {
+            Fail("string value larger than 4 GiB");
+        }
+        out.data<string_t>()[rows[i]] = out.AddString(bytes);
+    }
+}
+
+void ColumnReader::Read(idx_t count, Vector& out) {
+    uint32_t levels[kVectorSize];
+    std::vector<uint32_t> source_index;
+    std::vector<idx_t> rows;
+    idx_t done = 0;
+    while (done < count) {
+        if (page_row_ == page_rows_) {
+            if (!LoadPage()) {
+                Fail("the column chunk ends after fewer values than the row group has rows");
+            }
+            continue;
+        }
+        size_t take = std::min<size_t>({count - done, page_rows_ - page_row_, kVectorSize});
+        if (has_levels_) {
+            try {
+                if (level_decoder_) {
+                    level_decoder_->GetBatch(levels, take);
+                } else {
+                    DecodeLegacyBitPacked(legacy_levels_, legacy_levels_size_,
+                                          BitWidthOf(column_.max_definition_level), page_row_, levels, take);
+                }
+            } catch (const std::exception& error) {
+                Fail(std::string("definition levels: ") + error.what());
+            }
+            for (size_t i = 0; i < take; i++) {
+                if (levels[i] > column_.max_definition_level) {
+                    Fail("definition level " + std::to_string(levels[i]) + " exceeds the maximum " +
+                         std::to_string(column_.max_definition_level));
+                }
+            }
+        }
+        source_index.clear();
+        rows.clear();
+        for (size_t i = 0; i < take; i++) {
+            idx_t row = done + i;
+            bool valid = !has_levels_ || levels[i] == column_.max_definition_level;
+            if (!valid) {
+                out.SetNull(row);
+                continue;
+            }
+            size_t value = page_value_++;
+            if (!page_uses_dictionary_ && value >= values_.count) {
+                Fail("the page holds fewer values than its levels announce");
+            }
+            source_index.push_back(static_cast<uint32_t>(value));
+            rows.push_back(row);
+        }
+        if (page_uses_dictionary_ && !rows.empty()) {
+            try {
+                index_decoder_->GetBatch(source_index.data(), source_index.size());
+            } catch (const std::exception& error) {
+                Fail(std::string("dictionary indices: ") + error.what());
+            }
+            for (uint32_t index : source_index) {
+                if (index >= dictionary_.count) {
+                    Fail("dictionary index " + std::to_string(index) +
+                         " is out of range (the dictionary has " + std::to_string(dictionary_.count) +
+                         " entries)");
+                }
+            }
+        }
+        Emit(page_uses_dictionary_ ? dictionary_ : values_, source_index.data(), rows.data(),
+             rows.size(), out);
+        page_row_ += take;
+        done += take;
+    }
+}
+
+} // namespace sluice::parquet

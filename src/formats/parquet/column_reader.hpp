@@ -1,0 +1,78 @@
+#pragma once
+
+#include "common/vector.hpp"
+#include "formats/parquet/parquet_schema.hpp"
+#include "formats/parquet/rle_bit_packed_decoder.hpp"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sluice::parquet {
+
+// Decoded physical values of one page or dictionary: fixed-width values as raw little-endian
+// bytes (`width` each; BOOLEAN one byte per value), BYTE_ARRAY values as views.
+struct PhysicalValues {
+    size_t width = 0;
+    size_t count = 0;
+    std::vector<uint8_t> fixed;
+    std::vector<std::string_view> binary;
+};
+
+// Streams the rows of one flat column chunk, already in memory, page by page. Never reads
+// outside the chunk's bytes; every size in the data is checked before use.
+class ColumnReader {
+public:
+    // `context` names file, row group and column for error messages.
+    ColumnReader(const ParquetColumn& column, Codec codec, const uint8_t* data, size_t size,
+                 uint64_t file_offset, std::string context);
+
+    // Decodes the next `count` rows into rows [0, count) of `out`.
+    void Read(idx_t count, Vector& out);
+
+private:
+    bool LoadPage(); // false at the end of the chunk
+    void DecodeDictionaryPage(const uint8_t* page, size_t size, int32_t num_values);
+    void DecodeDataPage(const uint8_t* page, size_t size, int32_t num_values, Encoding encoding,
+                        const uint8_t* levels, size_t levels_size, bool levels_prefixed,
+                        Encoding level_encoding);
+    void DecodeValues(Encoding encoding, const uint8_t* data, size_t size, size_t count,
+                      PhysicalValues& values);
+    void Emit(const PhysicalValues& source, const uint32_t* source_index, const idx_t* rows,
+              size_t count, Vector& out);
+    const uint8_t* Decompressed(const uint8_t* data, size_t compressed, size_t uncompressed,
+                                std::vector<uint8_t>& buffer);
+    [[noreturn]] void Fail(const std::string& what) const;
+
+    const ParquetColumn& column_;
+    Codec codec_;
+    const uint8_t* data_;
+    size_t size_;
+    uint64_t file_offset_;
+    std::string context_;
+    size_t pos_ = 0;
+    int page_number_ = -1;
+    size_t page_offset_ = 0;
+
+    bool has_dictionary_ = false;
+    PhysicalValues dictionary_;
+    std::vector<uint8_t> dictionary_buffer_;
+
+    std::vector<uint8_t> page_buffer_;
+    // Definition levels are decoded a batch at a time: a page of millions of NULLs costs a few
+    // bytes in the file and must not cost gigabytes here.
+    bool has_levels_ = false;
+    std::unique_ptr<RleBitPackedDecoder> level_decoder_; // RLE levels
+    const uint8_t* legacy_levels_ = nullptr;             // BIT_PACKED levels
+    size_t legacy_levels_size_ = 0;
+    bool page_uses_dictionary_ = false;
+    PhysicalValues values_;
+    std::unique_ptr<RleBitPackedDecoder> index_decoder_; // dictionary indices, a batch at a time
+    size_t page_rows_ = 0;
+    size_t page_row_ = 0;
+    size_t page_value_ = 0;
+    std::vector<std::unique_ptr<char[]>> string_storage_;
+};
+
+} // namespace sluice::parquet

@@ -1,0 +1,15 @@
+#pragma once
+
+#include "formats/parquet/parquet_metadata.hpp"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace sluice::parquet {
+
+// Decompresses one page with Debian's codec libraries into exactly `output_size` bytes.
+// Throws std::runtime_error naming the codec when the data is corrupt or the size differs.
+void Decompress(Codec codec, const uint8_t* input, size_t input_size, uint8_t* output,
+                size_t output_size);
+
+} // namespace sluice::parquet

@@ -1,0 +1,157 @@
+#include "formats/parquet/parquet_reader.hpp"
+
+#include "common/exception.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace sluice::parquet {
+
+namespace {
+
+[[noreturn]] void Invalid(const std::string& path, const std::string& what) {
+    throw Exception(ErrorKind::InvalidInput, "file '" + path + "': " + what);
+}
+
+} // namespace
+
+std::shared_ptr<ParquetFileReader> ParquetFileReader::Open(FileHandle& file, uint64_t tail_read) {
+    auto reader = std::make_shared<ParquetFileReader>();
+    reader->path_ = file.path();
+    uint64_t size = file.Size();
+    reader->file_size_ = size;
+    if (size < 12) {
+        Invalid(reader->path_, "too small to be a Parquet file (" + std::to_string(size) + " bytes)");
+    }
+    uint64_t tail = std::min(size, std::max<uint64_t>(tail_read, 8));
+    std::vector<uint8_t> buffer(tail);
+    file.Read(buffer.data(), tail, size - tail);
+    const uint8_t* end = buffer.data() + tail;
+    if (std::memcmp(end - 4, "PARE", 4) == 0) {
+        throw Exception(ErrorKind::NotImplemented,
+                        "file '" + reader->path_ + "': not supported: encrypted Parquet footer");
+    }
+    if (std::memcmp(end - 4, "PAR1", 4) != 0) {
+        Invalid(reader->path_, "not a Parquet file: the magic bytes at the end are not PAR1");
+    }
+    uint32_t footer_length;
+    std::memcpy(&footer_length, end - 8, 4);
+    if (uint64_t(footer_length) + 12 > size) {
+        Invalid(reader->path_, "the footer length " + std::to_string(footer_length) +
+                                   " reaches past the start of the file (" + std::to_string(size) +
+                                   " bytes)");
+    }
+    const uint8_t* footer;
+    std::vector<uint8_t> large_footer;
+    if (uint64_t(footer_length) + 8 <= tail) {
+        footer = end - 8 - footer_length;
+    } else {
+        large_footer.resize(footer_length);
+        file.Read(large_footer.data(), footer_length, size - 8 - footer_length);
+        footer = large_footer.data();
+    }
+    reader->metadata_start_ = size - 8 - footer_length;
+    try {
+        reader->metadata_ = DecodeFileMetaData(footer, footer_length);
+    } catch (const std::exception& error) {
+        Invalid(reader->path_, std::string("corrupt footer: ") + error.what());
+    }
+    if (reader->metadata_.encrypted) {
+        throw Exception(ErrorKind::NotImplemented,
+                        "file '" + reader->path_ + "': not supported: encrypted Parquet columns");
+    }
+    try {
+        reader->columns_ = BuildColumns(reader->metadata_);
+    } catch (const std::exception& error) {
+        Invalid(reader->path_, std::string("invalid schema: ") + error.what());
+    }
+    for (const auto& group : reader->metadata_.row_groups) {
+        if (group.num_rows < 0) {
+            Invalid(reader->path_, "a row group declares " + std::to_string(group.num_rows) + " rows");
+        }
+    }
+    return reader;
+}
+
+std::string ParquetFileReader::Context(size_t row_group, const std::string& column) const {
+    return "file '" + path_ + "', row group " + std::to_string(row_group) + ", column '" + column + "'";
+}
+
+std::vector<ByteRange> ParquetFileReader::PlanRowGroup(size_t row_group,
+                                                       const std::vector<size_t>& column_ids) const {
+    const RowGroup& group = metadata_.row_groups[row_group];
+    std::vector<ByteRange> ranges;
+    for (size_t id : column_ids) {
+        const ParquetColumn& column = columns_[id];
+        const ColumnChunk& chunk = group.columns[column.leaf_index];
+        std::string context = Context(row_group, column.name);
+        if (chunk.encrypted) {
+            throw Exception(ErrorKind::NotImplemented, context + ": not supported: encrypted column");
+        }
+        if (!chunk.meta_data) {
+            throw Exception(ErrorKind::InvalidInput, context + ": column chunk without metadata");
+        }
+        const ColumnMetaData& meta = *chunk.meta_data;
+        if (meta.type != column.physical) {
+            throw Exception(ErrorKind::InvalidInput,
+                            context + ": chunk type " + TypeName(meta.type) +
+                                " differs from the schema's " + TypeName(column.physical));
+        }
+        // Some writers record dictionary_page_offset = 0 without a dictionary: ignore it then.
+        int64_t start = meta.data_page_offset;
+        if (meta.dictionary_page_offset && *meta.dictionary_page_offset > 0 &&
+            *meta.dictionary_page_offset < start) {
+            start = *meta.dictionary_page_offset;
+        }
+        int64_t length = meta.total_compressed_size;
+        if (start < 4 || length < 0 || uint64_t(start) > metadata_start_ ||
+            uint64_t(length) > metadata_start_ - uint64_t(start)) {
+            throw Exception(ErrorKind::InvalidInput,
+                            context + ": column chunk at offset " + std::to_string(start) + " of " +
+                                std::to_string(length) + " bytes lies outside the data section (" +
+                                std::to_string(metadata_start_) + " bytes)");
+        }
+        ranges.push_back({uint64_t(start), uint64_t(length)});
+    }
+    return ranges;
+}
+
+RowGroupDecoder::RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file, size_t row_group,
+                                 const std::vector<size_t>& column_ids,
+                                 std::vector<std::vector<uint8_t>> buffers)
+    : file_(std::move(file)), buffers_(std::move(buffers)) {
+    const RowGroup& group = file_->metadata().row_groups[row_group];
+    rows_left_ = static_cast<uint64_t>(group.num_rows);
+    std::vector<ByteRange> ranges = file_->PlanRowGroup(row_group, column_ids);
+    for (size_t i = 0; i < column_ids.size(); i++) {
+        const ParquetColumn& column = file_->columns()[column_ids[i]];
+        const ColumnMetaData& meta = *group.columns[column.leaf_index].meta_data;
+        std::string context = file_->Context(row_group, column.name);
+        if (meta.num_values != group.num_rows) {
+            throw Exception(ErrorKind::InvalidInput,
+                            context + ": the chunk holds " + std::to_string(meta.num_values) +
+                                " values, the row group " + std::to_string(group.num_rows) + " rows");
+        }
+        if (buffers_[i].size() != ranges[i].length) {
+            throw Exception(ErrorKind::Internal, context + ": fetched buffer has the wrong size");
+        }
+        readers_.push_back(std::make_unique<ColumnReader>(column, meta.codec, buffers_[i].data(),
+                                                          buffers_[i].size(), ranges[i].offset,
+                                                          std::move(context)));
+    }
+}
+
+bool RowGroupDecoder::Next(DataChunk& out) {
+    if (rows_left_ == 0) {
+        return false;
+    }
+    idx_t count = std::min<uint64_t>(rows_left_, kVectorSize);
+    for (size_t i = 0; i < readers_.size(); i++) {
+        readers_[i]->Read(count, out.column(i));
+    }
+    out.SetSize(count);
+    rows_left_ -= count;
+    return true;
+}
+
+} // namespace sluice::parquet

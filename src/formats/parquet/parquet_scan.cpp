@@ -1,0 +1,68 @@
+#include "formats/parquet/parquet_scan.hpp"
+
+namespace sluice::parquet {
+
+namespace {
+
+struct ScanLocal : LocalState {
+    std::unique_ptr<RowGroupDecoder> decoder;
+    size_t job = 0;
+    idx_t chunk_in_job = 0;
+};
+
+// Batch indices order chunks by job, then by position within the job.
+constexpr int kChunkBits = 32;
+
+} // namespace
+
+ParquetScanSource::ParquetScanSource(std::vector<ParquetFile> files, std::vector<size_t> column_ids,
+                                     std::vector<LogicalType> types)
+    : files_(std::move(files)), column_ids_(std::move(column_ids)), types_(std::move(types)) {
+    for (size_t f = 0; f < files_.size(); f++) {
+        for (size_t g = 0; g < files_[f].reader->RowGroupCount(); g++) {
+            jobs_.push_back({f, g});
+        }
+    }
+}
+
+std::unique_ptr<LocalState> ParquetScanSource::InitLocal() { return std::make_unique<ScanLocal>(); }
+
+idx_t ParquetScanSource::BatchIndex(LocalState* local) const {
+    auto& state = *static_cast<ScanLocal*>(local);
+    return (static_cast<idx_t>(state.job) << kChunkBits) | state.chunk_in_job;
+}
+
+double ParquetScanSource::Progress() const {
+    return jobs_.empty() ? 1.0 : std::min(1.0, static_cast<double>(next_job_.load()) / jobs_.size());
+}
+
+SourceResult ParquetScanSource::GetData(DataChunk& out, LocalState* local, TaskContext& /*context*/) {
+    auto& state = *static_cast<ScanLocal*>(local);
+    while (true) {
+        if (state.decoder) {
+            if (state.decoder->Next(out)) {
+                state.chunk_in_job++;
+                return SourceResult::HaveMoreOutput;
+            }
+            state.decoder.reset();
+        }
+        size_t job_index = next_job_.fetch_add(1);
+        if (job_index >= jobs_.size()) {
+            return SourceResult::Finished;
+        }
+        const Job& job = jobs_[job_index];
+        const ParquetFile& file = files_[job.file];
+        std::vector<ByteRange> ranges = file.reader->PlanRowGroup(job.row_group, column_ids_);
+        std::vector<std::vector<uint8_t>> buffers;
+        for (const ByteRange& range : ranges) {
+            buffers.emplace_back(range.length);
+            file.handle->Read(buffers.back().data(), range.length, range.offset);
+        }
+        state.decoder = std::make_unique<RowGroupDecoder>(file.reader, job.row_group, column_ids_,
+                                                          std::move(buffers));
+        state.job = job_index;
+        state.chunk_in_job = 0;
+    }
+}
+
+} // namespace sluice::parquet

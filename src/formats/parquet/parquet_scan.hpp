@@ -1,0 +1,47 @@
+#pragma once
+
+#include "formats/parquet/parquet_reader.hpp"
+#include "io/file_system.hpp"
+#include "parallel/pipeline.hpp"
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace sluice::parquet {
+
+// An opened Parquet file: its handle (thread-safe positional reads) and its metadata.
+struct ParquetFile {
+    std::shared_ptr<FileHandle> handle;
+    std::shared_ptr<const ParquetFileReader> reader;
+};
+
+// The synchronous driver of read_parquet: each task claims the next row group (across all
+// files, in order), reads its planned byte ranges with blocking reads, and decodes it 2048 rows
+// at a time. The asynchronous read-ahead scan replaces the blocking reads.
+class ParquetScanSource : public PipelineSource {
+public:
+    ParquetScanSource(std::vector<ParquetFile> files, std::vector<size_t> column_ids,
+                      std::vector<LogicalType> types);
+
+    std::vector<LogicalType> OutputTypes() const override { return types_; }
+    std::unique_ptr<LocalState> InitLocal() override;
+    SourceResult GetData(DataChunk& out, LocalState* local, TaskContext& context) override;
+    idx_t MaxThreads() const override { return jobs_.size() == 0 ? 1 : jobs_.size(); }
+    idx_t BatchIndex(LocalState* local) const override;
+    double Progress() const override;
+
+private:
+    struct Job {
+        size_t file;
+        size_t row_group;
+    };
+
+    std::vector<ParquetFile> files_;
+    std::vector<size_t> column_ids_;
+    std::vector<LogicalType> types_;
+    std::vector<Job> jobs_;
+    std::atomic<size_t> next_job_{0};
+};
+
+} // namespace sluice::parquet

@@ -1,0 +1,157 @@
+#include "formats/parquet/rle_bit_packed_decoder.hpp"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace sluice::parquet {
+
+uint32_t BitWidthOf(uint64_t max_value) {
+    uint32_t width = 0;
+    while (max_value > 0) {
+        width++;
+        max_value >>= 1;
+    }
+    return width;
+}
+
+uint64_t ReadPackedValue(const uint8_t* data, size_t size, uint64_t index, uint32_t bit_width) {
+    if (bit_width == 0) {
+        return 0;
+    }
+    uint64_t bit = index * bit_width;
+    uint64_t byte = bit / 8;
+    uint32_t shift = bit % 8;
+    // Up to 64 bits plus a 7-bit shift span 9 bytes; read what exists.
+    uint8_t window[16] = {0};
+    size_t available = byte < size ? size - byte : 0;
+    std::memcpy(window, data + byte, available < 9 ? available : 9);
+    uint64_t low;
+    std::memcpy(&low, window, 8);
+    uint64_t value = low >> shift;
+    if (shift + bit_width > 64) {
+        value |= static_cast<uint64_t>(window[8]) << (64 - shift);
+    }
+    return bit_width == 64 ? value : value & ((uint64_t(1) << bit_width) - 1);
+}
+
+RleBitPackedDecoder::RleBitPackedDecoder(const uint8_t* data, size_t size, uint32_t bit_width)
+    : data_(data), size_(size), bit_width_(bit_width), byte_width_((bit_width + 7) / 8) {
+    if (bit_width > 32) {
+        throw std::runtime_error("RLE bit width " + std::to_string(bit_width) + " exceeds 32");
+    }
+}
+
+bool RleBitPackedDecoder::NextRun() {
+    uint64_t header = 0;
+    for (int shift = 0;; shift += 7) {
+        if (pos_ >= size_) {
+            return false;
+        }
+        if (shift > 63) {
+            throw std::runtime_error("RLE run header is too long");
+        }
+        uint8_t byte = data_[pos_++];
+        header |= static_cast<uint64_t>(byte & 0x7F) << shift;
+        if ((byte & 0x80) == 0) {
+            break;
+        }
+    }
+    if (header & 1) {
+        uint64_t groups = header >> 1;
+        uint64_t bytes = groups * bit_width_;
+        // A final bit-packed run may be cut short by the writer: accept what is there.
+        size_t available = size_ - pos_;
+        packed_ = true;
+        packed_data_ = data_ + pos_;
+        packed_index_ = 0;
+        remaining_ = groups * 8;
+        if (bytes > available) {
+            remaining_ = bit_width_ == 0 ? remaining_ : available * 8 / bit_width_;
+            pos_ = size_;
+        } else {
+            pos_ += bytes;
+        }
+    } else {
+        packed_ = false;
+        remaining_ = header >> 1;
+        if (byte_width_ > size_ - pos_) {
+            throw std::runtime_error("RLE run value is cut off");
+        }
+        repeated_value_ = 0;
+        std::memcpy(&repeated_value_, data_ + pos_, byte_width_);
+        pos_ += byte_width_;
+    }
+    return true;
+}
+
+void RleBitPackedDecoder::GetBatch(uint32_t* out, size_t count) {
+    size_t done = 0;
+    while (done < count) {
+        if (remaining_ == 0) {
+            if (!NextRun()) {
+                throw std::runtime_error("RLE data ends after " + std::to_string(done) + " of " +
+                                         std::to_string(count) + " values");
+            }
+            continue;
+        }
+        size_t take = remaining_ < count - done ? remaining_ : count - done;
+        if (packed_) {
+            size_t packed_size = static_cast<size_t>(data_ + pos_ - packed_data_);
+            for (size_t i = 0; i < take; i++) {
+                out[done + i] = static_cast<uint32_t>(
+                    ReadPackedValue(packed_data_, packed_size, packed_index_ + i, bit_width_));
+            }
+            packed_index_ += take;
+        } else {
+            for (size_t i = 0; i < take; i++) {
+                out[done + i] = repeated_value_;
+            }
+        }
+        remaining_ -= take;
+        done += take;
+    }
+}
+
+size_t RleBitPackedDecoder::CountEqual(size_t count, uint32_t value) {
+    size_t done = 0, equal = 0;
+    while (done < count) {
+        if (remaining_ == 0) {
+            if (!NextRun()) {
+                throw std::runtime_error("RLE data ends after " + std::to_string(done) + " of " +
+                                         std::to_string(count) + " values");
+            }
+            continue;
+        }
+        size_t take = remaining_ < count - done ? remaining_ : count - done;
+        if (packed_) {
+            size_t packed_size = static_cast<size_t>(data_ + pos_ - packed_data_);
+            for (size_t i = 0; i < take; i++) {
+                equal += ReadPackedValue(packed_data_, packed_size, packed_index_ + i, bit_width_) == value;
+            }
+            packed_index_ += take;
+        } else if (repeated_value_ == value) {
+            equal += take;
+        }
+        remaining_ -= take;
+        done += take;
+    }
+    return equal;
+}
+
+void DecodeLegacyBitPacked(const uint8_t* data, size_t size, uint32_t bit_width, uint64_t first,
+                           uint32_t* out, size_t count) {
+    if (((first + count) * bit_width + 7) / 8 > size) {
+        throw std::runtime_error("BIT_PACKED levels are cut off");
+    }
+    for (size_t i = 0; i < count; i++) {
+        uint32_t value = 0;
+        for (uint32_t b = 0; b < bit_width; b++) {
+            uint64_t bit = (first + i) * bit_width + b;
+            value = (value << 1) | ((data[bit / 8] >> (7 - bit % 8)) & 1);
+        }
+        out[i] = value;
+    }
+}
+
+} // namespace sluice::parquet

@@ -1,0 +1,167 @@
+#include "io/local_file_system.hpp"
+
+#include "common/exception.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fnmatch.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace sluice {
+
+namespace {
+
+std::string StripScheme(const std::string& path) {
+    return path.rfind("file://", 0) == 0 ? path.substr(7) : path;
+}
+
+class LocalFileHandle : public FileHandle {
+public:
+    LocalFileHandle(std::string path, int fd, uint64_t size)
+        : path_(std::move(path)), fd_(fd), size_(size) {}
+    ~LocalFileHandle() override { ::close(fd_); }
+
+    const std::string& path() const override { return path_; }
+    uint64_t Size() const override { return size_; }
+
+    void Read(void* buffer, uint64_t length, uint64_t offset) override {
+        if (offset > size_ || length > size_ - offset) {
+            throw Exception(ErrorKind::IO, "read of " + std::to_string(length) + " bytes at offset " +
+                                               std::to_string(offset) + " is past the end of \"" +
+                                               path_ + "\" (" + std::to_string(size_) + " bytes)");
+        }
+        auto* target = static_cast<char*>(buffer);
+        uint64_t done = 0;
+        while (done < length) {
+            ssize_t got = ::pread(fd_, target + done, length - done, static_cast<off_t>(offset + done));
+            if (got < 0 && errno == EINTR) {
+                continue;
+            }
+            if (got <= 0) {
+                throw Exception(ErrorKind::IO, "could not read \"" + path_ + "\" at offset " +
+                                                   std::to_string(offset + done) + ": " +
+                                                   (got == 0 ? "unexpected end of file"
+                                                             : std::strerror(errno)));
+            }
+            done += static_cast<uint64_t>(got);
+        }
+    }
+
+private:
+    std::string path_;
+    int fd_;
+    uint64_t size_;
+};
+
+// Matches one path component sequence against a glob whose "**" spans directories.
+bool MatchPath(const std::vector<std::string>& pattern, size_t p, const std::vector<std::string>& path,
+               size_t i) {
+    if (p == pattern.size()) {
+        return i == path.size();
+    }
+    if (pattern[p] == "**") {
+        for (size_t k = i; k <= path.size(); k++) {
+            if (MatchPath(pattern, p + 1, path, k)) {
+                return true;
+            }
+        }
+        return false;
+    }
+    return i < path.size() && fnmatch(pattern[p].c_str(), path[i].c_str(), FNM_PERIOD) == 0 &&
+           MatchPath(pattern, p + 1, path, i + 1);
+}
+
+std::vector<std::string> SplitPath(const std::string& path) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    while (start <= path.size()) {
+        size_t end = path.find('/', start);
+        if (end == std::string::npos) {
+            end = path.size();
+        }
+        if (end > start) {
+            parts.push_back(path.substr(start, end - start));
+        }
+        start = end + 1;
+    }
+    return parts;
+}
+
+} // namespace
+
+bool HasGlobCharacters(const std::string& pattern) {
+    return pattern.find_first_of("*?[") != std::string::npos;
+}
+
+std::unique_ptr<FileHandle> LocalFileSystem::Open(const std::string& path_or_url) {
+    std::string path = StripScheme(path_or_url);
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        throw Exception(ErrorKind::IO, "cannot open file \"" + path + "\": " + std::strerror(errno));
+    }
+    struct stat info {};
+    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+        ::close(fd);
+        throw Exception(ErrorKind::IO, "\"" + path + "\" is not a regular file");
+    }
+    return std::make_unique<LocalFileHandle>(path, fd, static_cast<uint64_t>(info.st_size));
+}
+
+std::vector<FileInfo> LocalFileSystem::Glob(const std::string& pattern_or_url) {
+    std::string pattern = StripScheme(pattern_or_url);
+    std::vector<FileInfo> files;
+    namespace fs = std::filesystem;
+    if (!HasGlobCharacters(pattern)) {
+        std::error_code error;
+        auto size = fs::file_size(pattern, error);
+        if (error) {
+            throw Exception(ErrorKind::IO, "No files found that match the pattern \"" + pattern + "\"");
+        }
+        files.push_back({pattern, size});
+        return files;
+    }
+    // Walk from the deepest directory without wildcards.
+    size_t wildcard = pattern.find_first_of("*?[");
+    size_t slash = pattern.rfind('/', wildcard);
+    std::string root = slash == std::string::npos ? "." : (slash == 0 ? "/" : pattern.substr(0, slash));
+    std::string relative = slash == std::string::npos ? pattern : pattern.substr(slash + 1);
+    std::vector<std::string> pattern_parts = SplitPath(relative);
+    bool recursive = relative.find("**") != std::string::npos;
+    std::error_code error;
+    auto consider = [&](const fs::directory_entry& entry) {
+        if (!entry.is_regular_file(error)) {
+            return;
+        }
+        std::string rel = fs::relative(entry.path(), root, error).string();
+        if (MatchPath(pattern_parts, 0, SplitPath(rel), 0)) {
+            std::string full = slash == std::string::npos ? rel : (root == "/" ? "/" + rel : root + "/" + rel);
+            files.push_back({full, entry.file_size(error)});
+        }
+    };
+    if (fs::is_directory(root, error)) {
+        if (recursive) {
+            for (const auto& entry : fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, error)) {
+                consider(entry);
+            }
+        } else if (pattern_parts.size() == 1) {
+            for (const auto& entry : fs::directory_iterator(root, error)) {
+                consider(entry);
+            }
+        } else {
+            for (const auto& entry : fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, error)) {
+                consider(entry);
+            }
+        }
+    }
+    std::sort(files.begin(), files.end(), [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; });
+    if (files.empty()) {
+        throw Exception(ErrorKind::IO, "No files found that match the pattern \"" + pattern + "\"");
+    }
+    return files;
+}
+
+} // namespace sluice

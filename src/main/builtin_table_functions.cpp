@@ -1,0 +1,122 @@
+#include "main/builtin_table_functions.hpp"
+
+#include "common/exception.hpp"
+#include "execution/rows_source.hpp"
+#include "formats/parquet/parquet_scan.hpp"
+#include "io/file_system.hpp"
+
+namespace sluice {
+
+namespace {
+
+// A source over rows computed at bind time, restricted to the projected columns.
+std::function<std::shared_ptr<PipelineSource>(const std::vector<idx_t>&)>
+MaterializedSource(std::vector<LogicalType> types, std::vector<std::vector<Value>> rows) {
+    return [types = std::move(types), rows = std::move(rows)](const std::vector<idx_t>& column_ids) {
+        std::vector<LogicalType> projected_types;
+        for (idx_t id : column_ids) {
+            projected_types.push_back(types[id]);
+        }
+        std::vector<std::vector<Value>> projected_rows;
+        projected_rows.reserve(rows.size());
+        for (const auto& row : rows) {
+            std::vector<Value> projected;
+            for (idx_t id : column_ids) {
+                projected.push_back(row[id]);
+            }
+            projected_rows.push_back(std::move(projected));
+        }
+        return std::make_shared<RowsSource>(std::move(projected_types), std::move(projected_rows));
+    };
+}
+
+TableFunction SettingsFunction(Settings& settings) {
+    TableFunction function;
+    function.name = "sluice_settings";
+    function.bind = [&settings](const std::vector<Value>& arguments) {
+        if (!arguments.empty()) {
+            throw Exception(ErrorKind::Binder, "sluice_settings() takes no arguments");
+        }
+        BoundTableFunction bound;
+        bound.names = {"name", "value", "default", "description", "type"};
+        bound.types.assign(5, LogicalTypeId::VARCHAR);
+        std::vector<std::vector<Value>> rows;
+        for (const auto& definition : Settings::Definitions()) {
+            rows.push_back({Value::Varchar(definition.name),
+                            Value::Varchar(settings.Display(definition.name)),
+                            Value::Varchar(settings.DisplayDefault(definition.name)),
+                            Value::Varchar(definition.description),
+                            Value::Varchar(definition.input_type)});
+        }
+        bound.make_source = MaterializedSource(bound.types, std::move(rows));
+        return bound;
+    };
+    return function;
+}
+
+std::string ColumnSignature(const parquet::ParquetColumn& column) {
+    return column.name + " " + column.type.ToString();
+}
+
+TableFunction ReadParquetFunction(FileSystem& file_system) {
+    TableFunction function;
+    function.name = "read_parquet";
+    function.bind = [&file_system](const std::vector<Value>& arguments) {
+        if (arguments.size() != 1 || arguments[0].type().id() != LogicalTypeId::VARCHAR) {
+            throw Exception(ErrorKind::Binder,
+                            "read_parquet takes one argument: a file path or glob pattern");
+        }
+        std::vector<parquet::ParquetFile> files;
+        for (const FileInfo& info : file_system.Glob(arguments[0].GetString())) {
+            parquet::ParquetFile file;
+            file.handle = file_system.Open(info.path);
+            file.reader = parquet::ParquetFileReader::Open(*file.handle);
+            files.push_back(std::move(file));
+        }
+        const auto& columns = files[0].reader->columns();
+        for (const auto& file : files) {
+            const auto& other = file.reader->columns();
+            bool same = other.size() == columns.size();
+            for (size_t i = 0; same && i < columns.size(); i++) {
+                same = ColumnSignature(other[i]) == ColumnSignature(columns[i]);
+            }
+            if (!same) {
+                throw Exception(ErrorKind::InvalidInput,
+                                "file '" + file.reader->path() + "' has a different schema than '" +
+                                    files[0].reader->path() + "' (union_by_name is not supported yet)");
+            }
+        }
+        BoundTableFunction bound;
+        for (const auto& column : columns) {
+            bound.names.push_back(column.name);
+            bound.types.push_back(column.type);
+        }
+        bound.make_source = [files, columns](const std::vector<idx_t>& column_ids) {
+            std::vector<size_t> ids;
+            std::vector<LogicalType> types;
+            for (idx_t id : column_ids) {
+                const auto& column = columns[id];
+                if (!column.unsupported.empty()) {
+                    throw Exception(ErrorKind::NotImplemented,
+                                    "not supported: " + column.unsupported + " in column \"" +
+                                        column.name + "\" of '" + files[0].reader->path() + "'");
+                }
+                ids.push_back(id);
+                types.push_back(column.type);
+            }
+            return std::make_shared<parquet::ParquetScanSource>(files, std::move(ids), std::move(types));
+        };
+        return bound;
+    };
+    return function;
+}
+
+} // namespace
+
+void RegisterBuiltinTableFunctions(TableFunctionCatalog& catalog, Settings& settings,
+                                   FileSystem& file_system) {
+    catalog.Register(SettingsFunction(settings));
+    catalog.Register(ReadParquetFunction(file_system));
+}
+
+} // namespace sluice
