@@ -5,6 +5,7 @@
 #include <clocale>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <unistd.h>
 
 namespace {
@@ -16,6 +17,7 @@ void Usage() {
            "  -f FILE       run the statements in FILE and exit\n"
            "  -init FILE    run FILE before anything else\n"
            "  -box | -csv | -json | -line   output mode (default box)\n"
+           "  -nullvalue TEXT   print NULL as TEXT\n"
            "  -help         show this message\n"
            "Without -c or -f, statements are read from stdin (interactively on a terminal).\n";
 }
@@ -25,6 +27,7 @@ void Usage() {
 int main(int argc, char** argv) {
     using namespace sluice;
     std::string command, file, init;
+    std::optional<std::string> null_value;
     OutputMode mode = OutputMode::Box;
     for (int i = 1; i < argc; i++) {
         std::string argument = argv[i];
@@ -45,6 +48,8 @@ int main(int argc, char** argv) {
             file = next("a file name");
         } else if (argument == "-init") {
             init = next("a file name");
+        } else if (argument == "-nullvalue") {
+            null_value = next("a text");
         } else if (argument.size() > 1 && ParseOutputMode(argument.substr(1), parsed)) {
             mode = parsed;
         } else if (argument == "-help" || argument == "-h") {
@@ -63,6 +68,9 @@ int main(int argc, char** argv) {
         Connection connection(database);
         Shell shell(connection);
         shell.SetMode(mode);
+        if (null_value) {
+            shell.SetNullValue(*null_value);
+        }
         InstallInterruptHandler();
         bool ok = true;
         if (!init.empty()) {

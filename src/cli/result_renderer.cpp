@@ -37,7 +37,7 @@ struct Table {
     std::vector<std::vector<bool>> nulls;
 };
 
-Table Collect(QueryResult& result) {
+Table Collect(QueryResult& result, const std::optional<std::string>& null_text) {
     Table table{result.names(), result.types(), {}, {}};
     while (auto chunk = result.Fetch()) {
         for (idx_t row = 0; row < chunk->size(); row++) {
@@ -45,7 +45,7 @@ Table Collect(QueryResult& result) {
             std::vector<bool> nulls;
             for (idx_t column = 0; column < chunk->ColumnCount(); column++) {
                 Value value = chunk->GetValue(column, row);
-                cells.push_back(value.ToString());
+                cells.push_back(value.IsNull() && null_text ? *null_text : value.ToString());
                 nulls.push_back(value.IsNull());
             }
             table.rows.push_back(std::move(cells));
@@ -200,11 +200,12 @@ bool ParseOutputMode(const std::string& name, OutputMode& mode) {
     return true;
 }
 
-void RenderResult(QueryResult& result, OutputMode mode, std::ostream& out) {
+void RenderResult(QueryResult& result, OutputMode mode, std::ostream& out,
+                  const std::optional<std::string>& null_text) {
     if (result.ColumnCount() == 0) {
         return;
     }
-    Table table = Collect(result);
+    Table table = Collect(result, null_text);
     size_t columns = table.names.size();
     switch (mode) {
     case OutputMode::Box:
@@ -217,7 +218,8 @@ void RenderResult(QueryResult& result, OutputMode mode, std::ostream& out) {
         out << "\n";
         for (size_t r = 0; r < table.rows.size(); r++) {
             for (size_t c = 0; c < columns; c++) {
-                out << (c ? "," : "") << (table.nulls[r][c] ? "" : CsvField(table.rows[r][c]));
+                bool empty_null = table.nulls[r][c] && !null_text;
+                out << (c ? "," : "") << (empty_null ? "" : CsvField(table.rows[r][c]));
             }
             out << "\n";
         }
@@ -231,8 +233,10 @@ void RenderResult(QueryResult& result, OutputMode mode, std::ostream& out) {
             for (size_t c = 0; c < columns; c++) {
                 out << (c ? "," : "") << JsonString(table.names[c]) << ":";
                 const std::string& cell = table.rows[r][c];
-                if (table.nulls[r][c]) {
+                if (table.nulls[r][c] && !null_text) {
                     out << "null";
+                } else if (table.nulls[r][c]) {
+                    out << JsonString(cell);
                 } else if (JsonNumber(table.types[c], cell)) {
                     out << cell;
                 } else {

@@ -145,7 +145,7 @@ bool Shell::RunStatements(const std::string& sql) {
         QueryMonitor monitor(connection_,
                              connection_.database().settings().GetBoolean("enable_progress_bar"));
         connection_.QueryEach(sql, [&](std::unique_ptr<QueryResult> result) {
-            RenderResult(*result, mode_, std::cout);
+            RenderResult(*result, mode_, std::cout, null_value_);
             std::cout.flush();
         });
     } catch (const Exception& error) {
@@ -168,6 +168,7 @@ void Shell::PrintHelp() {
     std::cout << ".exit                  Leave the shell (also .quit, Ctrl-D)\n"
                  ".help                  Show this message\n"
                  ".mode box|csv|json|line  Set the output mode\n"
+                 ".nullvalue TEXT         Print NULL as TEXT\n"
                  ".read FILE             Run the statements in FILE\n"
                  ".timer on|off          Print the run time of each statement\n";
 }
@@ -198,6 +199,10 @@ bool Shell::RunDotCommand(const std::string& line) {
                       << std::endl;
             return false;
         }
+        return true;
+    }
+    if (command == ".nullvalue") {
+        null_value_ = argument;
         return true;
     }
     if (command == ".read") {

@@ -4,6 +4,7 @@
 #include "main/connection.hpp"
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 
 namespace sluice {
@@ -15,6 +16,7 @@ public:
     explicit Shell(Connection& connection) : connection_(connection) {}
 
     void SetMode(OutputMode mode) { mode_ = mode; }
+    void SetNullValue(std::string text) { null_value_ = std::move(text); }
     // Runs one -c argument: SQL statements, or a single dot command. False if anything failed.
     bool RunCommand(const std::string& text);
     bool RunFile(const std::string& path);
@@ -31,6 +33,7 @@ private:
 
     Connection& connection_;
     OutputMode mode_ = OutputMode::Box;
+    std::optional<std::string> null_value_;
     bool timer_ = false;
     bool exit_requested_ = false;
 };

@@ -249,6 +249,7 @@ bool TryParse(std::string_view text, int64_t& micros) {
     if (!ParseDatePart(text, pos, days)) {
         return false;
     }
+    // "YYYY-MM-DD (BC) HH:MM:SS" is how negative years print.
     int64_t time_of_day = 0;
     if (pos < text.size()) {
         if (text[pos] != ' ' && text[pos] != 'T') {
@@ -300,15 +301,10 @@ std::string ToString(int64_t micros) {
     }
     int32_t days = ToDate(micros);
     int64_t time_of_day = micros - static_cast<int64_t>(days) * dtime::kMicrosPerDay;
-    std::string out = date::ToString(days);
-    std::string suffix;
-    if (out.size() > 5 && out.compare(out.size() - 5, 5, " (BC)") == 0) {
-        out.resize(out.size() - 5);
-        suffix = " (BC)";
-    }
+    std::string out = date::ToString(days); // "(BC)" stays with the date, as in DuckDB
     out += ' ';
     AppendTime(out, time_of_day);
-    return out + suffix;
+    return out;
 }
 
 } // namespace timestamp

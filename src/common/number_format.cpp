@@ -14,7 +14,7 @@ namespace {
 template <class T>
 std::string FormatShortest(T value) {
     if (std::isnan(value)) {
-        return "nan";
+        return std::signbit(value) ? "-nan" : "nan"; // DuckDB prints the NaN's sign
     }
     if (std::isinf(value)) {
         return value < 0 ? "-inf" : "inf";

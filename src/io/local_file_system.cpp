@@ -30,22 +30,24 @@ public:
 
     void Read(void* buffer, uint64_t length, uint64_t offset) override {
         if (offset > size_ || length > size_ - offset) {
-            throw Exception(ErrorKind::IO, "read of " + std::to_string(length) + " bytes at offset " +
-                                               std::to_string(offset) + " is past the end of \"" +
-                                               path_ + "\" (" + std::to_string(size_) + " bytes)");
+            throw Exception(ErrorKind::IO, "read of " + std::to_string(length) +
+                                               " bytes at offset " + std::to_string(offset) +
+                                               " is past the end of \"" + path_ + "\" (" +
+                                               std::to_string(size_) + " bytes)");
         }
         auto* target = static_cast<char*>(buffer);
         uint64_t done = 0;
         while (done < length) {
-            ssize_t got = ::pread(fd_, target + done, length - done, static_cast<off_t>(offset + done));
+            ssize_t got =
+                ::pread(fd_, target + done, length - done, static_cast<off_t>(offset + done));
             if (got < 0 && errno == EINTR) {
                 continue;
             }
             if (got <= 0) {
-                throw Exception(ErrorKind::IO, "could not read \"" + path_ + "\" at offset " +
-                                                   std::to_string(offset + done) + ": " +
-                                                   (got == 0 ? "unexpected end of file"
-                                                             : std::strerror(errno)));
+                throw Exception(ErrorKind::IO,
+                                "could not read \"" + path_ + "\" at offset " +
+                                    std::to_string(offset + done) + ": " +
+                                    (got == 0 ? "unexpected end of file" : std::strerror(errno)));
             }
             done += static_cast<uint64_t>(got);
         }
@@ -58,8 +60,8 @@ private:
 };
 
 // Matches one path component sequence against a glob whose "**" spans directories.
-bool MatchPath(const std::vector<std::string>& pattern, size_t p, const std::vector<std::string>& path,
-               size_t i) {
+bool MatchPath(const std::vector<std::string>& pattern, size_t p,
+               const std::vector<std::string>& path, size_t i) {
     if (p == pattern.size()) {
         return i == path.size();
     }
@@ -101,7 +103,8 @@ std::unique_ptr<FileHandle> LocalFileSystem::Open(const std::string& path_or_url
     std::string path = StripScheme(path_or_url);
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        throw Exception(ErrorKind::IO, "cannot open file \"" + path + "\": " + std::strerror(errno));
+        throw Exception(ErrorKind::IO,
+                        "cannot open file \"" + path + "\": " + std::strerror(errno));
     }
     struct stat info {};
     if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
@@ -119,7 +122,8 @@ std::vector<FileInfo> LocalFileSystem::Glob(const std::string& pattern_or_url) {
         std::error_code error;
         auto size = fs::file_size(pattern, error);
         if (error) {
-            throw Exception(ErrorKind::IO, "No files found that match the pattern \"" + pattern + "\"");
+            throw Exception(ErrorKind::IO,
+                            "No files found that match the pattern \"" + pattern + "\"");
         }
         files.push_back({pattern, size});
         return files;
@@ -127,7 +131,8 @@ std::vector<FileInfo> LocalFileSystem::Glob(const std::string& pattern_or_url) {
     // Walk from the deepest directory without wildcards.
     size_t wildcard = pattern.find_first_of("*?[");
     size_t slash = pattern.rfind('/', wildcard);
-    std::string root = slash == std::string::npos ? "." : (slash == 0 ? "/" : pattern.substr(0, slash));
+    std::string root =
+        slash == std::string::npos ? "." : (slash == 0 ? "/" : pattern.substr(0, slash));
     std::string relative = slash == std::string::npos ? pattern : pattern.substr(slash + 1);
     std::vector<std::string> pattern_parts = SplitPath(relative);
     bool recursive = relative.find("**") != std::string::npos;
@@ -138,13 +143,15 @@ std::vector<FileInfo> LocalFileSystem::Glob(const std::string& pattern_or_url) {
         }
         std::string rel = fs::relative(entry.path(), root, error).string();
         if (MatchPath(pattern_parts, 0, SplitPath(rel), 0)) {
-            std::string full = slash == std::string::npos ? rel : (root == "/" ? "/" + rel : root + "/" + rel);
+            std::string full =
+                slash == std::string::npos ? rel : (root == "/" ? "/" + rel : root + "/" + rel);
             files.push_back({full, entry.file_size(error)});
         }
     };
     if (fs::is_directory(root, error)) {
         if (recursive) {
-            for (const auto& entry : fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, error)) {
+            for (const auto& entry : fs::recursive_directory_iterator(
+                     root, fs::directory_options::skip_permission_denied, error)) {
                 consider(entry);
             }
         } else if (pattern_parts.size() == 1) {
@@ -152,12 +159,14 @@ std::vector<FileInfo> LocalFileSystem::Glob(const std::string& pattern_or_url) {
                 consider(entry);
             }
         } else {
-            for (const auto& entry : fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, error)) {
+            for (const auto& entry : fs::recursive_directory_iterator(
+                     root, fs::directory_options::skip_permission_denied, error)) {
                 consider(entry);
             }
         }
     }
-    std::sort(files.begin(), files.end(), [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; });
+    std::sort(files.begin(), files.end(),
+              [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; });
     if (files.empty()) {
         throw Exception(ErrorKind::IO, "No files found that match the pattern \"" + pattern + "\"");
     }

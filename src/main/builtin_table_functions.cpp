@@ -12,7 +12,8 @@ namespace {
 // A source over rows computed at bind time, restricted to the projected columns.
 std::function<std::shared_ptr<PipelineSource>(const std::vector<idx_t>&)>
 MaterializedSource(std::vector<LogicalType> types, std::vector<std::vector<Value>> rows) {
-    return [types = std::move(types), rows = std::move(rows)](const std::vector<idx_t>& column_ids) {
+    return [types = std::move(types),
+            rows = std::move(rows)](const std::vector<idx_t>& column_ids) {
         std::vector<LogicalType> projected_types;
         for (idx_t id : column_ids) {
             projected_types.push_back(types[id]);
@@ -42,11 +43,10 @@ TableFunction SettingsFunction(Settings& settings) {
         bound.types.assign(5, LogicalTypeId::VARCHAR);
         std::vector<std::vector<Value>> rows;
         for (const auto& definition : Settings::Definitions()) {
-            rows.push_back({Value::Varchar(definition.name),
-                            Value::Varchar(settings.Display(definition.name)),
-                            Value::Varchar(settings.DisplayDefault(definition.name)),
-                            Value::Varchar(definition.description),
-                            Value::Varchar(definition.input_type)});
+            rows.push_back(
+                {Value::Varchar(definition.name), Value::Varchar(settings.Display(definition.name)),
+                 Value::Varchar(settings.DisplayDefault(definition.name)),
+                 Value::Varchar(definition.description), Value::Varchar(definition.input_type)});
         }
         bound.make_source = MaterializedSource(bound.types, std::move(rows));
         return bound;
@@ -83,7 +83,8 @@ TableFunction ReadParquetFunction(FileSystem& file_system) {
             if (!same) {
                 throw Exception(ErrorKind::InvalidInput,
                                 "file '" + file.reader->path() + "' has a different schema than '" +
-                                    files[0].reader->path() + "' (union_by_name is not supported yet)");
+                                    files[0].reader->path() +
+                                    "' (union_by_name is not supported yet)");
             }
         }
         BoundTableFunction bound;
@@ -104,7 +105,8 @@ TableFunction ReadParquetFunction(FileSystem& file_system) {
                 ids.push_back(id);
                 types.push_back(column.type);
             }
-            return std::make_shared<parquet::ParquetScanSource>(files, std::move(ids), std::move(types));
+            return std::make_shared<parquet::ParquetScanSource>(files, std::move(ids),
+                                                                std::move(types));
         };
         return bound;
     };

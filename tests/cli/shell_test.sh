@@ -53,6 +53,8 @@ check "box output like DuckDB" "$expected_box" "$box"
 
 check "json output" '[{"x":42,"s":"a\"b","n":null,"d":1.50}]' "$("$SLUICE" -json -c "SELECT 42 AS x, 'a\"b' AS s, NULL AS n, 1.50 AS d")"
 check "line output" $'     x = 1\nlonger = two' "$("$SLUICE" -line -c "SELECT 1 AS x, 'two' AS longer")"
+check "-nullvalue" $'a,b\n<NULL>,x' "$("$SLUICE" -csv -nullvalue '<NULL>' -c "SELECT NULL AS a, 'x' AS b")"
+check ".nullvalue" $'a\n(nil)' "$(printf '.nullvalue (nil)\nSELECT NULL AS a;\n' | "$SLUICE" -csv)"
 check "csv quoting" $'a\n"x,""y"""' "$("$SLUICE" -csv -c "SELECT 'x,\"y\"' AS a")"
 
 piped=$(printf 'SELECT 1 AS a;\nSELECT\n  2 AS b;\n' | "$SLUICE" -csv)

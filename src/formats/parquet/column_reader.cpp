@@ -48,7 +48,8 @@ float HalfToFloat(uint16_t half) {
     } else if (exponent == 31) {
         magnitude = mantissa == 0 ? INFINITY : NAN;
     } else {
-        magnitude = std::ldexp(static_cast<float>(mantissa | 0x400), static_cast<int>(exponent) - 25);
+        magnitude =
+            std::ldexp(static_cast<float>(mantissa | 0x400), static_cast<int>(exponent) - 25);
     }
     return sign ? -magnitude : magnitude;
 }
@@ -146,7 +147,8 @@ int64_t FloorDivide(int64_t value, int64_t divisor) {
 ColumnReader::ColumnReader(const ParquetColumn& column, Codec codec, const uint8_t* data,
                            size_t size, uint64_t file_offset, std::string context)
     : column_(column), codec_(codec), data_(data), size_(size), file_offset_(file_offset),
-      context_(std::move(context)) {}
+      context_(std::move(context)) {
+}
 
 void ColumnReader::Fail(const std::string& what) const {
     std::string where = context_;
@@ -234,7 +236,8 @@ bool ColumnReader::LoadPage() {
             const uint8_t* values = body + levels;
             size_t values_size = uncompressed - levels;
             if (info.is_compressed) {
-                values = Decompressed(body + levels, compressed - levels, values_size, page_buffer_);
+                values =
+                    Decompressed(body + levels, compressed - levels, values_size, page_buffer_);
             } else if (compressed != uncompressed) {
                 Fail("uncompressed v2 page sizes disagree");
             }
@@ -333,7 +336,8 @@ void ColumnReader::DecodeDataPage(const uint8_t* page, size_t size, int32_t num_
                 Fail("dictionary indices are missing");
             }
             try {
-                index_decoder_ = std::make_unique<RleBitPackedDecoder>(values + 1, values_size - 1, values[0]);
+                index_decoder_ =
+                    std::make_unique<RleBitPackedDecoder>(values + 1, values_size - 1, values[0]);
             } catch (const std::exception& error) {
                 Fail(std::string("dictionary indices: ") + error.what());
             }
@@ -433,7 +437,8 @@ void ColumnReader::DecodeValues(Encoding encoding, const uint8_t* data, size_t s
             if (physical != Type::BYTE_ARRAY && physical != Type::FIXED_LEN_BYTE_ARRAY) {
                 break;
             }
-            std::vector<std::string_view> decoded = DecodeDeltaByteArray(data, size, count, string_storage_);
+            std::vector<std::string_view> decoded =
+                DecodeDeltaByteArray(data, size, count, string_storage_);
             if (physical == Type::BYTE_ARRAY) {
                 values.binary = std::move(decoded);
                 return;
@@ -536,8 +541,8 @@ void ColumnReader::Emit(const PhysicalValues& source, const uint32_t* index, con
             int64_t nanos_of_day = Load<int64_t>(value);
             int64_t julian_day = Load<int32_t>(value + 8);
             constexpr int64_t kUnixEpochJulianDay = 2440588;
-            out.data<int64_t>()[rows[i]] =
-                (julian_day - kUnixEpochJulianDay) * 86400000000LL + FloorDivide(nanos_of_day, 1000);
+            out.data<int64_t>()[rows[i]] = (julian_day - kUnixEpochJulianDay) * 86400000000LL +
+                                           FloorDivide(nanos_of_day, 1000);
         }
         return;
     case Conversion::Float:
@@ -613,7 +618,8 @@ void ColumnReader::Read(idx_t count, Vector& out) {
                     level_decoder_->GetBatch(levels, take);
                 } else {
                     DecodeLegacyBitPacked(legacy_levels_, legacy_levels_size_,
-                                          BitWidthOf(column_.max_definition_level), page_row_, levels, take);
+                                          BitWidthOf(column_.max_definition_level), page_row_,
+                                          levels, take);
                 }
             } catch (const std::exception& error) {
                 Fail(std::string("definition levels: ") + error.what());
@@ -650,8 +656,8 @@ void ColumnReader::Read(idx_t count, Vector& out) {
             for (uint32_t index : source_index) {
                 if (index >= dictionary_.count) {
                     Fail("dictionary index " + std::to_string(index) +
-                         " is out of range (the dictionary has " + std::to_string(dictionary_.count) +
-                         " entries)");
+                         " is out of range (the dictionary has " +
+                         std::to_string(dictionary_.count) + " entries)");
                 }
             }
         }

@@ -43,7 +43,8 @@ void Gunzip(const uint8_t* input, size_t input_size, uint8_t* output, size_t out
 }
 
 uint32_t ReadBigEndian32(const uint8_t* data) {
-    return (uint32_t(data[0]) << 24) | (uint32_t(data[1]) << 16) | (uint32_t(data[2]) << 8) | data[3];
+    return (uint32_t(data[0]) << 24) | (uint32_t(data[1]) << 16) | (uint32_t(data[2]) << 8) |
+           data[3];
 }
 
 // The legacy LZ4 codec: Hadoop's framing of [uncompressed size][compressed size][block]...,
@@ -72,9 +73,11 @@ bool TryHadoopLz4(const uint8_t* input, size_t input_size, uint8_t* output, size
     return out == output_size;
 }
 
-void Lz4Raw(Codec codec, const uint8_t* input, size_t input_size, uint8_t* output, size_t output_size) {
-    int got = LZ4_decompress_safe(reinterpret_cast<const char*>(input), reinterpret_cast<char*>(output),
-                                  static_cast<int>(input_size), static_cast<int>(output_size));
+void Lz4Raw(Codec codec, const uint8_t* input, size_t input_size, uint8_t* output,
+            size_t output_size) {
+    int got =
+        LZ4_decompress_safe(reinterpret_cast<const char*>(input), reinterpret_cast<char*>(output),
+                            static_cast<int>(input_size), static_cast<int>(output_size));
     if (got < 0) {
         Fail(codec, "corrupt LZ4 block");
     }
@@ -125,7 +128,8 @@ void Decompress(Codec codec, const uint8_t* input, size_t input_size, uint8_t* o
         return;
     case Codec::BROTLI: {
         size_t got = output_size;
-        if (BrotliDecoderDecompress(input_size, input, &got, output) != BROTLI_DECODER_RESULT_SUCCESS) {
+        if (BrotliDecoderDecompress(input_size, input, &got, output) !=
+            BROTLI_DECODER_RESULT_SUCCESS) {
             Fail(codec, "corrupt data");
         }
         CheckSize(codec, got, output_size);
@@ -134,7 +138,8 @@ void Decompress(Codec codec, const uint8_t* input, size_t input_size, uint8_t* o
     case Codec::LZO:
         throw std::runtime_error("not supported: LZO compression");
     }
-    throw std::runtime_error("unknown compression codec " + std::to_string(static_cast<int>(codec)));
+    throw std::runtime_error("unknown compression codec " +
+                             std::to_string(static_cast<int>(codec)));
 }
 
 } // namespace sluice::parquet

@@ -60,8 +60,9 @@ std::vector<int64_t> DecodeDeltaBinaryPacked(const uint8_t* data, size_t size, s
     uint64_t miniblocks = reader.Varint();
     uint64_t total = reader.Varint();
     uint64_t value = static_cast<uint64_t>(reader.ZigZag());
-    if (block_size == 0 || block_size % 128 != 0 || miniblocks == 0 || block_size % miniblocks != 0 ||
-        (block_size / miniblocks) % 32 != 0 || block_size > (1u << 20)) {
+    if (block_size == 0 || block_size % 128 != 0 || miniblocks == 0 ||
+        block_size % miniblocks != 0 || (block_size / miniblocks) % 32 != 0 ||
+        block_size > (1u << 20)) {
         throw std::runtime_error("invalid DELTA_BINARY_PACKED block layout");
     }
     // The stream holds exactly the page's values; a larger count would let a hostile header
@@ -136,8 +137,8 @@ std::vector<std::string_view> DecodeDeltaByteArray(const uint8_t* data, size_t s
     std::vector<size_t> lengths(count);
     for (size_t i = 0; i < count; i++) {
         if (prefixes[i] < 0 || static_cast<uint64_t>(prefixes[i]) > previous) {
-            throw std::runtime_error("DELTA_BYTE_ARRAY prefix length " + std::to_string(prefixes[i]) +
-                                     " exceeds the previous value");
+            throw std::runtime_error("DELTA_BYTE_ARRAY prefix length " +
+                                     std::to_string(prefixes[i]) + " exceeds the previous value");
         }
         lengths[i] = static_cast<size_t>(prefixes[i]) + suffixes[i].size();
         total += lengths[i];

@@ -189,8 +189,8 @@ SchemaElement ReadSchemaElement(ThriftCompactReader& reader) {
             break;
         case 6: {
             int32_t value = reader.ReadI32();
-            element.converted_type = value >= 0 && value <= 21 ? static_cast<ConvertedType>(value)
-                                                               : ConvertedType::NONE;
+            element.converted_type =
+                value >= 0 && value <= 21 ? static_cast<ConvertedType>(value) : ConvertedType::NONE;
             break;
         }
         case 7:
@@ -220,7 +220,9 @@ ColumnMetaData ReadColumnMetaData(ThriftCompactReader& reader) {
             meta.type = ReadEnum<Type>(reader, 7, "physical type");
             break;
         case 2:
-            ReadList(reader, [&](uint8_t) { meta.encodings.push_back(static_cast<Encoding>(reader.ReadI32())); });
+            ReadList(reader, [&](uint8_t) {
+                meta.encodings.push_back(static_cast<Encoding>(reader.ReadI32()));
+            });
             break;
         case 3:
             ReadList(reader, [&](uint8_t) { meta.path_in_schema.push_back(reader.ReadBinary()); });
@@ -330,7 +332,8 @@ FileMetaData DecodeFileMetaData(const uint8_t* data, size_t size) {
             metadata.version = reader.ReadI32();
             break;
         case 2:
-            ReadList(reader, [&](uint8_t) { metadata.schema.push_back(ReadSchemaElement(reader)); });
+            ReadList(reader,
+                     [&](uint8_t) { metadata.schema.push_back(ReadSchemaElement(reader)); });
             break;
         case 3:
             metadata.num_rows = reader.ReadI64();

@@ -71,7 +71,12 @@ enum class Codec : int32_t {
     LZ4_RAW = 7,
 };
 
-enum class PageType : int32_t { DATA_PAGE = 0, INDEX_PAGE = 1, DICTIONARY_PAGE = 2, DATA_PAGE_V2 = 3 };
+enum class PageType : int32_t {
+    DATA_PAGE = 0,
+    INDEX_PAGE = 1,
+    DICTIONARY_PAGE = 2,
+    DATA_PAGE_V2 = 3
+};
 
 enum class TimeUnit : uint8_t { MILLIS, MICROS, NANOS };
 
@@ -118,8 +123,8 @@ struct SchemaElement {
 };
 
 struct Statistics {
-    std::optional<std::string> max;       // deprecated: signed comparison only
-    std::optional<std::string> min;       // deprecated
+    std::optional<std::string> max; // deprecated: signed comparison only
+    std::optional<std::string> min; // deprecated
     std::optional<int64_t> null_count;
     std::optional<int64_t> distinct_count;
     std::optional<std::string> max_value; // per the column order

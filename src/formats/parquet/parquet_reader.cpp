@@ -3,6 +3,7 @@
 #include "common/exception.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 namespace sluice::parquet {
@@ -13,6 +14,27 @@ namespace {
     throw Exception(ErrorKind::InvalidInput, "file '" + path + "': " + what);
 }
 
+// parquet-mr 1.2.8 and older left the dictionary page header out of a column chunk's
+// total_compressed_size (PARQUET-816), so its chunks may extend a few bytes past the recorded
+// size. True for such writers, including "parquet-mr" without a version.
+bool HasUndersizedChunks(const std::optional<std::string>& created_by) {
+    if (!created_by || created_by->rfind("parquet-mr", 0) != 0) {
+        return false;
+    }
+    size_t at = created_by->find("version ");
+    if (at == std::string::npos) {
+        return true;
+    }
+    int major = 0, minor = 0, patch = 0;
+    if (std::sscanf(created_by->c_str() + at + 8, "%d.%d.%d", &major, &minor, &patch) < 2) {
+        return true;
+    }
+    return major < 1 || (major == 1 && (minor < 2 || (minor == 2 && patch <= 8)));
+}
+
+// Bytes read beyond such a chunk's recorded end: the dictionary page header is small.
+constexpr uint64_t kUndersizedChunkPadding = 100;
+
 } // namespace
 
 std::shared_ptr<ParquetFileReader> ParquetFileReader::Open(FileHandle& file, uint64_t tail_read) {
@@ -21,7 +43,8 @@ std::shared_ptr<ParquetFileReader> ParquetFileReader::Open(FileHandle& file, uin
     uint64_t size = file.Size();
     reader->file_size_ = size;
     if (size < 12) {
-        Invalid(reader->path_, "too small to be a Parquet file (" + std::to_string(size) + " bytes)");
+        Invalid(reader->path_,
+                "too small to be a Parquet file (" + std::to_string(size) + " bytes)");
     }
     uint64_t tail = std::min(size, std::max<uint64_t>(tail_read, 8));
     std::vector<uint8_t> buffer(tail);
@@ -56,10 +79,6 @@ std::shared_ptr<ParquetFileReader> ParquetFileReader::Open(FileHandle& file, uin
     } catch (const std::exception& error) {
         Invalid(reader->path_, std::string("corrupt footer: ") + error.what());
     }
-    if (reader->metadata_.encrypted) {
-        throw Exception(ErrorKind::NotImplemented,
-                        "file '" + reader->path_ + "': not supported: encrypted Parquet columns");
-    }
     try {
         reader->columns_ = BuildColumns(reader->metadata_);
     } catch (const std::exception& error) {
@@ -67,18 +86,20 @@ std::shared_ptr<ParquetFileReader> ParquetFileReader::Open(FileHandle& file, uin
     }
     for (const auto& group : reader->metadata_.row_groups) {
         if (group.num_rows < 0) {
-            Invalid(reader->path_, "a row group declares " + std::to_string(group.num_rows) + " rows");
+            Invalid(reader->path_,
+                    "a row group declares " + std::to_string(group.num_rows) + " rows");
         }
     }
     return reader;
 }
 
 std::string ParquetFileReader::Context(size_t row_group, const std::string& column) const {
-    return "file '" + path_ + "', row group " + std::to_string(row_group) + ", column '" + column + "'";
+    return "file '" + path_ + "', row group " + std::to_string(row_group) + ", column '" + column +
+           "'";
 }
 
-std::vector<ByteRange> ParquetFileReader::PlanRowGroup(size_t row_group,
-                                                       const std::vector<size_t>& column_ids) const {
+std::vector<ByteRange>
+ParquetFileReader::PlanRowGroup(size_t row_group, const std::vector<size_t>& column_ids) const {
     const RowGroup& group = metadata_.row_groups[row_group];
     std::vector<ByteRange> ranges;
     for (size_t id : column_ids) {
@@ -86,7 +107,8 @@ std::vector<ByteRange> ParquetFileReader::PlanRowGroup(size_t row_group,
         const ColumnChunk& chunk = group.columns[column.leaf_index];
         std::string context = Context(row_group, column.name);
         if (chunk.encrypted) {
-            throw Exception(ErrorKind::NotImplemented, context + ": not supported: encrypted column");
+            throw Exception(ErrorKind::NotImplemented,
+                            context + ": not supported: encrypted column");
         }
         if (!chunk.meta_data) {
             throw Exception(ErrorKind::InvalidInput, context + ": column chunk without metadata");
@@ -111,7 +133,11 @@ std::vector<ByteRange> ParquetFileReader::PlanRowGroup(size_t row_group,
                                 std::to_string(length) + " bytes lies outside the data section (" +
                                 std::to_string(metadata_start_) + " bytes)");
         }
-        ranges.push_back({uint64_t(start), uint64_t(length)});
+        uint64_t end = uint64_t(start) + uint64_t(length);
+        if (HasUndersizedChunks(metadata_.created_by)) {
+            end = std::min(end + kUndersizedChunkPadding, metadata_start_);
+        }
+        ranges.push_back({uint64_t(start), end - uint64_t(start)});
     }
     return ranges;
 }
@@ -128,9 +154,10 @@ RowGroupDecoder::RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file, 
         const ColumnMetaData& meta = *group.columns[column.leaf_index].meta_data;
         std::string context = file_->Context(row_group, column.name);
         if (meta.num_values != group.num_rows) {
-            throw Exception(ErrorKind::InvalidInput,
-                            context + ": the chunk holds " + std::to_string(meta.num_values) +
-                                " values, the row group " + std::to_string(group.num_rows) + " rows");
+            throw Exception(ErrorKind::InvalidInput, context + ": the chunk holds " +
+                                                         std::to_string(meta.num_values) +
+                                                         " values, the row group " +
+                                                         std::to_string(group.num_rows) + " rows");
         }
         if (buffers_[i].size() != ranges[i].length) {
             throw Exception(ErrorKind::Internal, context + ": fetched buffer has the wrong size");

@@ -34,10 +34,13 @@ public:
     const FileMetaData& metadata() const { return metadata_; }
     const std::vector<ParquetColumn>& columns() const { return columns_; }
     size_t RowGroupCount() const { return metadata_.row_groups.size(); }
-    int64_t RowGroupRows(size_t row_group) const { return metadata_.row_groups[row_group].num_rows; }
+    int64_t RowGroupRows(size_t row_group) const {
+        return metadata_.row_groups[row_group].num_rows;
+    }
 
     // The byte range of each projected column chunk of `row_group`, in projection order.
-    std::vector<ByteRange> PlanRowGroup(size_t row_group, const std::vector<size_t>& column_ids) const;
+    std::vector<ByteRange> PlanRowGroup(size_t row_group,
+                                        const std::vector<size_t>& column_ids) const;
 
     // "file 'x', row group 2, column 'y'"
     std::string Context(size_t row_group, const std::string& column) const;
@@ -54,7 +57,8 @@ private:
 class RowGroupDecoder {
 public:
     RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file, size_t row_group,
-                    const std::vector<size_t>& column_ids, std::vector<std::vector<uint8_t>> buffers);
+                    const std::vector<size_t>& column_ids,
+                    std::vector<std::vector<uint8_t>> buffers);
 
     // Fills `out` (projected column types) with the next rows; false once the group is done.
     bool Next(DataChunk& out);

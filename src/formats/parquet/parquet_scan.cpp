@@ -20,12 +20,17 @@ ParquetScanSource::ParquetScanSource(std::vector<ParquetFile> files, std::vector
     : files_(std::move(files)), column_ids_(std::move(column_ids)), types_(std::move(types)) {
     for (size_t f = 0; f < files_.size(); f++) {
         for (size_t g = 0; g < files_[f].reader->RowGroupCount(); g++) {
-            jobs_.push_back({f, g});
+            // Empty row groups have nothing to fetch (and writers leave their offsets at 0).
+            if (files_[f].reader->RowGroupRows(g) > 0) {
+                jobs_.push_back({f, g});
+            }
         }
     }
 }
 
-std::unique_ptr<LocalState> ParquetScanSource::InitLocal() { return std::make_unique<ScanLocal>(); }
+std::unique_ptr<LocalState> ParquetScanSource::InitLocal() {
+    return std::make_unique<ScanLocal>();
+}
 
 idx_t ParquetScanSource::BatchIndex(LocalState* local) const {
     auto& state = *static_cast<ScanLocal*>(local);
@@ -33,10 +38,12 @@ idx_t ParquetScanSource::BatchIndex(LocalState* local) const {
 }
 
 double ParquetScanSource::Progress() const {
-    return jobs_.empty() ? 1.0 : std::min(1.0, static_cast<double>(next_job_.load()) / jobs_.size());
+    return jobs_.empty() ? 1.0
+                         : std::min(1.0, static_cast<double>(next_job_.load()) / jobs_.size());
 }
 
-SourceResult ParquetScanSource::GetData(DataChunk& out, LocalState* local, TaskContext& /*context*/) {
+SourceResult ParquetScanSource::GetData(DataChunk& out, LocalState* local,
+                                        TaskContext& /*context*/) {
     auto& state = *static_cast<ScanLocal*>(local);
     while (true) {
         if (state.decoder) {

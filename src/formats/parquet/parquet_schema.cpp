@@ -14,7 +14,8 @@ void SetDecimal(ParquetColumn& column, int32_t precision, int32_t scale, Convers
                              ") (Sluice decimals hold at most 38 digits)";
         return;
     }
-    column.type = LogicalType::Decimal(static_cast<uint8_t>(precision), static_cast<uint8_t>(scale));
+    column.type =
+        LogicalType::Decimal(static_cast<uint8_t>(precision), static_cast<uint8_t>(scale));
     column.conversion = conversion;
 }
 
@@ -30,7 +31,8 @@ void MapPrimitive(const SchemaElement& element, ParquetColumn& column) {
                        converted == ConvertedType::UINT_8 || converted == ConvertedType::UINT_16 ||
                        converted == ConvertedType::UINT_32 || converted == ConvertedType::UINT_64;
     auto unit_of = [&](TimeUnit fallback) {
-        return logical.kind == Kind::TIME || logical.kind == Kind::TIMESTAMP ? logical.unit : fallback;
+        return logical.kind == Kind::TIME || logical.kind == Kind::TIMESTAMP ? logical.unit
+                                                                             : fallback;
     };
     switch (column.physical) {
     case Type::BOOLEAN:
@@ -46,13 +48,15 @@ void MapPrimitive(const SchemaElement& element, ParquetColumn& column) {
             column.unsupported = "unsigned integer type";
             return;
         }
-        int bit_width = logical.kind == Kind::INTEGER ? logical.bit_width
-                        : converted == ConvertedType::INT_8 ? 8
+        int bit_width = logical.kind == Kind::INTEGER        ? logical.bit_width
+                        : converted == ConvertedType::INT_8  ? 8
                         : converted == ConvertedType::INT_16 ? 16
-                                                              : 32;
+                                                             : 32;
         if (logical.kind == Kind::DATE || converted == ConvertedType::DATE) {
             column.type = LogicalTypeId::DATE;
             column.conversion = Conversion::Int32;
+        } else if (logical.kind == Kind::TIME && logical.is_adjusted_to_utc) {
+            column.unsupported = "TIME WITH TIME ZONE type";
         } else if (logical.kind == Kind::TIME || converted == ConvertedType::TIME_MILLIS) {
             column.type = LogicalTypeId::TIME;
             column.conversion = Conversion::TimeMillis;
@@ -79,16 +83,19 @@ void MapPrimitive(const SchemaElement& element, ParquetColumn& column) {
         }
         if (logical.kind == Kind::TIMESTAMP || converted == ConvertedType::TIMESTAMP_MILLIS ||
             converted == ConvertedType::TIMESTAMP_MICROS) {
-            TimeUnit unit = unit_of(converted == ConvertedType::TIMESTAMP_MILLIS ? TimeUnit::MILLIS
-                                                                                 : TimeUnit::MICROS);
+            TimeUnit unit = unit_of(
+                converted == ConvertedType::TIMESTAMP_MILLIS ? TimeUnit::MILLIS : TimeUnit::MICROS);
             column.type = LogicalTypeId::TIMESTAMP;
             column.conversion = unit == TimeUnit::MILLIS   ? Conversion::TimestampMillis
                                 : unit == TimeUnit::MICROS ? Conversion::TimestampMicros
                                                            : Conversion::TimestampNanos;
+        } else if (logical.kind == Kind::TIME && logical.is_adjusted_to_utc) {
+            column.unsupported = "TIME WITH TIME ZONE type";
         } else if (logical.kind == Kind::TIME || converted == ConvertedType::TIME_MICROS) {
             TimeUnit unit = unit_of(TimeUnit::MICROS);
             column.type = LogicalTypeId::TIME;
-            column.conversion = unit == TimeUnit::NANOS ? Conversion::TimeNanos : Conversion::TimeMicros;
+            column.conversion =
+                unit == TimeUnit::NANOS ? Conversion::TimeNanos : Conversion::TimeMicros;
         } else {
             column.type = LogicalTypeId::BIGINT;
             column.conversion = Conversion::Int64;
@@ -125,9 +132,13 @@ void MapPrimitive(const SchemaElement& element, ParquetColumn& column) {
             column.unsupported = "UUID type";
             return;
         }
-        if (logical.kind == Kind::STRING || logical.kind == Kind::ENUM || logical.kind == Kind::JSON ||
-            converted == ConvertedType::UTF8 || converted == ConvertedType::ENUM ||
-            converted == ConvertedType::JSON) {
+        if (logical.kind == Kind::OTHER && (logical.other_id == 17 || logical.other_id == 18)) {
+            column.unsupported = logical.other_id == 17 ? "GEOMETRY type" : "GEOGRAPHY type";
+            return;
+        }
+        if (logical.kind == Kind::STRING || logical.kind == Kind::ENUM ||
+            logical.kind == Kind::JSON || converted == ConvertedType::UTF8 ||
+            converted == ConvertedType::ENUM || converted == ConvertedType::JSON) {
             column.type = LogicalTypeId::VARCHAR;
             column.conversion = Conversion::Varchar;
         } else {
@@ -183,7 +194,8 @@ std::vector<ParquetColumn> BuildColumns(const FileMetaData& metadata) {
     size_t leaf = 0;
     for (int32_t child = 0; child < schema[0].num_children; child++) {
         if (index >= schema.size()) {
-            throw std::runtime_error("schema root claims " + std::to_string(schema[0].num_children) +
+            throw std::runtime_error("schema root claims " +
+                                     std::to_string(schema[0].num_children) +
                                      " columns, the schema holds fewer");
         }
         const SchemaElement& element = schema[index];

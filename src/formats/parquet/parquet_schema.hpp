@@ -21,11 +21,11 @@ enum class Conversion : uint8_t {
     TimestampMillis, // INT64 -> TIMESTAMP
     TimestampMicros,
     TimestampNanos,
-    Int96Timestamp,  // Impala/Spark nanoseconds-of-day + Julian day
+    Int96Timestamp, // Impala/Spark nanoseconds-of-day + Julian day
     Float,
     Double,
-    Float16,         // FIXED_LEN_BYTE_ARRAY(2) half precision -> FLOAT
-    Varchar,         // UTF-8 checked
+    Float16, // FIXED_LEN_BYTE_ARRAY(2) half precision -> FLOAT
+    Varchar, // UTF-8 checked
     Blob,
     DecimalFromInt32,
     DecimalFromInt64,

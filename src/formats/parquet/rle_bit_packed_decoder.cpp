@@ -127,7 +127,8 @@ size_t RleBitPackedDecoder::CountEqual(size_t count, uint32_t value) {
         if (packed_) {
             size_t packed_size = static_cast<size_t>(data_ + pos_ - packed_data_);
             for (size_t i = 0; i < take; i++) {
-                equal += ReadPackedValue(packed_data_, packed_size, packed_index_ + i, bit_width_) == value;
+                equal += ReadPackedValue(packed_data_, packed_size, packed_index_ + i,
+                                         bit_width_) == value;
             }
             packed_index_ += take;
         } else if (repeated_value_ == value) {

@@ -7,7 +7,9 @@ namespace sluice {
 
 namespace {
 
-int64_t ZigZag(uint64_t value) { return static_cast<int64_t>(value >> 1) ^ -static_cast<int64_t>(value & 1); }
+int64_t ZigZag(uint64_t value) {
+    return static_cast<int64_t>(value >> 1) ^ -static_cast<int64_t>(value & 1);
+}
 
 } // namespace
 
@@ -49,7 +51,9 @@ void ThriftCompactReader::BeginStruct() {
     last_field_ids_.push_back(0);
 }
 
-void ThriftCompactReader::EndStruct() { last_field_ids_.pop_back(); }
+void ThriftCompactReader::EndStruct() {
+    last_field_ids_.pop_back();
+}
 
 bool ThriftCompactReader::NextField(Field& field) {
     uint8_t header = ReadRawByte();
@@ -70,9 +74,13 @@ bool ThriftCompactReader::NextField(Field& field) {
     return true;
 }
 
-bool ThriftCompactReader::ReadListBool() { return ReadRawByte() == kBoolTrue; }
+bool ThriftCompactReader::ReadListBool() {
+    return ReadRawByte() == kBoolTrue;
+}
 
-int8_t ThriftCompactReader::ReadByte() { return static_cast<int8_t>(ReadRawByte()); }
+int8_t ThriftCompactReader::ReadByte() {
+    return static_cast<int8_t>(ReadRawByte());
+}
 
 int16_t ThriftCompactReader::ReadI16() {
     int64_t value = ZigZag(ReadVarint());
@@ -90,7 +98,9 @@ int32_t ThriftCompactReader::ReadI32() {
     return static_cast<int32_t>(value);
 }
 
-int64_t ThriftCompactReader::ReadI64() { return ZigZag(ReadVarint()); }
+int64_t ThriftCompactReader::ReadI64() {
+    return ZigZag(ReadVarint());
+}
 
 double ThriftCompactReader::ReadDouble() {
     Need(8);

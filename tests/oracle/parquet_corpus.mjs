@@ -1,0 +1,144 @@
+// Reads every file of the Parquet project's test corpus with Sluice and with DuckDB (the
+// oracle) and compares, column by column, the type and every value. The outcome per column is
+// checked against a table in the repository (tests/parquet/corpus_status.tsv), so any change,
+// regression or improvement, is visible and must be recorded there.
+//
+//   node parquet_corpus.mjs SLUICE CORPUS_DIR STATUS_TABLE [--update]
+//
+// Exits 77 (skipped) when the corpus is not present.
+import { DuckDBInstance } from '@duckdb/node-api';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const [sluice, corpus, tablePath, flag] = process.argv.slice(2);
+const NULL = '<<NULL>>';
+
+if (!existsSync(corpus)) {
+  console.log(`SKIPPED: the Parquet corpus is not present at ${corpus} (it comes with ../shared)`);
+  process.exit(77);
+}
+
+function parquetFiles(directory) {
+  return readdirSync(directory).flatMap((name) => {
+    const path = join(directory, name);
+    if (statSync(path).isDirectory()) return parquetFiles(path);
+    return /\.parquet(\.encrypted)?$/.test(name) ? [path] : [];
+  });
+}
+
+function parseCsv(text) {
+  const records = [];
+  let record = [], field = '', quoted = false, fieldQuoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
+      else if (c === '"') quoted = false;
+      else field += c;
+      continue;
+    }
+    if (c === '"') { quoted = true; fieldQuoted = true; }
+    else if (c === ',') { record.push(field); field = ''; fieldQuoted = false; }
+    else if (c === '\n') { record.push(field); records.push(record); record = []; field = ''; fieldQuoted = false; }
+    else field += c;
+  }
+  if (field !== '' || fieldQuoted || record.length) { record.push(field); records.push(record); }
+  return records;
+}
+
+function runSluice(sql) {
+  try {
+    const out = execFileSync(sluice, ['-csv', '-nullvalue', NULL, '-c', sql],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
+    return { rows: parseCsv(out) };
+  } catch (failure) {
+    if (failure.status === null && failure.signal) return { crash: `killed by ${failure.signal}` };
+    if (failure.status === null) throw failure;
+    return { error: String(failure.stderr).trim().split('\n')[0] };
+  }
+}
+
+const quoteIdentifier = (name) => `"${name.replaceAll('"', '""')}"`;
+const quoteString = (text) => `'${text.replaceAll("'", "''")}'`;
+
+const instance = await DuckDBInstance.create(':memory:');
+const connection = await instance.connect();
+const results = [];
+for (const file of parquetFiles(corpus).sort()) {
+  const name = relative(corpus, file);
+  const scan = `read_parquet(${quoteString(file)})`;
+  let duckColumns;
+  try {
+    const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${scan}`);
+    duckColumns = described.getRows().map(([column, type]) => ({ column, type }));
+  } catch (error) {
+    const ours = runSluice(`SELECT * FROM ${scan}`);
+    const outcome = ours.crash ? `CRASH ${ours.crash}` : ours.error ? `both fail (sluice: ${ours.error.replace(/:.*/, '')})`
+      : 'DuckDB fails, Sluice reads';
+    results.push([name, '*', outcome]);
+    continue;
+  }
+  const described = runSluice(`DESCRIBE SELECT * FROM ${scan}`);
+  if (described.crash) { results.push([name, '*', `CRASH ${described.crash}`]); continue; }
+  if (described.error) { results.push([name, '*', `sluice fails: ${described.error}`]); continue; }
+  const ourTypes = new Map(described.rows.slice(1).map((row) => [row[0], row[1]]));
+  for (const { column, type } of duckColumns) {
+    let expected;
+    try {
+      const reader = await connection.runAndReadAll(`SELECT CAST(${quoteIdentifier(column)} AS VARCHAR) FROM ${scan}`);
+      expected = reader.getRows().map(([value]) => value === null ? NULL : value);
+    } catch (error) {
+      const ours = runSluice(`SELECT ${quoteIdentifier(column)} FROM ${scan}`);
+      results.push([name, column, ours.crash ? `CRASH ${ours.crash}` : `DuckDB fails (${error.message.split('\n')[0].slice(0, 60)}), Sluice ${ours.error ? 'fails' : 'reads'}`]);
+      continue;
+    }
+    const ours = runSluice(`SELECT ${quoteIdentifier(column)} FROM ${scan}`);
+    let outcome;
+    if (ours.crash) outcome = `CRASH ${ours.crash}`;
+    else if (ours.error) outcome = /not supported/.test(ours.error) ? `unsupported: ${ours.error.replace(/^.*not supported: /, '').replace(/ in column.*/, '')}` : `error: ${ours.error}`;
+    else {
+      const actual = ours.rows.slice(1).map((row) => row[0]);
+      const sameValues = actual.length === expected.length && actual.every((value, i) => value === expected[i]);
+      const sameType = ourTypes.get(column) === type;
+      if (sameValues && sameType) outcome = 'identical';
+      else if (sameValues) outcome = `type differs (DuckDB ${type}, Sluice ${ourTypes.get(column)})`;
+      else {
+        const first = actual.findIndex((value, i) => value !== expected[i]);
+        outcome = `values differ (${actual.length} vs ${expected.length} rows; first at row ${first}: ${JSON.stringify(actual[first])} vs ${JSON.stringify(expected[first])})`;
+      }
+    }
+    results.push([name, column, outcome]);
+  }
+}
+
+const header = 'file\tcolumn\toutcome';
+const rendered = [header, ...results.map((row) => row.join('\t'))].join('\n') + '\n';
+const counts = {};
+for (const [, , outcome] of results) {
+  const key = outcome.split(/[ :(]/)[0];
+  counts[key] = (counts[key] || 0) + 1;
+}
+console.log(`Parquet corpus: ${results.length} columns: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}`);
+if (flag === '--update') {
+  writeFileSync(tablePath, rendered);
+  console.log(`wrote ${tablePath}`);
+  process.exit(results.some(([, , outcome]) => outcome.startsWith('CRASH')) ? 1 : 0);
+}
+const recorded = existsSync(tablePath) ? readFileSync(tablePath, 'utf8') : '';
+if (recorded === rendered) {
+  console.log('matches the recorded table');
+  process.exit(0);
+}
+const before = new Map(recorded.split('\n').slice(1).filter(Boolean).map((line) => {
+  const [f, c, ...o] = line.split('\t');
+  return [`${f}\t${c}`, o.join('\t')];
+}));
+for (const [f, c, outcome] of results) {
+  const was = before.get(`${f}\t${c}`);
+  if (was !== outcome) console.log(`CHANGED ${f} ${c}\n  recorded: ${was}\n  now:      ${outcome}`);
+  before.delete(`${f}\t${c}`);
+}
+for (const key of before.keys()) console.log(`GONE ${key}`);
+console.log(`differs from ${tablePath}; rerun with --update once the change is understood`);
+process.exit(1);
