@@ -1,6 +1,8 @@
 #include "main/builtin_table_functions.hpp"
 
+#include "common/cast.hpp"
 #include "common/exception.hpp"
+#include "execution/range_source.hpp"
 #include "execution/rows_source.hpp"
 #include "formats/parquet/parquet_scan.hpp"
 #include "io/file_system.hpp"
@@ -113,12 +115,45 @@ TableFunction ReadParquetFunction(FileSystem& file_system) {
     return function;
 }
 
+TableFunction RangeFunction() {
+    TableFunction function;
+    function.name = "range";
+    function.bind = [](const std::vector<Value>& arguments) {
+        if (arguments.empty() || arguments.size() > 3) {
+            throw Exception(ErrorKind::Binder,
+                            "range takes (stop), (start, stop) or (start, stop, step)");
+        }
+        std::vector<int64_t> numbers;
+        for (const auto& argument : arguments) {
+            Value number;
+            if (argument.IsNull() || !TryCastValue(argument, LogicalTypeId::BIGINT, number)) {
+                throw Exception(ErrorKind::Binder,
+                                "range arguments must be BIGINT, got " + argument.ToString());
+            }
+            numbers.push_back(static_cast<int64_t>(number.GetInteger()));
+        }
+        int64_t start = numbers.size() > 1 ? numbers[0] : 0;
+        int64_t stop = numbers.size() > 1 ? numbers[1] : numbers[0];
+        int64_t step = numbers.size() > 2 ? numbers[2] : 1;
+        RangeSource::Count(start, stop, step); // validates the step now, at bind time
+        BoundTableFunction bound;
+        bound.names = {"range"};
+        bound.types = {LogicalTypeId::BIGINT};
+        bound.make_source = [start, stop, step](const std::vector<idx_t>& column_ids) {
+            return std::make_shared<RangeSource>(start, stop, step, !column_ids.empty());
+        };
+        return bound;
+    };
+    return function;
+}
+
 } // namespace
 
 void RegisterBuiltinTableFunctions(TableFunctionCatalog& catalog, Settings& settings,
                                    FileSystem& file_system) {
     catalog.Register(SettingsFunction(settings));
     catalog.Register(ReadParquetFunction(file_system));
+    catalog.Register(RangeFunction());
 }
 
 } // namespace sluice

@@ -2,6 +2,8 @@
 
 #include "common/exception.hpp"
 #include "execution/expression_executor.hpp"
+#include "execution/parquet_copy_sink.hpp"
+#include "execution/result_collector.hpp"
 #include "parallel/executor.hpp"
 #include "sql/binder.hpp"
 #include "sql/parser.hpp"
@@ -39,6 +41,8 @@ std::unique_ptr<QueryResult> Connection::Execute(const Statement& statement,
         return ExecuteSelect(statement, sql);
     case StatementKind::Describe:
         return ExecuteDescribe(statement, sql);
+    case StatementKind::Copy:
+        return ExecuteCopy(statement, sql);
     case StatementKind::Set: {
         Binder binder(database_.table_functions(), sql);
         Value value =
@@ -63,7 +67,37 @@ std::unique_ptr<QueryResult> Connection::ExecuteSelect(const Statement& statemen
     std::vector<LogicalType> types = bound.types;
 
     Executor executor(database_.scheduler(), database_.scheduler().RegularThreads());
-    auto collector = PlanSelect(std::move(bound), executor);
+    auto collector = std::make_shared<ResultCollector>(types);
+    PlanSelect(std::move(bound), executor).sink = collector;
+    Run(executor);
+    return std::make_unique<QueryResult>(std::move(names), std::move(types),
+                                         collector->TakeChunks());
+}
+
+std::unique_ptr<QueryResult> Connection::ExecuteCopy(const Statement& statement,
+                                                     const std::string& sql) {
+    Binder binder(database_.table_functions(), sql);
+    BoundCopy copy = binder.BindCopy(statement);
+    auto writer = std::make_unique<parquet::ParquetWriter>(copy.path, copy.select.names,
+                                                           copy.select.types, copy.options);
+    auto sink = std::make_shared<ParquetCopySink>(std::move(writer));
+    Executor executor(database_.scheduler(), database_.scheduler().RegularThreads());
+    Pipeline& pipeline = PlanSelect(std::move(copy.select), executor);
+    pipeline.sink = sink;
+    pipeline.max_threads = 1; // the file keeps the query's row order
+    Run(executor);
+    auto chunk = std::make_unique<DataChunk>(std::vector<LogicalType>{LogicalTypeId::BIGINT}, 1);
+    chunk->SetValue(
+        0, 0, Value::Integer(LogicalTypeId::BIGINT, static_cast<int64_t>(sink->rows_written())));
+    chunk->SetSize(1);
+    std::vector<std::unique_ptr<DataChunk>> chunks;
+    chunks.push_back(std::move(chunk));
+    return std::make_unique<QueryResult>(std::vector<std::string>{"Count"},
+                                         std::vector<LogicalType>{LogicalTypeId::BIGINT},
+                                         std::move(chunks));
+}
+
+void Connection::Run(Executor& executor) {
     {
         std::lock_guard<std::mutex> guard(running_mutex_);
         running_ = &executor;
@@ -78,12 +112,8 @@ std::unique_ptr<QueryResult> Connection::ExecuteSelect(const Statement& statemen
         running_ = nullptr;
         throw;
     }
-    {
-        std::lock_guard<std::mutex> guard(running_mutex_);
-        running_ = nullptr;
-    }
-    return std::make_unique<QueryResult>(std::move(names), std::move(types),
-                                         collector->TakeChunks());
+    std::lock_guard<std::mutex> guard(running_mutex_);
+    running_ = nullptr;
 }
 
 std::unique_ptr<QueryResult> Connection::ExecuteDescribe(const Statement& statement,

@@ -40,6 +40,9 @@ private:
     std::unique_ptr<QueryResult> ExecuteSelect(const Statement& statement, const std::string& sql);
     std::unique_ptr<QueryResult> ExecuteDescribe(const Statement& statement,
                                                  const std::string& sql);
+    std::unique_ptr<QueryResult> ExecuteCopy(const Statement& statement, const std::string& sql);
+    // Runs a planned query, interruptible through Interrupt().
+    void Run(Executor& executor);
 
     Database& database_;
     mutable std::mutex running_mutex_;

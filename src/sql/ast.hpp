@@ -66,7 +66,14 @@ struct SelectStatement {
     ParsedExpressionPtr offset;
 };
 
-enum class StatementKind : uint8_t { Select, Describe, Set, Reset };
+enum class StatementKind : uint8_t { Select, Describe, Set, Reset, Copy };
+
+// An option of COPY ... TO ... (NAME value, ...); a bare NAME means true.
+struct CopyOption {
+    std::string name; // lower-cased
+    ParsedExpressionPtr value;
+    SourceLocation location;
+};
 
 struct Statement {
     StatementKind kind = StatementKind::Select;
@@ -74,6 +81,8 @@ struct Statement {
     std::unique_ptr<SelectStatement> select; // SELECT, DESCRIBE
     std::string setting_name;                // SET/RESET
     ParsedExpressionPtr value;               // SET
+    std::string copy_path;                   // COPY (select) TO 'path' (options)
+    std::vector<CopyOption> copy_options;
     SourceLocation location;
 };
 

@@ -168,6 +168,61 @@ void Binder::PushDownProjection(BoundSelect& bound) {
     }
 }
 
+BoundCopy Binder::BindCopy(const Statement& statement) {
+    BoundCopy copy;
+    copy.select = BindSelect(*statement.select);
+    copy.path = statement.copy_path;
+    std::string format = Lower(copy.path).size() >= 4 &&
+                                 Lower(copy.path).compare(copy.path.size() - 4, 4, ".csv") == 0
+                             ? "csv"
+                             : "parquet";
+    for (const auto& option : statement.copy_options) {
+        Value value =
+            option.value
+                ? ExpressionExecutor::EvaluateConstant(*BindConstantExpression(*option.value))
+                : Value::Boolean(true);
+        if (option.name == "format") {
+            format = Lower(value.ToString());
+        } else if (option.name == "row_group_size") {
+            Value rows;
+            if (!TryCastValue(value, LogicalTypeId::BIGINT, rows) || rows.IsNull() ||
+                rows.GetInteger() < 1) {
+                Fail(ErrorKind::Binder,
+                     "ROW_GROUP_SIZE must be a positive integer, got " + value.ToString(),
+                     option.location);
+            }
+            copy.options.row_group_size = static_cast<uint64_t>(rows.GetInteger());
+        } else if (option.name == "compression" || option.name == "codec") {
+            static const std::vector<std::pair<std::string, parquet::Codec>> kCodecs = {
+                {"uncompressed", parquet::Codec::UNCOMPRESSED},
+                {"snappy", parquet::Codec::SNAPPY},
+                {"gzip", parquet::Codec::GZIP},
+                {"zstd", parquet::Codec::ZSTD},
+                {"lz4", parquet::Codec::LZ4_RAW},
+                {"lz4_raw", parquet::Codec::LZ4_RAW},
+                {"brotli", parquet::Codec::BROTLI}};
+            std::string name = Lower(value.ToString());
+            auto codec = std::find_if(kCodecs.begin(), kCodecs.end(),
+                                      [&](const auto& entry) { return entry.first == name; });
+            if (codec == kCodecs.end()) {
+                Fail(ErrorKind::Binder,
+                     "unknown COMPRESSION '" + name +
+                         "'; use uncompressed, snappy, gzip, zstd, lz4 or brotli",
+                     option.location);
+            }
+            copy.options.codec = codec->second;
+        } else {
+            Fail(ErrorKind::Binder, "unknown COPY option " + Upper(option.name), option.location);
+        }
+    }
+    if (format != "parquet") {
+        Fail(ErrorKind::NotImplemented,
+             "COPY TO " + Upper(format) + " is not supported yet; FORMAT parquet is",
+             statement.location);
+    }
+    return copy;
+}
+
 uint64_t Binder::BindCount(const ParsedExpression& expression, const char* clause) {
     Value value = ExpressionExecutor::EvaluateConstant(*BindConstantExpression(expression));
     Value count;

@@ -2,6 +2,7 @@
 
 #include "common/exception.hpp"
 #include "execution/expression.hpp"
+#include "formats/parquet/parquet_writer.hpp"
 #include "sql/ast.hpp"
 #include "sql/table_function.hpp"
 
@@ -24,6 +25,13 @@ struct BoundSelect {
     uint64_t offset = 0;
 };
 
+// COPY (select) TO 'path' (options), bound.
+struct BoundCopy {
+    BoundSelect select;
+    std::string path;
+    parquet::ParquetWriteOptions options;
+};
+
 // Resolves names and types. Errors name the offending expression's line and column.
 class Binder {
 public:
@@ -31,6 +39,7 @@ public:
         : catalog_(catalog), text_(query_text) {}
 
     BoundSelect BindSelect(const SelectStatement& select);
+    BoundCopy BindCopy(const Statement& statement);
     // Binds an expression that may not reference columns (SET values, function arguments).
     ExpressionPtr BindConstantExpression(const ParsedExpression& expression);
 

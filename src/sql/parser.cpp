@@ -177,6 +177,8 @@ Statement Parser::ParseStatement() {
         statement = ParseSet();
     } else if (IsKeyword("RESET")) {
         statement = ParseReset();
+    } else if (IsKeyword("COPY")) {
+        statement = ParseCopy();
     } else {
         SyntaxError(Peek());
     }
@@ -224,6 +226,46 @@ Statement Parser::ParseReset() {
     Statement statement;
     statement.kind = StatementKind::Reset;
     statement.setting_name = ParseSettingName();
+    return statement;
+}
+
+Statement Parser::ParseCopy() {
+    ExpectKeyword("COPY");
+    Statement statement;
+    statement.kind = StatementKind::Copy;
+    ExpectOperator("(");
+    statement.select = ParseSelect();
+    ExpectOperator(")");
+    ExpectKeyword("TO");
+    if (Peek().type != TokenType::String) {
+        SyntaxError(Peek());
+    }
+    statement.copy_path = Take().text;
+    if (AcceptOperator("(")) {
+        do {
+            CopyOption option;
+            option.location = Peek().location;
+            if (Peek().type != TokenType::Identifier) {
+                SyntaxError(Peek());
+            }
+            option.name = Lower(Take().text);
+            if (!IsOperator(",") && !IsOperator(")")) {
+                if (Peek().type == TokenType::Identifier && !IsReservedKeyword(Peek().text)) {
+                    // FORMAT parquet, COMPRESSION zstd: a bare word is a string value.
+                    auto word = std::make_unique<ParsedExpression>();
+                    word->kind = ParsedExpressionKind::Constant;
+                    word->literal_kind = LiteralKind::String;
+                    word->location = Peek().location;
+                    word->text = Take().text;
+                    option.value = std::move(word);
+                } else {
+                    option.value = ParseExpression();
+                }
+            }
+            statement.copy_options.push_back(std::move(option));
+        } while (AcceptOperator(","));
+        ExpectOperator(")");
+    }
     return statement;
 }
 

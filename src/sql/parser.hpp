@@ -23,6 +23,7 @@ private:
     std::unique_ptr<TableRef> ParseTableRef();
     Statement ParseSet();
     Statement ParseReset();
+    Statement ParseCopy();
     std::string ParseSettingName();
 
     ParsedExpressionPtr ParseExpression();

@@ -7,7 +7,7 @@
 
 namespace sluice {
 
-std::shared_ptr<ResultCollector> PlanSelect(BoundSelect select, Executor& executor) {
+Pipeline& PlanSelect(BoundSelect select, Executor& executor) {
     Pipeline& pipeline = executor.AddPipeline();
     if (select.from) {
         pipeline.source = select.from->make_source(select.column_ids);
@@ -26,9 +26,7 @@ std::shared_ptr<ResultCollector> PlanSelect(BoundSelect select, Executor& execut
             std::make_shared<PhysicalLimit>(select.types, select.limit, select.offset));
         pipeline.max_threads = 1; // LIMIT counts rows in arrival order
     }
-    auto collector = std::make_shared<ResultCollector>(select.types);
-    pipeline.sink = collector;
-    return collector;
+    return pipeline;
 }
 
 } // namespace sluice

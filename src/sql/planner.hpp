@@ -1,6 +1,5 @@
 #pragma once
 
-#include "execution/result_collector.hpp"
 #include "parallel/executor.hpp"
 #include "sql/binder.hpp"
 
@@ -8,7 +7,8 @@
 
 namespace sluice {
 
-// Turns a bound SELECT into pipelines on `executor`; the returned collector receives the rows.
-std::shared_ptr<ResultCollector> PlanSelect(BoundSelect select, Executor& executor);
+// Turns a bound SELECT into pipelines on `executor`. The caller attaches the sink of the
+// returned final pipeline (a result collector, a COPY writer ...).
+Pipeline& PlanSelect(BoundSelect select, Executor& executor);
 
 } // namespace sluice

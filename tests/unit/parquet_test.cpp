@@ -15,8 +15,8 @@ using namespace sluice::parquet;
 
 namespace {
 
-const std::filesystem::path kCorpus = std::filesystem::path(SLUICE_SOURCE_DIR) / ".." / "shared" /
-                                      "corpus" / "parquet-testing";
+const std::filesystem::path kCorpus =
+    std::filesystem::path(SLUICE_SOURCE_DIR) / ".." / "shared" / "corpus" / "parquet-testing";
 
 std::vector<std::filesystem::path> CorpusFiles() {
     std::vector<std::filesystem::path> files;
@@ -69,7 +69,8 @@ TEST(DeltaBinaryPacked, DecodesTheSpecificationExample) {
     // A header announcing a different count than the page holds is rejected, not spun on.
     EXPECT_THROW(DecodeDeltaBinaryPacked(data, sizeof(data), 4, consumed), std::runtime_error);
     const uint8_t bad_layout[] = {0x81, 0x01, 0x04, 0x05, 0x02};
-    EXPECT_THROW(DecodeDeltaBinaryPacked(bad_layout, sizeof(bad_layout), 5, consumed), std::runtime_error);
+    EXPECT_THROW(DecodeDeltaBinaryPacked(bad_layout, sizeof(bad_layout), 5, consumed),
+                 std::runtime_error);
 }
 
 TEST(ThriftMetadata, RandomBytesNeverCrash) {
@@ -110,11 +111,13 @@ TEST(ParquetCorpus, CorruptedFilesGiveErrorsNotCrashes) {
         // the file is damaged.
         std::string readable;
         try {
-            auto described = connection.Query("DESCRIBE SELECT * FROM read_parquet('" + file.string() + "')");
+            auto described =
+                connection.Query("DESCRIBE SELECT * FROM read_parquet('" + file.string() + "')");
             for (idx_t row = 0; row < described->RowCount(); row++) {
                 std::string column = "\"" + described->GetValue(0, row).GetString() + "\"";
                 try {
-                    connection.Query("SELECT " + column + " FROM read_parquet('" + file.string() + "')");
+                    connection.Query("SELECT " + column + " FROM read_parquet('" + file.string() +
+                                     "')");
                     readable += (readable.empty() ? "" : ", ") + column;
                 } catch (const Exception&) {
                 }
@@ -131,7 +134,8 @@ TEST(ParquetCorpus, CorruptedFilesGiveErrorsNotCrashes) {
             for (int i = 0; i < flips; i++) {
                 // Aim half the damage at the footer, where the sizes and offsets live.
                 size_t tail = std::min<size_t>(mutated.size(), 512);
-                size_t at = random() % 2 ? mutated.size() - 1 - random() % tail : random() % mutated.size();
+                size_t at =
+                    random() % 2 ? mutated.size() - 1 - random() % tail : random() % mutated.size();
                 mutated[at] = static_cast<char>(random());
             }
             if (random() % 4 == 0) {
@@ -139,7 +143,8 @@ TEST(ParquetCorpus, CorruptedFilesGiveErrorsNotCrashes) {
             }
             std::ofstream(path, std::ios::binary | std::ios::trunc) << mutated;
             try {
-                connection.Query("SELECT " + readable + " FROM read_parquet('" + path.string() + "')");
+                connection.Query("SELECT " + readable + " FROM read_parquet('" + path.string() +
+                                 "')");
                 reads++;
             } catch (const Exception& error) {
                 errors++;
@@ -149,7 +154,8 @@ TEST(ParquetCorpus, CorruptedFilesGiveErrorsNotCrashes) {
     }
     std::filesystem::remove(path);
     EXPECT_GT(errors, 0);
-    std::cout << "mutated corpus files: " << reads << " read, " << errors << " rejected with an error\n";
+    std::cout << "mutated corpus files: " << reads << " read, " << errors
+              << " rejected with an error\n";
 }
 
 TEST(ParquetCorpus, ByteStreamSplitColumnsEqualTheirPlainTwins) {
@@ -164,9 +170,11 @@ TEST(ParquetCorpus, ByteStreamSplitColumnsEqualTheirPlainTwins) {
     ASSERT_EQ(result->RowCount(), 200u);
     for (idx_t column = 0; column < 14; column += 2) {
         EXPECT_EQ(result->names()[column + 1],
-                  result->names()[column].substr(0, result->names()[column].size() - 5) + "byte_stream_split");
+                  result->names()[column].substr(0, result->names()[column].size() - 5) +
+                      "byte_stream_split");
         for (idx_t row = 0; row < 200; row++) {
-            ASSERT_EQ(result->GetValue(column, row).ToString(), result->GetValue(column + 1, row).ToString())
+            ASSERT_EQ(result->GetValue(column, row).ToString(),
+                      result->GetValue(column + 1, row).ToString())
                 << result->names()[column] << " row " << row;
         }
     }
@@ -180,7 +188,8 @@ TEST(ParquetCorpus, LegacyLz4FramingsReadLikeLz4Raw) {
     Database database;
     Connection connection(database);
     auto dump = [&](const std::string& name) {
-        auto result = connection.Query("SELECT * FROM read_parquet('" + (data / name).string() + "')");
+        auto result =
+            connection.Query("SELECT * FROM read_parquet('" + (data / name).string() + "')");
         std::string text;
         for (idx_t row = 0; row < result->RowCount(); row++) {
             for (idx_t column = 0; column < result->ColumnCount(); column++) {
@@ -191,7 +200,8 @@ TEST(ParquetCorpus, LegacyLz4FramingsReadLikeLz4Raw) {
     };
     // DuckDB reads only the LZ4_RAW file; the other two hold the same rows in older framings.
     std::string expected = dump("lz4_raw_compressed.parquet");
-    EXPECT_EQ(expected, "1593604800,abc,42.0,1593604800,def,7.7,1593604801,abc,42.125,1593604801,def,7.7,");
+    EXPECT_EQ(expected,
+              "1593604800,abc,42.0,1593604800,def,7.7,1593604801,abc,42.125,1593604801,def,7.7,");
     EXPECT_EQ(dump("hadoop_lz4_compressed.parquet"), expected);
     EXPECT_EQ(dump("non_hadoop_lz4_compressed.parquet"), expected);
 }

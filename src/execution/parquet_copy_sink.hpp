@@ -1,0 +1,26 @@
+#pragma once
+
+#include "formats/parquet/parquet_writer.hpp"
+#include "parallel/pipeline.hpp"
+
+#include <mutex>
+
+namespace sluice {
+
+// The sink of COPY (query) TO 'file.parquet': streams the query's rows into a ParquetWriter.
+// The pipeline feeding it runs as one task, so rows keep the query's order.
+class ParquetCopySink : public PipelineSink {
+public:
+    explicit ParquetCopySink(std::unique_ptr<parquet::ParquetWriter> writer)
+        : writer_(std::move(writer)) {}
+
+    SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) override;
+    void Finalize() override;
+    uint64_t rows_written() const { return writer_->rows_written(); }
+
+private:
+    std::mutex mutex_;
+    std::unique_ptr<parquet::ParquetWriter> writer_;
+};
+
+} // namespace sluice

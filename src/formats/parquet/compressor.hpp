@@ -1,0 +1,14 @@
+#pragma once
+
+#include "formats/parquet/parquet_metadata.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace sluice::parquet {
+
+// Compresses one page with `codec` (UNCOMPRESSED copies). Throws std::runtime_error on failure.
+void Compress(Codec codec, const uint8_t* input, size_t size, std::vector<uint8_t>& output);
+
+} // namespace sluice::parquet
