@@ -9,9 +9,10 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
-const [sluice, corpus, tablePath, flag] = process.argv.slice(2);
+const [sluice, corpusArgument, tablePath, flag] = process.argv.slice(2);
+const corpus = resolve(corpusArgument);
 const NULL = '<<NULL>>';
 
 if (!existsSync(corpus)) {
@@ -55,9 +56,12 @@ function runSluice(sql) {
   } catch (failure) {
     if (failure.status === null && failure.signal) return { crash: `killed by ${failure.signal}` };
     if (failure.status === null) throw failure;
-    return { error: String(failure.stderr).trim().split('\n')[0] };
+    return { error: clean(String(failure.stderr).trim().split('\n')[0]) };
   }
 }
+
+// Outcomes must not depend on where the corpus lives.
+const clean = (message) => message.split(corpus).join('<corpus>');
 
 const quoteIdentifier = (name) => `"${name.replaceAll('"', '""')}"`;
 const quoteString = (text) => `'${text.replaceAll("'", "''")}'`;
@@ -90,7 +94,7 @@ for (const file of parquetFiles(corpus).sort()) {
       expected = reader.getRows().map(([value]) => value === null ? NULL : value);
     } catch (error) {
       const ours = runSluice(`SELECT ${quoteIdentifier(column)} FROM ${scan}`);
-      results.push([name, column, ours.crash ? `CRASH ${ours.crash}` : `DuckDB fails (${error.message.split('\n')[0].slice(0, 60)}), Sluice ${ours.error ? 'fails' : 'reads'}`]);
+      results.push([name, column, ours.crash ? `CRASH ${ours.crash}` : `DuckDB fails (${clean(error.message.split('\n')[0]).slice(0, 60)}), Sluice ${ours.error ? 'fails' : 'reads'}`]);
       continue;
     }
     const ours = runSluice(`SELECT ${quoteIdentifier(column)} FROM ${scan}`);
