@@ -1,0 +1,133 @@
+// Parquet round trips, both ways, with DuckDB as the other party:
+//  1. Sluice writes every type (with NULLs) under each codec and several row-group sizes; the
+//     rows Sluice reads back and the rows DuckDB reads must equal the query's own rows.
+//  2. DuckDB writes the same kinds of columns under each codec and row-group size; Sluice must
+//     read exactly what DuckDB reads.
+//
+//   node parquet_roundtrip.mjs SLUICE WORK_DIR
+import { DuckDBInstance } from '@duckdb/node-api';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const [sluice, workDir] = process.argv.slice(2);
+rmSync(workDir, { recursive: true, force: true });
+mkdirSync(workDir, { recursive: true });
+const NULL = '<<NULL>>';
+const ROWS = 20000;
+
+function parseCsv(text) {
+  const records = [];
+  let record = [], field = '', quoted = false, fieldQuoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
+      else if (c === '"') quoted = false;
+      else field += c;
+      continue;
+    }
+    if (c === '"') { quoted = true; fieldQuoted = true; }
+    else if (c === ',') { record.push(field); field = ''; fieldQuoted = false; }
+    else if (c === '\n') { record.push(field); records.push(record); record = []; field = ''; fieldQuoted = false; }
+    else field += c;
+  }
+  if (field !== '' || fieldQuoted || record.length) { record.push(field); records.push(record); }
+  return records;
+}
+
+function sluiceRows(sql) {
+  const out = execFileSync(sluice, ['-csv', '-nullvalue', NULL, '-c', sql],
+    { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] });
+  return parseCsv(out);
+}
+
+async function duckRows(connection, sql) {
+  const described = await connection.runAndReadAll(`DESCRIBE ${sql}`);
+  const names = described.getRows().map(([name]) => name);
+  const reader = await connection.runAndReadAll(`SELECT COLUMNS(*)::VARCHAR FROM (${sql})`);
+  return [names, ...reader.getRows().map((row) => row.map((value) => value === null ? NULL : value))];
+}
+
+function same(label, expected, actual) {
+  if (expected.length !== actual.length) {
+    return `${label}: ${actual.length - 1} rows, expected ${expected.length - 1}`;
+  }
+  for (let r = 0; r < expected.length; r++) {
+    for (let c = 0; c < expected[r].length; c++) {
+      if (expected[r][c] !== actual[r][c]) {
+        return `${label}: row ${r} column ${expected[0][c]}: ${JSON.stringify(actual[r][c])}, expected ${JSON.stringify(expected[r][c])}`;
+      }
+    }
+  }
+  return null;
+}
+
+// n is NULL on every 11th row; every column derives from it, so every column has NULLs.
+const sluiceColumns = `
+  n % 3 = 0 AS b,
+  CAST(n % 100 AS TINYINT) AS i8,
+  CAST(n % 30000 AS SMALLINT) AS i16,
+  CAST(n * 7 AS INTEGER) AS i32,
+  n * 1000003 AS i64,
+  CAST(n AS HUGEINT) * 100000000000000000000 AS i128,
+  CAST(n AS FLOAT) / 7 AS f32,
+  n / 3 AS f64,
+  CAST((n % 100) * 0.01 AS DECIMAL(4,2)) AS d4,
+  CAST(n * 0.001 AS DECIMAL(18,3)) AS d18,
+  CAST(n * 1.5 AS DECIMAL(38,10)) AS d38,
+  CAST(n * -7 AS DECIMAL(20,2)) AS d20,
+  DATE '1990-01-01' + n AS dt,
+  CAST('1' || (n % 10) || ':' || (10 + n % 50) || ':' || (10 + n % 40) || '.5' AS TIME) AS tm,
+  CAST('2020-01-' || (10 + n % 20) || ' 10:' || (10 + n % 50) || ':30.25' AS TIMESTAMP) AS ts,
+  'category ' || (n % 5) AS s_low,
+  'a longer string value that is not inlined, number ' || n AS s_high,
+  CAST('bytes' || (n % 17) AS BLOB) AS bl,
+  '' AS s_empty`;
+const sluiceQuery = `SELECT ${sluiceColumns} FROM (SELECT range + 0 * (1 // (range % 11)) AS n FROM range(${ROWS}))`;
+
+const codecs = ['uncompressed', 'snappy', 'gzip', 'zstd', 'lz4', 'brotli'];
+const rowGroupSizes = [1000, 4096, 122880];
+const failures = [];
+const instance = await DuckDBInstance.create(':memory:');
+const connection = await instance.connect();
+
+// Sluice has no subqueries in FROM yet: derive n inline instead.
+const inlineQuery = `SELECT ${sluiceColumns.replaceAll(/\bn\b/g, '(range + 0 * (1 // (range % 11)))')} FROM range(${ROWS})`;
+const expected = sluiceRows(inlineQuery);
+for (const codec of codecs) {
+  for (const rows of rowGroupSizes) {
+    const file = join(workDir, `sluice_${codec}_${rows}.parquet`);
+    sluiceRows(`COPY (${inlineQuery}) TO '${file}' (FORMAT parquet, COMPRESSION ${codec}, ROW_GROUP_SIZE ${rows})`);
+    const ours = sluiceRows(`SELECT * FROM read_parquet('${file}')`);
+    const theirs = await duckRows(connection, `SELECT * FROM read_parquet('${file}')`);
+    for (const problem of [same(`Sluice reading ${file}`, expected, ours), same(`DuckDB reading ${file}`, expected, theirs)]) {
+      if (problem) failures.push(problem);
+    }
+    const groups = await connection.runAndReadAll(`SELECT count(*)::INTEGER FROM parquet_metadata('${file}') WHERE column_id = 0`);
+    const expectedGroups = Math.ceil(ROWS / rows);
+    if (groups.getRows()[0][0] !== expectedGroups) failures.push(`${file}: ${groups.getRows()[0][0]} row groups, expected ${expectedGroups}`);
+  }
+}
+
+// DuckDB's own files.
+const duckColumns = sluiceColumns
+  .replace('CAST(n AS HUGEINT) * 100000000000000000000 AS i128', 'CAST(n AS HUGEINT) AS i128_as_double')
+  .replace('CAST(n AS FLOAT) / 7 AS f32', 'CAST(n AS FLOAT) / 7::FLOAT AS f32')
+  .replace("DATE '1990-01-01' + n AS dt", "DATE '1990-01-01' + CAST(n AS INTEGER) AS dt");
+for (const codec of codecs) {
+  for (const rows of rowGroupSizes) {
+    const file = join(workDir, `duckdb_${codec}_${rows}.parquet`);
+    await connection.run(`COPY (SELECT ${duckColumns} FROM (SELECT CASE WHEN range % 11 = 0 THEN NULL ELSE range END AS n FROM range(${ROWS}))) TO '${file}' (FORMAT parquet, COMPRESSION ${codec === 'lz4' ? 'lz4_raw' : codec}, ROW_GROUP_SIZE ${rows})`);
+    const theirs = await duckRows(connection, `SELECT * FROM read_parquet('${file}')`);
+    const ours = sluiceRows(`SELECT * FROM read_parquet('${file}')`);
+    const problem = same(`Sluice reading DuckDB's ${file}`, theirs, ours);
+    if (problem) failures.push(problem);
+  }
+}
+
+for (const failure of failures) console.log(`FAIL ${failure}`);
+const total = codecs.length * rowGroupSizes.length;
+console.log(`${total} Sluice-written files read back by Sluice and DuckDB, ${total} DuckDB-written files read by Sluice: ${failures.length} failures`);
+rmSync(workDir, { recursive: true, force: true });
+process.exit(failures.length === 0 ? 0 : 1);
