@@ -39,10 +39,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The DuckDB oracle, pinned in tests/oracle/package-lock.json.
-oracle=tests/oracle
-if [ ! -f "$oracle/node_modules/@duckdb/node-api/package.json" ] ||
-   [ "$oracle/package-lock.json" -nt "$oracle/node_modules/.package-lock.json" ]; then
-  echo "setup: installing the DuckDB oracle (npm)"
-  (cd "$oracle" && npm ci --no-audit --no-fund --loglevel=error)
+# DuckDB, the oracle of the tests and the peer of the benchmarks, pinned in package-lock.json.
+if [ ! -f node_modules/@duckdb/node-api/package.json ] ||
+   [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: installing DuckDB for the tests and benchmarks (npm)"
+  npm ci --no-audit --no-fund --loglevel=error
 fi
