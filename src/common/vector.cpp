@@ -22,6 +22,12 @@ string_t Vector::AddString(std::string_view text) {
     return string_heap().AddString(text);
 }
 
+void Vector::KeepAlive(std::shared_ptr<const void> owner) {
+    if (owners_.empty() || owners_.back() != owner) {
+        owners_.push_back(std::move(owner));
+    }
+}
+
 void Vector::SetValue(idx_t row, const Value& value) {
     if (value.IsNull()) {
         SetNull(row);
@@ -132,6 +138,7 @@ void Vector::Reset() {
     vector_type_ = VectorType::FLAT;
     validity_.Reset();
     heap_.reset();
+    owners_.clear();
 }
 
 } // namespace sluice

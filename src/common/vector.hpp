@@ -7,6 +7,7 @@
 #include "common/value.hpp"
 
 #include <memory>
+#include <vector>
 
 namespace sluice {
 
@@ -45,6 +46,8 @@ public:
     // Copies `text` into this vector's arena when it is too long to inline.
     string_t AddString(std::string_view text);
     StringHeap& string_heap();
+    // Keeps memory that string_t values of this vector point into alive until Reset.
+    void KeepAlive(std::shared_ptr<const void> owner);
 
     void SetValue(idx_t row, const Value& value);
     Value GetValue(idx_t row) const;
@@ -66,6 +69,7 @@ private:
     std::unique_ptr<uint8_t[]> data_;
     ValidityMask validity_;
     std::shared_ptr<StringHeap> heap_;
+    std::vector<std::shared_ptr<const void>> owners_;
 };
 
 } // namespace sluice

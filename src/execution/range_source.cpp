@@ -21,12 +21,14 @@ uint64_t RangeSource::Count(int64_t start, int64_t stop, int64_t step) {
     }
     auto span = static_cast<unsigned __int128>(step > 0 ? static_cast<__int128>(stop) - start
                                                         : static_cast<__int128>(start) - stop);
-    auto stride = static_cast<unsigned __int128>(step > 0 ? static_cast<__int128>(step) : -static_cast<__int128>(step));
+    auto stride = static_cast<unsigned __int128>(step > 0 ? static_cast<__int128>(step)
+                                                          : -static_cast<__int128>(step));
     return static_cast<uint64_t>((span + stride - 1) / stride);
 }
 
 RangeSource::RangeSource(int64_t start, int64_t stop, int64_t step, bool emit_column)
-    : start_(start), step_(step), count_(Count(start, stop, step)), emit_column_(emit_column) {}
+    : start_(start), step_(step), count_(Count(start, stop, step)), emit_column_(emit_column) {
+}
 
 std::vector<LogicalType> RangeSource::OutputTypes() const {
     if (!emit_column_) {
@@ -35,11 +37,17 @@ std::vector<LogicalType> RangeSource::OutputTypes() const {
     return {LogicalTypeId::BIGINT};
 }
 
-std::unique_ptr<LocalState> RangeSource::InitLocal() { return std::make_unique<RangeLocal>(); }
+std::unique_ptr<LocalState> RangeSource::InitLocal() {
+    return std::make_unique<RangeLocal>();
+}
 
-idx_t RangeSource::MaxThreads() const { return std::max<idx_t>(1, (count_ + kVectorSize - 1) / kVectorSize); }
+idx_t RangeSource::MaxThreads() const {
+    return std::max<idx_t>(1, (count_ + kVectorSize - 1) / kVectorSize);
+}
 
-idx_t RangeSource::BatchIndex(LocalState* local) const { return static_cast<RangeLocal*>(local)->chunk; }
+idx_t RangeSource::BatchIndex(LocalState* local) const {
+    return static_cast<RangeLocal*>(local)->chunk;
+}
 
 double RangeSource::Progress() const {
     uint64_t chunks = (count_ + kVectorSize - 1) / kVectorSize;

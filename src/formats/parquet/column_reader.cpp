@@ -57,6 +57,15 @@ float HalfToFloat(uint16_t half) {
 bool ValidUtf8(std::string_view text) {
     const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
     size_t size = text.size(), i = 0;
+    // ASCII, eight bytes at a time: the common case.
+    while (i + 8 <= size) {
+        uint64_t word;
+        std::memcpy(&word, bytes + i, 8);
+        if (word & 0x8080808080808080ULL) {
+            break;
+        }
+        i += 8;
+    }
     while (i < size) {
         unsigned char c = bytes[i];
         if (c < 0x80) {
@@ -120,8 +129,8 @@ bool BigEndianToInt128(std::string_view bytes, hugeint_t& result) {
     return true;
 }
 
-void StoreDecimal(Vector& out, idx_t row, hugeint_t value) {
-    switch (out.type().physical()) {
+void StoreDecimal(Vector& out, PhysicalType physical, idx_t row, hugeint_t value) {
+    switch (physical) {
     case PhysicalType::INT16:
         out.data<int16_t>()[row] = static_cast<int16_t>(value);
         break;
@@ -144,10 +153,10 @@ int64_t FloorDivide(int64_t value, int64_t divisor) {
 
 } // namespace
 
-ColumnReader::ColumnReader(const ParquetColumn& column, Codec codec, const uint8_t* data,
-                           size_t size, uint64_t file_offset, std::string context)
-    : column_(column), codec_(codec), data_(data), size_(size), file_offset_(file_offset),
-      context_(std::move(context)) {
+ColumnReader::ColumnReader(const ParquetColumn& column, Codec codec, ByteBuffer chunk,
+                           uint64_t file_offset, std::string context)
+    : column_(column), codec_(codec), chunk_(std::move(chunk)), data_(chunk_.get()),
+      size_(chunk_.size), file_offset_(file_offset), context_(std::move(context)) {
 }
 
 void ColumnReader::Fail(const std::string& what) const {
@@ -160,21 +169,28 @@ void ColumnReader::Fail(const std::string& what) const {
 }
 
 const uint8_t* ColumnReader::Decompressed(const uint8_t* data, size_t compressed,
-                                          size_t uncompressed, std::vector<uint8_t>& buffer) {
+                                          size_t uncompressed, std::shared_ptr<const void>& owner) {
     if (codec_ == Codec::UNCOMPRESSED) {
         if (compressed != uncompressed) {
             Fail("uncompressed page of " + std::to_string(compressed) + " bytes claims " +
                  std::to_string(uncompressed) + " bytes");
         }
+        owner = chunk_.data;
         return data;
     }
-    buffer.resize(uncompressed == 0 ? 1 : uncompressed);
+    // Reuse the last buffer when nothing points into it any more (only `scratch_` and, possibly,
+    // `owner` itself hold it): fresh allocations of page-sized buffers cost page faults.
+    long holders = scratch_.data.use_count() - (owner == scratch_.data ? 1 : 0);
+    if (!scratch_.data || holders > 1 || scratch_.size < uncompressed) {
+        scratch_ = ByteBuffer::Allocate(std::max<size_t>(uncompressed, scratch_.size));
+    }
     try {
-        Decompress(codec_, data, compressed, buffer.data(), uncompressed);
+        Decompress(codec_, data, compressed, scratch_.get(), uncompressed);
     } catch (const std::exception& error) {
         Fail(error.what());
     }
-    return buffer.data();
+    owner = scratch_.data;
+    return scratch_.get();
 }
 
 bool ColumnReader::LoadPage() {
@@ -202,12 +218,8 @@ bool ColumnReader::LoadPage() {
             if (!header.dictionary_page_header) {
                 Fail("dictionary page without a dictionary page header");
             }
-            const uint8_t* page = Decompressed(body, compressed, uncompressed, dictionary_buffer_);
-            if (page != dictionary_buffer_.data()) {
-                dictionary_buffer_.assign(page, page + uncompressed);
-            }
-            DecodeDictionaryPage(dictionary_buffer_.data(), uncompressed,
-                                 header.dictionary_page_header->num_values);
+            const uint8_t* page = Decompressed(body, compressed, uncompressed, dictionary_owner_);
+            DecodeDictionaryPage(page, uncompressed, header.dictionary_page_header->num_values);
             continue;
         }
         case PageType::DATA_PAGE: {
@@ -215,7 +227,7 @@ bool ColumnReader::LoadPage() {
                 Fail("data page without a data page header");
             }
             const DataPageHeader& info = *header.data_page_header;
-            const uint8_t* page = Decompressed(body, compressed, uncompressed, page_buffer_);
+            const uint8_t* page = Decompressed(body, compressed, uncompressed, page_owner_);
             DecodeDataPage(page, uncompressed, info.num_values, info.encoding, page, uncompressed,
                            true, info.definition_level_encoding);
             return true;
@@ -235,9 +247,9 @@ bool ColumnReader::LoadPage() {
             }
             const uint8_t* values = body + levels;
             size_t values_size = uncompressed - levels;
+            page_owner_ = chunk_.data;
             if (info.is_compressed) {
-                values =
-                    Decompressed(body + levels, compressed - levels, values_size, page_buffer_);
+                values = Decompressed(body + levels, compressed - levels, values_size, page_owner_);
             } else if (compressed != uncompressed) {
                 Fail("uncompressed v2 page sizes disagree");
             }
@@ -260,6 +272,13 @@ void ColumnReader::DecodeDictionaryPage(const uint8_t* page, size_t size, int32_
     }
     dictionary_ = PhysicalValues();
     DecodeValues(Encoding::PLAIN, page, size, static_cast<size_t>(num_values), dictionary_);
+    if (column_.conversion == Conversion::Varchar) {
+        for (std::string_view value : dictionary_.binary) {
+            if (!ValidUtf8(value)) {
+                Fail("invalid UTF-8 in a dictionary string");
+            }
+        }
+    }
     has_dictionary_ = true;
 }
 
@@ -344,8 +363,14 @@ void ColumnReader::DecodeDataPage(const uint8_t* page, size_t size, int32_t num_
         }
     } else {
         values_ = PhysicalValues();
-        string_storage_.clear();
         DecodeValues(encoding, values, values_size, non_null, values_);
+        if (column_.conversion == Conversion::Varchar) {
+            for (std::string_view value : values_.binary) {
+                if (!ValidUtf8(value)) {
+                    Fail("invalid UTF-8 in a string value");
+                }
+            }
+        }
     }
     page_rows_ = count;
     page_row_ = 0;
@@ -370,9 +395,9 @@ void ColumnReader::DecodeValues(Encoding encoding, const uint8_t* data, size_t s
         case Encoding::PLAIN_DICTIONARY: // dictionary pages of old writers say PLAIN_DICTIONARY
             if (physical == Type::BOOLEAN) {
                 need((count + 7) / 8, "PLAIN BOOLEAN data");
-                values.fixed.resize(count);
+                uint8_t* bits = values.Own(count);
                 for (size_t i = 0; i < count; i++) {
-                    values.fixed[i] = (data[i / 8] >> (i % 8)) & 1;
+                    bits[i] = (data[i / 8] >> (i % 8)) & 1;
                 }
             } else if (physical == Type::BYTE_ARRAY) {
                 values.binary.reserve(count < size / 4 + 1 ? count : size / 4 + 1);
@@ -394,7 +419,7 @@ void ColumnReader::DecodeValues(Encoding encoding, const uint8_t* data, size_t s
                 if (count > size / width) {
                     need(count * width, "PLAIN data");
                 }
-                values.fixed.assign(data, data + count * width);
+                values.fixed_data = data; // the page outlives the values: no copy
             }
             return;
         case Encoding::RLE: {
@@ -407,7 +432,10 @@ void ColumnReader::DecodeValues(Encoding encoding, const uint8_t* data, size_t s
             std::vector<uint32_t> bits(count);
             RleBitPackedDecoder decoder(data + 4, length, 1);
             decoder.GetBatch(bits.data(), count);
-            values.fixed.assign(bits.begin(), bits.end());
+            uint8_t* owned = values.Own(count);
+            for (size_t i = 0; i < count; i++) {
+                owned[i] = static_cast<uint8_t>(bits[i]);
+            }
             return;
         }
         case Encoding::DELTA_BINARY_PACKED: {
@@ -416,13 +444,13 @@ void ColumnReader::DecodeValues(Encoding encoding, const uint8_t* data, size_t s
             }
             size_t consumed = 0;
             std::vector<int64_t> decoded = DecodeDeltaBinaryPacked(data, size, count, consumed);
-            values.fixed.resize(count * width);
+            uint8_t* owned = values.Own(count * width);
             for (size_t i = 0; i < count; i++) {
                 if (physical == Type::INT32) {
                     auto narrow = static_cast<int32_t>(decoded[i]);
-                    std::memcpy(values.fixed.data() + 4 * i, &narrow, 4);
+                    std::memcpy(owned + 4 * i, &narrow, 4);
                 } else {
-                    std::memcpy(values.fixed.data() + 8 * i, &decoded[i], 8);
+                    std::memcpy(owned + 8 * i, &decoded[i], 8);
                 }
             }
             return;
@@ -437,19 +465,21 @@ void ColumnReader::DecodeValues(Encoding encoding, const uint8_t* data, size_t s
             if (physical != Type::BYTE_ARRAY && physical != Type::FIXED_LEN_BYTE_ARRAY) {
                 break;
             }
+            auto storage = std::make_shared<std::vector<std::unique_ptr<char[]>>>();
             std::vector<std::string_view> decoded =
-                DecodeDeltaByteArray(data, size, count, string_storage_);
+                DecodeDeltaByteArray(data, size, count, *storage);
             if (physical == Type::BYTE_ARRAY) {
                 values.binary = std::move(decoded);
+                page_owner_ = storage; // the rebuilt values live here, not in the page
                 return;
             }
-            values.fixed.resize(count * width);
+            uint8_t* owned = values.Own(count * width);
             for (size_t i = 0; i < count; i++) {
                 if (decoded[i].size() != width) {
                     Fail("DELTA_BYTE_ARRAY value of " + std::to_string(decoded[i].size()) +
                          " bytes in a FIXED_LEN_BYTE_ARRAY(" + std::to_string(width) + ") column");
                 }
-                std::memcpy(values.fixed.data() + i * width, decoded[i].data(), width);
+                std::memcpy(owned + i * width, decoded[i].data(), width);
             }
             return;
         }
@@ -460,11 +490,11 @@ void ColumnReader::DecodeValues(Encoding encoding, const uint8_t* data, size_t s
             if (count > size / width) {
                 need(count * width, "BYTE_STREAM_SPLIT data");
             }
-            values.fixed.resize(count * width);
+            uint8_t* owned = values.Own(count * width);
             for (size_t b = 0; b < width; b++) {
                 const uint8_t* stream = data + b * count;
                 for (size_t i = 0; i < count; i++) {
-                    values.fixed[i * width + b] = stream[i];
+                    owned[i * width + b] = stream[i];
                 }
             }
             return;
@@ -483,9 +513,21 @@ void ColumnReader::DecodeValues(Encoding encoding, const uint8_t* data, size_t s
 }
 
 void ColumnReader::Emit(const PhysicalValues& source, const uint32_t* index, const idx_t* rows,
-                        size_t count, Vector& out) {
-    const uint8_t* fixed = source.fixed.data();
+                        size_t count, bool contiguous, Vector& out) {
+    const uint8_t* fixed = source.fixed_data;
     size_t width = source.width;
+    PhysicalType physical = out.type().physical();
+    // Values stored exactly as Sluice stores them copy in bulk.
+    bool same_layout =
+        column_.conversion == Conversion::Int32 || column_.conversion == Conversion::Int64 ||
+        column_.conversion == Conversion::TimeMicros ||
+        column_.conversion == Conversion::TimestampMicros ||
+        column_.conversion == Conversion::Float || column_.conversion == Conversion::Double;
+    if (contiguous && same_layout && count > 0) {
+        std::memcpy(out.data<uint8_t>() + rows[0] * width, fixed + size_t(index[0]) * width,
+                    count * width);
+        return;
+    }
     auto fixed_at = [&](size_t i) { return fixed + static_cast<size_t>(index[i]) * width; };
     switch (column_.conversion) {
     case Conversion::Boolean:
@@ -562,12 +604,12 @@ void ColumnReader::Emit(const PhysicalValues& source, const uint32_t* index, con
         return;
     case Conversion::DecimalFromInt32:
         for (size_t i = 0; i < count; i++) {
-            StoreDecimal(out, rows[i], Load<int32_t>(fixed_at(i)));
+            StoreDecimal(out, physical, rows[i], Load<int32_t>(fixed_at(i)));
         }
         return;
     case Conversion::DecimalFromInt64:
         for (size_t i = 0; i < count; i++) {
-            StoreDecimal(out, rows[i], Load<int64_t>(fixed_at(i)));
+            StoreDecimal(out, physical, rows[i], Load<int64_t>(fixed_at(i)));
         }
         return;
     case Conversion::DecimalFromBytes:
@@ -575,7 +617,11 @@ void ColumnReader::Emit(const PhysicalValues& source, const uint32_t* index, con
     case Conversion::Blob:
         break;
     }
-    // Byte-array-like conversions.
+    // Byte-array-like conversions. Strings point into the page (or dictionary) memory, which the
+    // output vector keeps alive: no copies.
+    if (column_.conversion != Conversion::DecimalFromBytes && count > 0) {
+        out.KeepAlive(&source == &dictionary_ ? dictionary_owner_ : page_owner_);
+    }
     for (size_t i = 0; i < count; i++) {
         std::string_view bytes =
             column_.physical == Type::BYTE_ARRAY
@@ -586,16 +632,13 @@ void ColumnReader::Emit(const PhysicalValues& source, const uint32_t* index, con
             if (!BigEndianToInt128(bytes, value)) {
                 Fail("DECIMAL value does not fit in 128 bits");
             }
-            StoreDecimal(out, rows[i], value);
+            StoreDecimal(out, physical, rows[i], value);
             continue;
-        }
-        if (column_.conversion == Conversion::Varchar && !ValidUtf8(bytes)) {
-            Fail("invalid UTF-8 in a string value");
         }
         if (bytes.size() > UINT32_MAX) {
             Fail("string value larger than 4 GiB");
         }
-        out.data<string_t>()[rows[i]] = out.AddString(bytes);
+        out.data<string_t>()[rows[i]] = string_t(bytes.data(), static_cast<uint32_t>(bytes.size()));
     }
 }
 
@@ -631,22 +674,26 @@ void ColumnReader::Read(idx_t count, Vector& out) {
                 }
             }
         }
-        source_index.clear();
-        rows.clear();
+        source_index.resize(take);
+        rows.resize(take);
+        size_t valid_count = 0;
         for (size_t i = 0; i < take; i++) {
             idx_t row = done + i;
-            bool valid = !has_levels_ || levels[i] == column_.max_definition_level;
-            if (!valid) {
+            if (has_levels_ && levels[i] != column_.max_definition_level) {
                 out.SetNull(row);
                 continue;
             }
-            size_t value = page_value_++;
-            if (!page_uses_dictionary_ && value >= values_.count) {
-                Fail("the page holds fewer values than its levels announce");
-            }
-            source_index.push_back(static_cast<uint32_t>(value));
-            rows.push_back(row);
+            source_index[valid_count] = static_cast<uint32_t>(page_value_ + valid_count);
+            rows[valid_count] = row;
+            valid_count++;
         }
+        if (!page_uses_dictionary_ && page_value_ + valid_count > values_.count) {
+            Fail("the page holds fewer values than its levels announce");
+        }
+        page_value_ += valid_count;
+        source_index.resize(valid_count);
+        rows.resize(valid_count);
+        bool contiguous = valid_count == take;
         if (page_uses_dictionary_ && !rows.empty()) {
             try {
                 index_decoder_->GetBatch(source_index.data(), source_index.size());
@@ -662,7 +709,7 @@ void ColumnReader::Read(idx_t count, Vector& out) {
             }
         }
         Emit(page_uses_dictionary_ ? dictionary_ : values_, source_index.data(), rows.data(),
-             rows.size(), out);
+             rows.size(), contiguous && !page_uses_dictionary_, out);
         page_row_ += take;
         done += take;
     }

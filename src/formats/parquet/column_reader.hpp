@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/byte_buffer.hpp"
 #include "common/vector.hpp"
 #include "formats/parquet/parquet_schema.hpp"
 #include "formats/parquet/rle_bit_packed_decoder.hpp"
@@ -16,8 +17,18 @@ namespace sluice::parquet {
 struct PhysicalValues {
     size_t width = 0;
     size_t count = 0;
-    std::vector<uint8_t> fixed;
+    // Fixed-width values: `fixed_data` points into the page itself for PLAIN data, else into
+    // `owned` (booleans, delta and byte-stream-split decoding).
+    const uint8_t* fixed_data = nullptr;
+    std::vector<uint8_t> owned;
     std::vector<std::string_view> binary;
+
+    // Makes `owned` the storage of `bytes` fixed-width values.
+    uint8_t* Own(size_t bytes) {
+        owned.resize(bytes);
+        fixed_data = owned.data();
+        return owned.data();
+    }
 };
 
 // Streams the rows of one flat column chunk, already in memory, page by page. Never reads
@@ -25,8 +36,8 @@ struct PhysicalValues {
 class ColumnReader {
 public:
     // `context` names file, row group and column for error messages.
-    ColumnReader(const ParquetColumn& column, Codec codec, const uint8_t* data, size_t size,
-                 uint64_t file_offset, std::string context);
+    ColumnReader(const ParquetColumn& column, Codec codec, ByteBuffer chunk, uint64_t file_offset,
+                 std::string context);
 
     // Decodes the next `count` rows into rows [0, count) of `out`.
     void Read(idx_t count, Vector& out);
@@ -39,14 +50,18 @@ private:
                         Encoding level_encoding);
     void DecodeValues(Encoding encoding, const uint8_t* data, size_t size, size_t count,
                       PhysicalValues& values);
+    // Writes source values source_index[i] to rows[i] of `out`. `contiguous` says both are
+    // consecutive runs, which allows copying fixed-width values in bulk.
     void Emit(const PhysicalValues& source, const uint32_t* source_index, const idx_t* rows,
-              size_t count, Vector& out);
+              size_t count, bool contiguous, Vector& out);
+    // The page's bytes, decompressed when the codec needs it; `owner` keeps them alive.
     const uint8_t* Decompressed(const uint8_t* data, size_t compressed, size_t uncompressed,
-                                std::vector<uint8_t>& buffer);
+                                std::shared_ptr<const void>& owner);
     [[noreturn]] void Fail(const std::string& what) const;
 
     const ParquetColumn& column_;
     Codec codec_;
+    ByteBuffer chunk_;
     const uint8_t* data_;
     size_t size_;
     uint64_t file_offset_;
@@ -57,9 +72,10 @@ private:
 
     bool has_dictionary_ = false;
     PhysicalValues dictionary_;
-    std::vector<uint8_t> dictionary_buffer_;
+    std::shared_ptr<const void> dictionary_owner_; // memory the dictionary's strings point into
 
-    std::vector<uint8_t> page_buffer_;
+    std::shared_ptr<const void> page_owner_; // memory the current page's strings point into
+    ByteBuffer scratch_; // decompression buffer, reused once no vector references it
     // Definition levels are decoded a batch at a time: a page of millions of NULLs costs a few
     // bytes in the file and must not cost gigabytes here.
     bool has_levels_ = false;
@@ -72,7 +88,6 @@ private:
     size_t page_rows_ = 0;
     size_t page_row_ = 0;
     size_t page_value_ = 0;
-    std::vector<std::unique_ptr<char[]>> string_storage_;
 };
 
 } // namespace sluice::parquet

@@ -19,7 +19,8 @@ constexpr int kBrotliQuality = 5;
 void Gzip(const uint8_t* input, size_t size, std::vector<uint8_t>& output) {
     z_stream stream{};
     // 15 + 16: a gzip (RFC 1952) wrapper, which the Parquet GZIP codec means.
-    if (deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    if (deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+        Z_OK) {
         throw std::runtime_error("cannot initialise zlib");
     }
     output.resize(deflateBound(&stream, size));
@@ -59,7 +60,8 @@ void Compress(Codec codec, const uint8_t* input, size_t size, std::vector<uint8_
         output.resize(ZSTD_compressBound(size));
         size_t length = ZSTD_compress(output.data(), output.size(), input, size, kZstdLevel);
         if (ZSTD_isError(length)) {
-            throw std::runtime_error(std::string("ZSTD compression failed: ") + ZSTD_getErrorName(length));
+            throw std::runtime_error(std::string("ZSTD compression failed: ") +
+                                     ZSTD_getErrorName(length));
         }
         output.resize(length);
         return;
@@ -67,8 +69,8 @@ void Compress(Codec codec, const uint8_t* input, size_t size, std::vector<uint8_
     case Codec::LZ4_RAW: {
         output.resize(static_cast<size_t>(LZ4_compressBound(static_cast<int>(size))));
         int length = LZ4_compress_default(reinterpret_cast<const char*>(input),
-                                          reinterpret_cast<char*>(output.data()), static_cast<int>(size),
-                                          static_cast<int>(output.size()));
+                                          reinterpret_cast<char*>(output.data()),
+                                          static_cast<int>(size), static_cast<int>(output.size()));
         if (length <= 0 && size > 0) {
             throw std::runtime_error("LZ4 compression failed");
         }

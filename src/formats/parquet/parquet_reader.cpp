@@ -144,8 +144,8 @@ ParquetFileReader::PlanRowGroup(size_t row_group, const std::vector<size_t>& col
 
 RowGroupDecoder::RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file, size_t row_group,
                                  const std::vector<size_t>& column_ids,
-                                 std::vector<std::vector<uint8_t>> buffers)
-    : file_(std::move(file)), buffers_(std::move(buffers)) {
+                                 std::vector<ByteBuffer> buffers)
+    : file_(std::move(file)) {
     const RowGroup& group = file_->metadata().row_groups[row_group];
     rows_left_ = static_cast<uint64_t>(group.num_rows);
     std::vector<ByteRange> ranges = file_->PlanRowGroup(row_group, column_ids);
@@ -159,12 +159,11 @@ RowGroupDecoder::RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file, 
                                                          " values, the row group " +
                                                          std::to_string(group.num_rows) + " rows");
         }
-        if (buffers_[i].size() != ranges[i].length) {
+        if (buffers[i].size != ranges[i].length) {
             throw Exception(ErrorKind::Internal, context + ": fetched buffer has the wrong size");
         }
-        readers_.push_back(std::make_unique<ColumnReader>(column, meta.codec, buffers_[i].data(),
-                                                          buffers_[i].size(), ranges[i].offset,
-                                                          std::move(context)));
+        readers_.push_back(std::make_unique<ColumnReader>(column, meta.codec, std::move(buffers[i]),
+                                                          ranges[i].offset, std::move(context)));
     }
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/byte_buffer.hpp"
 #include "common/data_chunk.hpp"
 #include "formats/parquet/column_reader.hpp"
 #include "formats/parquet/parquet_metadata.hpp"
@@ -56,16 +57,16 @@ private:
 // Decodes one row group, whose planned ranges are in memory, 2048 rows at a time.
 class RowGroupDecoder {
 public:
+    // `buffers` hold the planned ranges, in the plan's order.
     RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file, size_t row_group,
-                    const std::vector<size_t>& column_ids,
-                    std::vector<std::vector<uint8_t>> buffers);
+                    const std::vector<size_t>& column_ids, std::vector<ByteBuffer> buffers);
 
     // Fills `out` (projected column types) with the next rows; false once the group is done.
     bool Next(DataChunk& out);
 
 private:
     std::shared_ptr<const ParquetFileReader> file_;
-    std::vector<std::vector<uint8_t>> buffers_;
+
     std::vector<std::unique_ptr<ColumnReader>> readers_;
     uint64_t rows_left_;
 };

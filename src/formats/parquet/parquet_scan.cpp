@@ -60,10 +60,10 @@ SourceResult ParquetScanSource::GetData(DataChunk& out, LocalState* local,
         const Job& job = jobs_[job_index];
         const ParquetFile& file = files_[job.file];
         std::vector<ByteRange> ranges = file.reader->PlanRowGroup(job.row_group, column_ids_);
-        std::vector<std::vector<uint8_t>> buffers;
+        std::vector<ByteBuffer> buffers;
         for (const ByteRange& range : ranges) {
-            buffers.emplace_back(range.length);
-            file.handle->Read(buffers.back().data(), range.length, range.offset);
+            buffers.push_back(ByteBuffer::Allocate(range.length));
+            file.handle->Read(buffers.back().get(), range.length, range.offset);
         }
         state.decoder = std::make_unique<RowGroupDecoder>(file.reader, job.row_group, column_ids_,
                                                           std::move(buffers));

@@ -61,8 +61,12 @@ Layout LayoutOf(const LogicalType& type) {
         if (type.width() <= 18) {
             return {Type::INT64, 0, 8, ConvertedType::DECIMAL, type.width(), type.scale()};
         }
-        return {Type::FIXED_LEN_BYTE_ARRAY, DecimalBytes(type.width()), DecimalBytes(type.width()),
-                ConvertedType::DECIMAL, type.width(), type.scale()};
+        return {Type::FIXED_LEN_BYTE_ARRAY,
+                DecimalBytes(type.width()),
+                DecimalBytes(type.width()),
+                ConvertedType::DECIMAL,
+                type.width(),
+                type.scale()};
     case LogicalTypeId::FLOAT:
         return {Type::FLOAT, 0, 4};
     case LogicalTypeId::DOUBLE:
@@ -150,7 +154,8 @@ void AppendValue(const Vector& vector, idx_t row, const Layout& layout, ColumnVa
             AppendLittleEndian<int64_t>(values.fixed, static_cast<int64_t>(value));
         } else {
             for (int32_t byte = layout.type_length - 1; byte >= 0; byte--) {
-                values.fixed.push_back(static_cast<uint8_t>(static_cast<unsigned __int128>(value) >> (8 * byte)));
+                values.fixed.push_back(
+                    static_cast<uint8_t>(static_cast<unsigned __int128>(value) >> (8 * byte)));
             }
         }
         return;
@@ -253,7 +258,8 @@ struct MinMax {
     }
 };
 
-void WriteStatistics(ThriftCompactWriter& writer, int16_t field, int64_t null_count, const MinMax& range) {
+void WriteStatistics(ThriftCompactWriter& writer, int16_t field, int64_t null_count,
+                     const MinMax& range) {
     writer.BeginStructField(field);
     writer.WriteI64Field(3, null_count);
     if (range.Writable()) {
@@ -344,7 +350,8 @@ struct ParquetWriter::ColumnChunkResult {
 
 ParquetWriter::ParquetWriter(std::string path, std::vector<std::string> names,
                              std::vector<LogicalType> types, ParquetWriteOptions options)
-    : path_(std::move(path)), names_(std::move(names)), types_(std::move(types)), options_(options) {
+    : path_(std::move(path)), names_(std::move(names)), types_(std::move(types)),
+      options_(options) {
     if (options_.row_group_size == 0) {
         throw Exception(ErrorKind::InvalidInput, "ROW_GROUP_SIZE must be at least 1");
     }
@@ -369,7 +376,8 @@ ParquetWriter::~ParquetWriter() {
 
 void ParquetWriter::Write(const void* data, size_t size) {
     if (size > 0 && std::fwrite(data, 1, size, file_) != size) {
-        throw Exception(ErrorKind::IO, "could not write \"" + path_ + "\": " + std::strerror(errno));
+        throw Exception(ErrorKind::IO,
+                        "could not write \"" + path_ + "\": " + std::strerror(errno));
     }
     offset_ += size;
 }
@@ -419,7 +427,8 @@ ParquetWriter::ColumnChunkResult ParquetWriter::WriteColumn(size_t column) {
         indices.reserve(values.count);
         for (size_t i = 0; i < values.count && use_dictionary; i++) {
             std::string_view value = values.Value(i, layout.width);
-            auto [entry, inserted] = positions.emplace(value, static_cast<uint32_t>(dictionary.size()));
+            auto [entry, inserted] =
+                positions.emplace(value, static_cast<uint32_t>(dictionary.size()));
             if (inserted) {
                 dictionary.push_back(value);
                 use_dictionary = dictionary.size() <= options_.max_dictionary_values &&
@@ -439,7 +448,8 @@ ParquetWriter::ColumnChunkResult ParquetWriter::WriteColumn(size_t column) {
         header.clear();
         ThriftCompactWriter writer(header);
         writer.BeginStruct();
-        write_header(writer, static_cast<int32_t>(body.size()), static_cast<int32_t>(compressed.size()));
+        write_header(writer, static_cast<int32_t>(body.size()),
+                     static_cast<int32_t>(compressed.size()));
         writer.EndStruct();
         Write(header.data(), header.size());
         Write(compressed.data(), compressed.size());
@@ -484,8 +494,9 @@ ParquetWriter::ColumnChunkResult ParquetWriter::WriteColumn(size_t column) {
         uint64_t bytes = 0;
         while (row < total_rows && bytes < options_.page_size) {
             if (values.defined[row]) {
-                bytes += use_dictionary ? 1 + index_width / 8
-                                        : (layout.width == 0 ? 4 + values.binary[value].size() : layout.width);
+                bytes += use_dictionary
+                             ? 1 + index_width / 8
+                             : (layout.width == 0 ? 4 + values.binary[value].size() : layout.width);
                 value++;
             }
             row++;
@@ -504,7 +515,8 @@ ParquetWriter::ColumnChunkResult ParquetWriter::WriteColumn(size_t column) {
         std::memcpy(page.data(), &levels_length, 4);
         if (use_dictionary) {
             page.push_back(static_cast<uint8_t>(index_width));
-            EncodeRleBitPacked(indices.data() + page_first_value, value - page_first_value, index_width, page);
+            EncodeRleBitPacked(indices.data() + page_first_value, value - page_first_value,
+                               index_width, page);
         } else {
             AppendPlain(values, page_first_value, value, layout, page);
         }
@@ -514,7 +526,8 @@ ParquetWriter::ColumnChunkResult ParquetWriter::WriteColumn(size_t column) {
             writer.WriteI32Field(3, compressed_size);
             writer.BeginStructField(5);
             writer.WriteI32Field(1, static_cast<int32_t>(page_rows));
-            writer.WriteI32Field(2, static_cast<int32_t>(use_dictionary ? Encoding::RLE_DICTIONARY : Encoding::PLAIN));
+            writer.WriteI32Field(2, static_cast<int32_t>(use_dictionary ? Encoding::RLE_DICTIONARY
+                                                                        : Encoding::PLAIN));
             writer.WriteI32Field(3, static_cast<int32_t>(Encoding::RLE));
             writer.WriteI32Field(4, static_cast<int32_t>(Encoding::RLE));
             WriteStatistics(writer, 5, page_nulls, page_range);
@@ -530,7 +543,8 @@ ParquetWriter::ColumnChunkResult ParquetWriter::WriteColumn(size_t column) {
     writer.WriteI64Field(2, static_cast<int64_t>(result.start));
     writer.BeginStructField(3); // ColumnMetaData
     writer.WriteI32Field(1, static_cast<int32_t>(layout.type));
-    std::vector<Encoding> encodings = {Encoding::RLE, use_dictionary ? Encoding::RLE_DICTIONARY : Encoding::PLAIN};
+    std::vector<Encoding> encodings = {Encoding::RLE,
+                                       use_dictionary ? Encoding::RLE_DICTIONARY : Encoding::PLAIN};
     if (use_dictionary) {
         encodings.push_back(Encoding::PLAIN);
     }
@@ -570,13 +584,15 @@ void ParquetWriter::FlushRowGroup() {
     writer.BeginStruct(); // RowGroup
     writer.BeginListField(1, TType::kStruct, static_cast<uint32_t>(chunks.size()));
     for (const auto& chunk : chunks) {
-        footer_row_groups_.insert(footer_row_groups_.end(), chunk.metadata.begin(), chunk.metadata.end());
+        footer_row_groups_.insert(footer_row_groups_.end(), chunk.metadata.begin(),
+                                  chunk.metadata.end());
     }
     writer.WriteI64Field(2, static_cast<int64_t>(uncompressed));
     writer.WriteI64Field(3, static_cast<int64_t>(buffered_rows_));
     writer.WriteI64Field(5, static_cast<int64_t>(start));
     writer.WriteI64Field(6, static_cast<int64_t>(compressed));
-    writer.WriteI32Field(7, static_cast<int32_t>(row_group_count_)); // i16 in the spec: same encoding
+    writer.WriteI32Field(7,
+                         static_cast<int32_t>(row_group_count_)); // i16 in the spec: same encoding
     writer.EndStruct();
     row_group_count_++;
     rows_written_ += buffered_rows_;
@@ -632,7 +648,8 @@ void ParquetWriter::Finish() {
     Write(&footer_length, 4);
     Write("PAR1", 4);
     if (std::fflush(file_) != 0) {
-        throw Exception(ErrorKind::IO, "could not write \"" + path_ + "\": " + std::strerror(errno));
+        throw Exception(ErrorKind::IO,
+                        "could not write \"" + path_ + "\": " + std::strerror(errno));
     }
     finished_ = true;
 }

@@ -1,5 +1,6 @@
 #include "formats/parquet/rle_bit_packed_decoder.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -33,6 +34,26 @@ uint64_t ReadPackedValue(const uint8_t* data, size_t size, uint64_t index, uint3
         value |= static_cast<uint64_t>(window[8]) << (64 - shift);
     }
     return bit_width == 64 ? value : value & ((uint64_t(1) << bit_width) - 1);
+}
+
+void UnpackBits(const uint8_t* data, size_t size, uint32_t bit_width, uint64_t first, uint32_t* out,
+                size_t count) {
+    if (bit_width == 0) {
+        std::fill(out, out + count, 0u);
+        return;
+    }
+    const uint64_t mask = (uint64_t(1) << bit_width) - 1;
+    uint64_t bit = first * bit_width;
+    for (size_t i = 0; i < count; i++, bit += bit_width) {
+        uint64_t byte = bit >> 3;
+        if (byte + 8 <= size) {
+            uint64_t word;
+            std::memcpy(&word, data + byte, 8); // shift (<= 7) + width (<= 32) fits in 64 bits
+            out[i] = static_cast<uint32_t>((word >> (bit & 7)) & mask);
+        } else {
+            out[i] = static_cast<uint32_t>(ReadPackedValue(data, size, first + i, bit_width));
+        }
+    }
 }
 
 RleBitPackedDecoder::RleBitPackedDecoder(const uint8_t* data, size_t size, uint32_t bit_width)
@@ -98,15 +119,10 @@ void RleBitPackedDecoder::GetBatch(uint32_t* out, size_t count) {
         size_t take = remaining_ < count - done ? remaining_ : count - done;
         if (packed_) {
             size_t packed_size = static_cast<size_t>(data_ + pos_ - packed_data_);
-            for (size_t i = 0; i < take; i++) {
-                out[done + i] = static_cast<uint32_t>(
-                    ReadPackedValue(packed_data_, packed_size, packed_index_ + i, bit_width_));
-            }
+            UnpackBits(packed_data_, packed_size, bit_width_, packed_index_, out + done, take);
             packed_index_ += take;
         } else {
-            for (size_t i = 0; i < take; i++) {
-                out[done + i] = repeated_value_;
-            }
+            std::fill(out + done, out + done + take, repeated_value_);
         }
         remaining_ -= take;
         done += take;

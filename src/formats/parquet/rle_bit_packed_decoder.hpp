@@ -41,6 +41,11 @@ void DecodeLegacyBitPacked(const uint8_t* data, size_t size, uint32_t bit_width,
 // Reads `bit_width`-bit value number `index` from an LSB-first packed buffer of `size` bytes.
 uint64_t ReadPackedValue(const uint8_t* data, size_t size, uint64_t index, uint32_t bit_width);
 
+// Unpacks values [first, first + count) of width `bit_width` (<= 32) from an LSB-first packed
+// buffer of `size` bytes.
+void UnpackBits(const uint8_t* data, size_t size, uint32_t bit_width, uint64_t first, uint32_t* out,
+                size_t count);
+
 uint32_t BitWidthOf(uint64_t max_value);
 
 } // namespace sluice::parquet

@@ -16,7 +16,9 @@ void ThriftCompactWriter::ZigZag(int64_t value) {
     Varint((static_cast<uint64_t>(value) << 1) ^ static_cast<uint64_t>(value >> 63));
 }
 
-void ThriftCompactWriter::BeginStruct() { last_ids_.push_back(0); }
+void ThriftCompactWriter::BeginStruct() {
+    last_ids_.push_back(0);
+}
 
 void ThriftCompactWriter::EndStruct() {
     out_.push_back(ThriftCompactReader::kStop);
@@ -73,7 +75,9 @@ void ThriftCompactWriter::BeginListField(int16_t id, uint8_t element_type, uint3
     }
 }
 
-void ThriftCompactWriter::WriteI32(int32_t value) { ZigZag(value); }
+void ThriftCompactWriter::WriteI32(int32_t value) {
+    ZigZag(value);
+}
 
 void ThriftCompactWriter::WriteBinary(std::string_view value) {
     Varint(value.size());
