@@ -11,6 +11,19 @@ Vector::Vector(LogicalType type, idx_t capacity)
       data_(new uint8_t[PhysicalTypeSize(type.physical()) * (capacity == 0 ? 1 : capacity)]()) {
 }
 
+void Vector::Reference(const Vector& other) {
+    if (other.type_ != type_) {
+        throw Exception(ErrorKind::Internal,
+                        "Vector::Reference between vectors of different types");
+    }
+    data_ = other.data_;
+    capacity_ = other.capacity_; // the capacity is the shared buffer's
+    vector_type_ = other.vector_type_;
+    validity_ = other.validity_;
+    heap_ = other.heap_;
+    owners_ = other.owners_;
+}
+
 StringHeap& Vector::string_heap() {
     if (!heap_) {
         heap_ = std::make_shared<StringHeap>();
@@ -139,6 +152,11 @@ void Vector::Reset() {
     validity_.Reset();
     heap_.reset();
     owners_.clear();
+    if (data_.use_count() > 1) {
+        // Another vector references our rows (or we reference theirs): write elsewhere.
+        data_.reset(
+            new uint8_t[PhysicalTypeSize(type_.physical()) * (capacity_ == 0 ? 1 : capacity_)]);
+    }
 }
 
 } // namespace sluice

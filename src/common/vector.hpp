@@ -61,12 +61,17 @@ public:
     void CopyRow(const Vector& source, idx_t source_row, idx_t target_row);
     // Forgets contents and NULLs, keeps type and capacity.
     void Reset();
+    // Makes this vector show `other`'s rows without copying them (same type). Valid until either
+    // vector is Reset; this one must be Reset before it is written.
+    void Reference(const Vector& other);
 
 private:
     LogicalType type_;
     VectorType vector_type_ = VectorType::FLAT;
     idx_t capacity_;
-    std::unique_ptr<uint8_t[]> data_;
+    // Shared so that Reference() costs nothing; Reset() gives a shared vector a buffer of its own
+    // before it is written again.
+    std::shared_ptr<uint8_t[]> data_;
     ValidityMask validity_;
     std::shared_ptr<StringHeap> heap_;
     std::vector<std::shared_ptr<const void>> owners_;

@@ -52,18 +52,10 @@ void ExpressionExecutor::Execute(const Expression& expression, const DataChunk& 
     case ExpressionKind::Constant:
         result.SetConstant(expression.value);
         return;
-    case ExpressionKind::ColumnRef: {
-        const Vector& source = input.column(expression.column_index);
+    case ExpressionKind::ColumnRef:
         result.Reset();
-        if (source.vector_type() == VectorType::CONSTANT) {
-            result.SetConstant(source.GetValue(0));
-            return;
-        }
-        for (idx_t row = 0; row < count; row++) {
-            result.CopyRow(source, row, row);
-        }
+        result.Reference(input.column(expression.column_index));
         return;
-    }
     case ExpressionKind::Cast: {
         Vector child(expression.children[0]->type, std::max<idx_t>(count, 1));
         Execute(*expression.children[0], input, child);

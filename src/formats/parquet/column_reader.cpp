@@ -522,7 +522,9 @@ void ColumnReader::Emit(const PhysicalValues& source, const uint32_t* index, con
         column_.conversion == Conversion::Int32 || column_.conversion == Conversion::Int64 ||
         column_.conversion == Conversion::TimeMicros ||
         column_.conversion == Conversion::TimestampMicros ||
-        column_.conversion == Conversion::Float || column_.conversion == Conversion::Double;
+        column_.conversion == Conversion::Float || column_.conversion == Conversion::Double ||
+        (column_.conversion == Conversion::DecimalFromInt32 && physical == PhysicalType::INT32) ||
+        (column_.conversion == Conversion::DecimalFromInt64 && physical == PhysicalType::INT64);
     if (contiguous && same_layout && count > 0) {
         std::memcpy(out.data<uint8_t>() + rows[0] * width, fixed + size_t(index[0]) * width,
                     count * width);
@@ -603,15 +605,35 @@ void ColumnReader::Emit(const PhysicalValues& source, const uint32_t* index, con
         }
         return;
     case Conversion::DecimalFromInt32:
-        for (size_t i = 0; i < count; i++) {
-            StoreDecimal(out, physical, rows[i], Load<int32_t>(fixed_at(i)));
+    case Conversion::DecimalFromInt64: {
+        // Decimals take the width their precision needs, which may differ from the file's.
+        bool wide = column_.conversion == Conversion::DecimalFromInt64;
+        auto load = [&](size_t i) -> int64_t {
+            return wide ? Load<int64_t>(fixed_at(i)) : Load<int32_t>(fixed_at(i));
+        };
+        switch (physical) {
+        case PhysicalType::INT16:
+            for (size_t i = 0; i < count; i++) {
+                out.data<int16_t>()[rows[i]] = static_cast<int16_t>(load(i));
+            }
+            return;
+        case PhysicalType::INT32:
+            for (size_t i = 0; i < count; i++) {
+                out.data<int32_t>()[rows[i]] = static_cast<int32_t>(load(i));
+            }
+            return;
+        case PhysicalType::INT64:
+            for (size_t i = 0; i < count; i++) {
+                out.data<int64_t>()[rows[i]] = load(i);
+            }
+            return;
+        default:
+            for (size_t i = 0; i < count; i++) {
+                out.data<hugeint_t>()[rows[i]] = load(i);
+            }
+            return;
         }
-        return;
-    case Conversion::DecimalFromInt64:
-        for (size_t i = 0; i < count; i++) {
-            StoreDecimal(out, physical, rows[i], Load<int64_t>(fixed_at(i)));
-        }
-        return;
+    }
     case Conversion::DecimalFromBytes:
     case Conversion::Varchar:
     case Conversion::Blob:
