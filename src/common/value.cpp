@@ -3,6 +3,8 @@
 #include "common/date_time.hpp"
 #include "common/number_format.hpp"
 
+#include <cmath>
+
 namespace sluice {
 
 Value Value::Null(LogicalType type) {
@@ -94,6 +96,21 @@ std::string Value::ToString() const {
         return FormatBlob(string_);
     }
     return "?";
+}
+
+int Value::Compare(const Value& other) const {
+    if (type_.IsFloating()) {
+        bool nan = std::isnan(double_), other_nan = std::isnan(other.double_);
+        if (nan || other_nan) {
+            return nan == other_nan ? 0 : (nan ? 1 : -1);
+        }
+        return double_ < other.double_ ? -1 : double_ > other.double_;
+    }
+    if (type_.physical() == PhysicalType::VARCHAR) {
+        int order = string_.compare(other.string_); // char_traits compares as unsigned char
+        return order < 0 ? -1 : order > 0;
+    }
+    return integer_ < other.integer_ ? -1 : integer_ > other.integer_;
 }
 
 bool Value::operator==(const Value& other) const {

@@ -33,6 +33,9 @@ public:
     std::string ToString() const;
 
     bool operator==(const Value& other) const;
+    // Orders two non-NULL values of the same type: negative, zero or positive. Strings and blobs
+    // compare as unsigned bytes; NaN sorts above every other floating-point value.
+    int Compare(const Value& other) const;
 
 private:
     LogicalType type_;

@@ -12,10 +12,11 @@ namespace sluice {
 namespace {
 
 // A source over rows computed at bind time, restricted to the projected columns.
-std::function<std::shared_ptr<PipelineSource>(const std::vector<idx_t>&)>
+std::function<std::shared_ptr<PipelineSource>(const std::vector<idx_t>&,
+                                              const std::vector<TableFilter>&)>
 MaterializedSource(std::vector<LogicalType> types, std::vector<std::vector<Value>> rows) {
-    return [types = std::move(types),
-            rows = std::move(rows)](const std::vector<idx_t>& column_ids) {
+    return [types = std::move(types), rows = std::move(rows)](const std::vector<idx_t>& column_ids,
+                                                              const std::vector<TableFilter>&) {
         std::vector<LogicalType> projected_types;
         for (idx_t id : column_ids) {
             projected_types.push_back(types[id]);
@@ -94,7 +95,8 @@ TableFunction ReadParquetFunction(FileSystem& file_system) {
             bound.names.push_back(column.name);
             bound.types.push_back(column.type);
         }
-        bound.make_source = [files, columns](const std::vector<idx_t>& column_ids) {
+        bound.make_source = [files, columns](const std::vector<idx_t>& column_ids,
+                                             const std::vector<TableFilter>& filters) {
             std::vector<size_t> ids;
             std::vector<LogicalType> types;
             for (idx_t id : column_ids) {
@@ -108,7 +110,7 @@ TableFunction ReadParquetFunction(FileSystem& file_system) {
                 types.push_back(column.type);
             }
             return std::make_shared<parquet::ParquetScanSource>(files, std::move(ids),
-                                                                std::move(types));
+                                                                std::move(types), filters);
         };
         return bound;
     };
@@ -139,7 +141,8 @@ TableFunction RangeFunction() {
         BoundTableFunction bound;
         bound.names = {"range"};
         bound.types = {LogicalTypeId::BIGINT};
-        bound.make_source = [start, stop, step](const std::vector<idx_t>& column_ids) {
+        bound.make_source = [start, stop, step](const std::vector<idx_t>& column_ids,
+                                                const std::vector<TableFilter>&) {
             return std::make_shared<RangeSource>(start, stop, step, !column_ids.empty());
         };
         return bound;

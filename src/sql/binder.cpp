@@ -131,8 +131,61 @@ BoundSelect Binder::BindSelect(const SelectStatement& select) {
     if (select.offset) {
         bound.offset = BindCount(*select.offset, "OFFSET");
     }
+    if (bound.from && bound.where) {
+        ExtractTableFilters(*bound.where, bound.filters);
+    }
     PushDownProjection(bound);
     return bound;
+}
+
+void Binder::ExtractTableFilters(const Expression& predicate, std::vector<TableFilter>& filters) {
+    using Op = TableFilter::Op;
+    if (predicate.kind == ExpressionKind::And) {
+        for (const auto& child : predicate.children) {
+            ExtractTableFilters(*child, filters);
+        }
+        return;
+    }
+    if ((predicate.kind == ExpressionKind::IsNull || predicate.kind == ExpressionKind::IsNotNull) &&
+        predicate.children[0]->kind == ExpressionKind::ColumnRef) {
+        filters.push_back({predicate.children[0]->column_index,
+                           predicate.kind == ExpressionKind::IsNull ? Op::IsNull : Op::IsNotNull,
+                           Value()});
+        return;
+    }
+    if (predicate.kind != ExpressionKind::Function || predicate.children.size() != 2) {
+        return;
+    }
+    static const std::vector<std::pair<std::string, Op>> kOps = {
+        {"=", Op::Equal},      {"!=", Op::NotEqual}, {"<", Op::Less},
+        {"<=", Op::LessEqual}, {">", Op::Greater},   {">=", Op::GreaterEqual}};
+    auto op = std::find_if(kOps.begin(), kOps.end(), [&](const auto& entry) {
+        return entry.first == predicate.function_name;
+    });
+    if (op == kOps.end()) {
+        return;
+    }
+    const Expression* left = predicate.children[0].get();
+    const Expression* right = predicate.children[1].get();
+    Op comparison = op->second;
+    if (left->kind == ExpressionKind::Constant && right->kind == ExpressionKind::ColumnRef) {
+        std::swap(left, right); // c < col is col > c
+        static const std::vector<std::pair<Op, Op>> kMirror = {{Op::Less, Op::Greater},
+                                                               {Op::LessEqual, Op::GreaterEqual},
+                                                               {Op::Greater, Op::Less},
+                                                               {Op::GreaterEqual, Op::LessEqual}};
+        for (const auto& [from, to] : kMirror) {
+            if (comparison == from) {
+                comparison = to;
+                break;
+            }
+        }
+    }
+    // Only an uncast column against a constant of its own type: casts may change the order.
+    if (left->kind == ExpressionKind::ColumnRef && right->kind == ExpressionKind::Constant &&
+        right->type == left->type) {
+        filters.push_back({left->column_index, comparison, right->value});
+    }
 }
 
 namespace {

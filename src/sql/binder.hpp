@@ -17,6 +17,7 @@ namespace sluice {
 struct BoundSelect {
     std::optional<BoundTableFunction> from; // absent: one row, no columns
     std::vector<idx_t> column_ids;          // the columns of `from` the query reads
+    std::vector<TableFilter> filters;       // WHERE conjuncts a scan can use to skip data
     ExpressionPtr where;
     std::vector<ExpressionPtr> projections;
     std::vector<std::string> names;
@@ -64,6 +65,7 @@ private:
     void AdaptLiterals(Bound& left, Bound& right, bool strings_too);
     ExpressionPtr Fold(ExpressionPtr expression);
     void PushDownProjection(BoundSelect& bound);
+    void ExtractTableFilters(const Expression& predicate, std::vector<TableFilter>& filters);
     [[noreturn]] void Fail(ErrorKind kind, const std::string& message,
                            SourceLocation location) const;
 

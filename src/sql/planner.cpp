@@ -10,7 +10,7 @@ namespace sluice {
 Pipeline& PlanSelect(BoundSelect select, Executor& executor) {
     Pipeline& pipeline = executor.AddPipeline();
     if (select.from) {
-        pipeline.source = select.from->make_source(select.column_ids);
+        pipeline.source = select.from->make_source(select.column_ids, select.filters);
     } else {
         pipeline.source = RowsSource::SingleRow();
     }

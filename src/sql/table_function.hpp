@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/table_filter.hpp"
 #include "common/value.hpp"
 #include "parallel/pipeline.hpp"
 
@@ -16,8 +17,10 @@ namespace sluice {
 struct BoundTableFunction {
     std::vector<std::string> names;
     std::vector<LogicalType> types;
-    // `column_ids` index `names`; the source's chunks hold those columns in that order.
-    std::function<std::shared_ptr<PipelineSource>(const std::vector<idx_t>& column_ids)>
+    // `column_ids` index `names`; the source's chunks hold those columns in that order. `filters`
+    // (on columns by their index in `names`) may be used to skip data; they need not be applied.
+    std::function<std::shared_ptr<PipelineSource>(const std::vector<idx_t>& column_ids,
+                                                  const std::vector<TableFilter>& filters)>
         make_source;
 };
 

@@ -1,11 +1,14 @@
 #include "common/exception.hpp"
 #include "formats/parquet/delta_decoders.hpp"
 #include "formats/parquet/parquet_metadata.hpp"
+#include "formats/parquet/parquet_scan.hpp"
 #include "formats/parquet/rle_bit_packed_decoder.hpp"
+#include "io/local_file_system.hpp"
 #include "main/sluice.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -204,4 +207,66 @@ TEST(ParquetCorpus, LegacyLz4FramingsReadLikeLz4Raw) {
               "1593604800,abc,42.0,1593604800,def,7.7,1593604801,abc,42.125,1593604801,def,7.7,");
     EXPECT_EQ(dump("hadoop_lz4_compressed.parquet"), expected);
     EXPECT_EQ(dump("non_hadoop_lz4_compressed.parquet"), expected);
+}
+
+TEST(ParquetPruning, StatisticsSkipRowGroupsThatCannotMatch) {
+    auto path = std::filesystem::temp_directory_path() / "sluice_pruning.parquet";
+    Database database;
+    Connection connection(database);
+    // 100 row groups of 1000 sorted ids; text and a NULL-only column for the other filters.
+    connection.Query("COPY (SELECT range AS id, 'k' || (range // 1000) AS key, "
+                     "0 * (1 // (range % 1)) AS nothing FROM range(100000)) TO '" +
+                     path.string() + "' (ROW_GROUP_SIZE 1000)");
+    LocalFileSystem file_system;
+    ParquetFile file;
+    file.handle = file_system.Open(path.string());
+    file.reader = ParquetFileReader::Open(*file.handle);
+    ASSERT_EQ(file.reader->RowGroupCount(), 100u);
+    auto groups_read = [&](std::vector<TableFilter> filters) {
+        ParquetScanSource source({file}, {0}, {LogicalTypeId::BIGINT}, filters);
+        EXPECT_EQ(source.row_groups_to_read() + source.row_groups_pruned(), 100u);
+        return source.row_groups_to_read();
+    };
+    using Op = TableFilter::Op;
+    auto id = [](int64_t value) { return Value::Integer(LogicalTypeId::BIGINT, value); };
+    EXPECT_EQ(groups_read({}), 100u);
+    EXPECT_EQ(groups_read({{0, Op::Equal, id(54321)}}), 1u);
+    EXPECT_EQ(groups_read({{0, Op::GreaterEqual, id(99000)}}), 1u);
+    EXPECT_EQ(groups_read({{0, Op::Greater, id(98999)}}), 1u);
+    EXPECT_EQ(groups_read({{0, Op::Less, id(2000)}}), 2u);
+    EXPECT_EQ(groups_read({{0, Op::LessEqual, id(2000)}}), 3u);
+    EXPECT_EQ(groups_read({{0, Op::Less, id(0)}}), 0u);
+    EXPECT_EQ(groups_read({{0, Op::GreaterEqual, id(10000)}, {0, Op::Less, id(12000)}}), 2u);
+    EXPECT_EQ(groups_read({{0, Op::NotEqual, id(5)}}), 100u);
+    EXPECT_EQ(groups_read({{1, Op::Equal, Value::Varchar("k42")}}), 1u);
+    EXPECT_EQ(groups_read({{1, Op::Equal, Value::Varchar("nope")}}), 0u);
+    EXPECT_EQ(groups_read({{2, Op::IsNotNull, Value()}}), 0u);
+    EXPECT_EQ(groups_read({{2, Op::IsNull, Value()}}), 100u);
+    EXPECT_EQ(groups_read({{0, Op::IsNull, Value()}}), 0u);
+    // Through SQL, the pruned scan still returns exactly the matching rows.
+    auto result = connection.Query("SELECT id FROM read_parquet('" + path.string() +
+                                   "') WHERE id >= 99998 OR id = 3");
+    ASSERT_EQ(result->RowCount(), 3u);
+    result = connection.Query("SELECT id FROM read_parquet('" + path.string() +
+                              "') WHERE 1000 > id AND id >= 998");
+    ASSERT_EQ(result->RowCount(), 2u);
+    EXPECT_EQ(result->GetValue(0, 1).GetInteger(), 999);
+    std::filesystem::remove(path);
+}
+
+TEST(TableFilter, NaNCanSatisfyComparisonsStatisticsLeaveOut) {
+    ColumnStatistics statistics;
+    statistics.min = Value::Double(1);
+    statistics.max = Value::Double(2);
+    statistics.row_count = 10;
+    statistics.null_count = 0;
+    statistics.may_contain_nan = true;
+    using Op = TableFilter::Op;
+    // NaN sorts above every number, so "> 5" may hold for a NaN the statistics do not show.
+    EXPECT_TRUE(MayMatch({0, Op::Greater, Value::Double(5)}, statistics));
+    EXPECT_TRUE(MayMatch({0, Op::Equal, Value::Double(NAN)}, statistics));
+    EXPECT_FALSE(MayMatch({0, Op::Less, Value::Double(0.5)}, statistics));
+    EXPECT_FALSE(MayMatch({0, Op::Equal, Value::Double(7)}, statistics));
+    statistics.may_contain_nan = false;
+    EXPECT_FALSE(MayMatch({0, Op::Greater, Value::Double(5)}, statistics));
 }

@@ -138,7 +138,7 @@ TEST(TaskScheduler, ParkedTaskWokenFromAsyncThreadResumesOnRegularThread) {
     }
     ASSERT_TRUE(done.WaitFor(kTasks));
     EXPECT_EQ(resumed_on_regular.load(), kTasks);
-        // Idle REGULAR threads may help with ASYNC work (more so on a loaded machine), so not every
+    // Idle REGULAR threads may help with ASYNC work (more so on a loaded machine), so not every
     // wake comes from an ASYNC thread; but the cross-pool path must have been taken.
     EXPECT_GT(woken_from_async.load(), 0);
 }

@@ -1,5 +1,7 @@
 #include "formats/parquet/parquet_scan.hpp"
 
+#include "formats/parquet/parquet_statistics.hpp"
+
 namespace sluice::parquet {
 
 namespace {
@@ -16,14 +18,32 @@ constexpr int kChunkBits = 32;
 } // namespace
 
 ParquetScanSource::ParquetScanSource(std::vector<ParquetFile> files, std::vector<size_t> column_ids,
-                                     std::vector<LogicalType> types)
+                                     std::vector<LogicalType> types,
+                                     const std::vector<TableFilter>& filters)
     : files_(std::move(files)), column_ids_(std::move(column_ids)), types_(std::move(types)) {
+    auto may_match = [&](const ParquetFileReader& reader, size_t row_group) {
+        const RowGroup& group = reader.metadata().row_groups[row_group];
+        for (const TableFilter& filter : filters) {
+            const ParquetColumn& column = reader.columns()[filter.column];
+            ColumnStatistics statistics =
+                ReadColumnStatistics(column, group.columns[column.leaf_index], group.num_rows);
+            if (!MayMatch(filter, statistics)) {
+                return false;
+            }
+        }
+        return true;
+    };
     for (size_t f = 0; f < files_.size(); f++) {
         for (size_t g = 0; g < files_[f].reader->RowGroupCount(); g++) {
             // Empty row groups have nothing to fetch (and writers leave their offsets at 0).
-            if (files_[f].reader->RowGroupRows(g) > 0) {
-                jobs_.push_back({f, g});
+            if (files_[f].reader->RowGroupRows(g) == 0) {
+                continue;
             }
+            if (!may_match(*files_[f].reader, g)) {
+                pruned_++;
+                continue;
+            }
+            jobs_.push_back({f, g});
         }
     }
 }

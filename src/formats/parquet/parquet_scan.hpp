@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/table_filter.hpp"
 #include "formats/parquet/parquet_reader.hpp"
 #include "io/file_system.hpp"
 #include "parallel/pipeline.hpp"
@@ -21,8 +22,9 @@ struct ParquetFile {
 // at a time. The asynchronous read-ahead scan replaces the blocking reads.
 class ParquetScanSource : public PipelineSource {
 public:
+    // Row groups whose statistics rule out `filters` (on file columns) are never read.
     ParquetScanSource(std::vector<ParquetFile> files, std::vector<size_t> column_ids,
-                      std::vector<LogicalType> types);
+                      std::vector<LogicalType> types, const std::vector<TableFilter>& filters = {});
 
     std::vector<LogicalType> OutputTypes() const override { return types_; }
     std::unique_ptr<LocalState> InitLocal() override;
@@ -30,6 +32,9 @@ public:
     idx_t MaxThreads() const override { return jobs_.size() == 0 ? 1 : jobs_.size(); }
     idx_t BatchIndex(LocalState* local) const override;
     double Progress() const override;
+
+    size_t row_groups_to_read() const { return jobs_.size(); }
+    size_t row_groups_pruned() const { return pruned_; }
 
 private:
     struct Job {
@@ -42,6 +47,7 @@ private:
     std::vector<LogicalType> types_;
     std::vector<Job> jobs_;
     std::atomic<size_t> next_job_{0};
+    size_t pruned_ = 0;
 };
 
 } // namespace sluice::parquet

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "common/value.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace sluice {
+
+// A predicate on one column against a constant, pushed from WHERE into a scan so the scan can
+// skip data whose statistics prove that no row matches. The scan still returns rows that do not
+// match; the filter above it keeps the query correct.
+struct TableFilter {
+    enum class Op : uint8_t { Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual, IsNull, IsNotNull };
+
+    idx_t column = 0; // the table function's column index
+    Op op = Op::Equal;
+    Value constant; // of the column's type; unused for IS [NOT] NULL
+};
+
+// What statistics say about a column over some rows. min/max bound the non-NULL values.
+struct ColumnStatistics {
+    std::optional<Value> min;
+    std::optional<Value> max;
+        std::optional<uint64_t> null_count;
+    uint64_t row_count = 0;
+    // Floating-point statistics leave NaN out, and NaN compares above every number: comparisons
+    // that NaN can satisfy cannot be ruled out by min/max.
+    bool may_contain_nan = false;
+};
+
+// False only when the statistics prove that no row can satisfy `filter`.
+bool MayMatch(const TableFilter& filter, const ColumnStatistics& statistics);
+
+} // namespace sluice
