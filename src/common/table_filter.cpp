@@ -18,11 +18,12 @@ bool MayMatch(const TableFilter& filter, const ColumnStatistics& statistics) {
     if (all_null) {
         return false;
     }
-        if (!statistics.min || !statistics.max || filter.constant.IsNull()) {
+    if (!statistics.min || !statistics.max || filter.constant.IsNull()) {
         return true;
     }
     if (statistics.may_contain_nan) {
-        bool nan_constant = filter.constant.type().IsFloating() && std::isnan(filter.constant.GetDouble());
+        bool nan_constant =
+            filter.constant.type().IsFloating() && std::isnan(filter.constant.GetDouble());
         if (nan_constant || filter.op == Op::Greater || filter.op == Op::GreaterEqual ||
             filter.op == Op::NotEqual) {
             return true;

@@ -11,7 +11,16 @@ namespace sluice {
 // skip data whose statistics prove that no row matches. The scan still returns rows that do not
 // match; the filter above it keeps the query correct.
 struct TableFilter {
-    enum class Op : uint8_t { Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual, IsNull, IsNotNull };
+    enum class Op : uint8_t {
+        Equal,
+        NotEqual,
+        Less,
+        LessEqual,
+        Greater,
+        GreaterEqual,
+        IsNull,
+        IsNotNull
+    };
 
     idx_t column = 0; // the table function's column index
     Op op = Op::Equal;
@@ -22,7 +31,7 @@ struct TableFilter {
 struct ColumnStatistics {
     std::optional<Value> min;
     std::optional<Value> max;
-        std::optional<uint64_t> null_count;
+    std::optional<uint64_t> null_count;
     uint64_t row_count = 0;
     // Floating-point statistics leave NaN out, and NaN compares above every number: comparisons
     // that NaN can satisfy cannot be ruled out by min/max.

@@ -4,6 +4,7 @@
 #include "common/exception.hpp"
 #include "execution/range_source.hpp"
 #include "execution/rows_source.hpp"
+#include "formats/parquet/parquet_metadata_tables.hpp"
 #include "formats/parquet/parquet_scan.hpp"
 #include "io/file_system.hpp"
 
@@ -117,6 +118,31 @@ TableFunction ReadParquetFunction(FileSystem& file_system) {
     return function;
 }
 
+// parquet_metadata('glob') and parquet_schema('glob'): the footer of every matching file.
+TableFunction
+ParquetMetadataFunction(FileSystem& file_system, const std::string& name,
+                        parquet::MetadataTable (*table_of)(const parquet::ParquetFileReader&)) {
+    TableFunction function;
+    function.name = name;
+    function.bind = [&file_system, name, table_of](const std::vector<Value>& arguments) {
+        if (arguments.size() != 1 || arguments[0].type().id() != LogicalTypeId::VARCHAR) {
+            throw Exception(ErrorKind::Binder,
+                            name + " takes one argument: a file path or glob pattern");
+        }
+        parquet::MetadataTable table;
+        for (const FileInfo& info : file_system.Glob(arguments[0].GetString())) {
+            auto handle = file_system.Open(info.path);
+            parquet::AppendTable(table, table_of(*parquet::ParquetFileReader::Open(*handle)));
+        }
+        BoundTableFunction bound;
+        bound.names = table.names;
+        bound.types = table.types;
+        bound.make_source = MaterializedSource(std::move(table.types), std::move(table.rows));
+        return bound;
+    };
+    return function;
+}
+
 TableFunction RangeFunction() {
     TableFunction function;
     function.name = "range";
@@ -157,6 +183,10 @@ void RegisterBuiltinTableFunctions(TableFunctionCatalog& catalog, Settings& sett
     catalog.Register(SettingsFunction(settings));
     catalog.Register(ReadParquetFunction(file_system));
     catalog.Register(RangeFunction());
+    catalog.Register(
+        ParquetMetadataFunction(file_system, "parquet_metadata", parquet::ParquetMetadataTable));
+    catalog.Register(
+        ParquetMetadataFunction(file_system, "parquet_schema", parquet::ParquetSchemaTable));
 }
 
 } // namespace sluice

@@ -104,6 +104,15 @@ for (const codec of codecs) {
     for (const problem of [same(`Sluice reading ${file}`, expected, ours), same(`DuckDB reading ${file}`, expected, theirs)]) {
       if (problem) failures.push(problem);
     }
+        for (const sql of [
+      `SELECT row_group_id, row_group_num_rows, row_group_num_columns, column_id, num_values, path_in_schema, type,
+              stats_null_count, stats_min_value, stats_max_value, compression, encodings, data_page_offset,
+              dictionary_page_offset, total_compressed_size, total_uncompressed_size FROM parquet_metadata('${file}')`,
+      `SELECT name, type, type_length, repetition_type, num_children, converted_type, scale, precision
+       FROM parquet_schema('${file}')`]) {
+      const problem = same(`${sql.slice(0, 40)}... of ${file}`, await duckRows(connection, sql), sluiceRows(sql));
+      if (problem) failures.push(problem);
+    }
     const groups = await connection.runAndReadAll(`SELECT count(*)::INTEGER FROM parquet_metadata('${file}') WHERE column_id = 0`);
     const expectedGroups = Math.ceil(ROWS / rows);
     if (groups.getRows()[0][0] !== expectedGroups) failures.push(`${file}: ${groups.getRows()[0][0]} row groups, expected ${expectedGroups}`);

@@ -125,7 +125,8 @@ ColumnStatistics ReadColumnStatistics(const ParquetColumn& column, const ColumnC
         return result;
     }
     const Statistics& statistics = *chunk.meta_data->statistics;
-    if (statistics.null_count && *statistics.null_count >= 0 && *statistics.null_count <= row_count) {
+    if (statistics.null_count && *statistics.null_count >= 0 &&
+        *statistics.null_count <= row_count) {
         result.null_count = static_cast<uint64_t>(*statistics.null_count);
     }
     const std::string* min = nullptr;
