@@ -38,10 +38,11 @@ MaterializedSource(std::vector<LogicalType> types, std::vector<std::vector<Value
 TableFunction SettingsFunction(Settings& settings) {
     TableFunction function;
     function.name = "sluice_settings";
-    function.bind = [&settings](const std::vector<Value>& arguments) {
-        if (!arguments.empty()) {
+    function.bind = [&settings](const TableFunctionInput& input) {
+        if (!input.positional.empty()) {
             throw Exception(ErrorKind::Binder, "sluice_settings() takes no arguments");
         }
+        input.CheckNamed({}, "sluice_settings");
         BoundTableFunction bound;
         bound.names = {"name", "value", "default", "description", "type"};
         bound.types.assign(5, LogicalTypeId::VARCHAR);
@@ -65,17 +66,30 @@ std::string ColumnSignature(const parquet::ParquetColumn& column) {
 TableFunction ReadParquetFunction(FileSystem& file_system) {
     TableFunction function;
     function.name = "read_parquet";
-    function.bind = [&file_system](const std::vector<Value>& arguments) {
-        if (arguments.size() != 1 || arguments[0].type().id() != LogicalTypeId::VARCHAR) {
-            throw Exception(ErrorKind::Binder,
-                            "read_parquet takes one argument: a file path or glob pattern");
+    function.bind = [&file_system](const TableFunctionInput& input) {
+        const std::string name = "read_parquet";
+        input.CheckNamed({"filename", "file_row_number"}, name);
+        if (input.positional.size() != 1) {
+            throw Exception(
+                ErrorKind::Binder,
+                "read_parquet takes one argument: a path, a glob pattern or a list of them");
         }
         std::vector<parquet::ParquetFile> files;
-        for (const FileInfo& info : file_system.Glob(arguments[0].GetString())) {
-            parquet::ParquetFile file;
-            file.handle = file_system.Open(info.path);
-            file.reader = parquet::ParquetFileReader::Open(*file.handle);
-            files.push_back(std::move(file));
+        for (const Value& pattern : input.positional[0].values) {
+            if (pattern.type().id() != LogicalTypeId::VARCHAR) {
+                throw Exception(ErrorKind::Binder,
+                                "read_parquet: file names must be strings, got " +
+                                    pattern.ToString());
+            }
+            for (const FileInfo& info : file_system.Glob(pattern.GetString())) {
+                parquet::ParquetFile file;
+                file.handle = file_system.Open(info.path);
+                file.reader = parquet::ParquetFileReader::Open(*file.handle);
+                files.push_back(std::move(file));
+            }
+        }
+        if (files.empty()) {
+            throw Exception(ErrorKind::Binder, "read_parquet needs at least one file");
         }
         const auto& columns = files[0].reader->columns();
         for (const auto& file : files) {
@@ -96,11 +110,30 @@ TableFunction ReadParquetFunction(FileSystem& file_system) {
             bound.names.push_back(column.name);
             bound.types.push_back(column.type);
         }
-        bound.make_source = [files, columns](const std::vector<idx_t>& column_ids,
-                                             const std::vector<TableFilter>& filters) {
+        // Optional virtual columns, after the file's own.
+        std::vector<size_t> virtual_ids;
+        if (input.Flag("filename", name)) {
+            bound.names.push_back("filename");
+            bound.types.push_back(LogicalTypeId::VARCHAR);
+            virtual_ids.push_back(parquet::ParquetScanSource::kFilenameColumn);
+        }
+        if (input.Flag("file_row_number", name)) {
+            bound.names.push_back("file_row_number");
+            bound.types.push_back(LogicalTypeId::BIGINT);
+            virtual_ids.push_back(parquet::ParquetScanSource::kFileRowNumberColumn);
+        }
+        auto types = bound.types;
+        bound.make_source = [files, columns, virtual_ids,
+                             types](const std::vector<idx_t>& column_ids,
+                                    const std::vector<TableFilter>& filters) {
             std::vector<size_t> ids;
-            std::vector<LogicalType> types;
+            std::vector<LogicalType> projected_types;
             for (idx_t id : column_ids) {
+                projected_types.push_back(types[id]);
+                if (id >= columns.size()) {
+                    ids.push_back(virtual_ids[id - columns.size()]);
+                    continue;
+                }
                 const auto& column = columns[id];
                 if (!column.unsupported.empty()) {
                     throw Exception(ErrorKind::NotImplemented,
@@ -108,10 +141,9 @@ TableFunction ReadParquetFunction(FileSystem& file_system) {
                                         column.name + "\" of '" + files[0].reader->path() + "'");
                 }
                 ids.push_back(id);
-                types.push_back(column.type);
             }
-            return std::make_shared<parquet::ParquetScanSource>(files, std::move(ids),
-                                                                std::move(types), filters);
+            return std::make_shared<parquet::ParquetScanSource>(
+                files, std::move(ids), std::move(projected_types), filters);
         };
         return bound;
     };
@@ -124,13 +156,15 @@ ParquetMetadataFunction(FileSystem& file_system, const std::string& name,
                         parquet::MetadataTable (*table_of)(const parquet::ParquetFileReader&)) {
     TableFunction function;
     function.name = name;
-    function.bind = [&file_system, name, table_of](const std::vector<Value>& arguments) {
-        if (arguments.size() != 1 || arguments[0].type().id() != LogicalTypeId::VARCHAR) {
+    function.bind = [&file_system, name, table_of](const TableFunctionInput& input) {
+        input.CheckNamed({}, name);
+        if (input.positional.size() != 1 ||
+            input.Scalar(0, name).type().id() != LogicalTypeId::VARCHAR) {
             throw Exception(ErrorKind::Binder,
                             name + " takes one argument: a file path or glob pattern");
         }
         parquet::MetadataTable table;
-        for (const FileInfo& info : file_system.Glob(arguments[0].GetString())) {
+        for (const FileInfo& info : file_system.Glob(input.Scalar(0, name).GetString())) {
             auto handle = file_system.Open(info.path);
             parquet::AppendTable(table, table_of(*parquet::ParquetFileReader::Open(*handle)));
         }
@@ -146,13 +180,15 @@ ParquetMetadataFunction(FileSystem& file_system, const std::string& name,
 TableFunction RangeFunction() {
     TableFunction function;
     function.name = "range";
-    function.bind = [](const std::vector<Value>& arguments) {
-        if (arguments.empty() || arguments.size() > 3) {
+    function.bind = [](const TableFunctionInput& input) {
+        input.CheckNamed({}, "range");
+        if (input.positional.empty() || input.positional.size() > 3) {
             throw Exception(ErrorKind::Binder,
                             "range takes (stop), (start, stop) or (start, stop, step)");
         }
         std::vector<int64_t> numbers;
-        for (const auto& argument : arguments) {
+        for (size_t i = 0; i < input.positional.size(); i++) {
+            const Value& argument = input.Scalar(i, "range");
             Value number;
             if (argument.IsNull() || !TryCastValue(argument, LogicalTypeId::BIGINT, number)) {
                 throw Exception(ErrorKind::Binder,

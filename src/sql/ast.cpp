@@ -102,6 +102,13 @@ std::string ParsedExpression::ToString() const {
         return "(" + children[0]->ToString() + " IS NULL)";
     case ParsedExpressionKind::IsNotNull:
         return "(" + children[0]->ToString() + " IS NOT NULL)";
+    case ParsedExpressionKind::List: {
+        std::string out = "[";
+        for (size_t i = 0; i < children.size(); i++) {
+            out += (i ? ", " : "") + children[i]->ToString();
+        }
+        return out + "]";
+    }
     case ParsedExpressionKind::Cast:
         return (text.empty() ? "CAST(" : text + "(") + children[0]->ToString() + " AS " +
                TypeNameToString(cast_type) + ")";

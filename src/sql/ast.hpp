@@ -27,6 +27,7 @@ enum class ParsedExpressionKind : uint8_t {
     IsNull,
     IsNotNull,
     Cast, // children[0] AS cast_type
+    List, // [children...], in table function arguments
 };
 
 enum class LiteralKind : uint8_t { Integer, Decimal, Float, String, Null, Boolean };
@@ -54,6 +55,7 @@ using ParsedExpressionPtr = std::unique_ptr<ParsedExpression>;
 struct TableRef {
     std::string name; // table function name
     std::vector<ParsedExpressionPtr> arguments;
+    std::vector<std::pair<std::string, ParsedExpressionPtr>> named_arguments; // name = value
     std::string alias;
     SourceLocation location;
 };

@@ -81,10 +81,27 @@ BoundSelect Binder::BindSelect(const SelectStatement& select) {
                      (hint.empty() ? "" : "\nDid you mean \"" + hint + "\"?"),
                  ref.location);
         }
-        std::vector<Value> arguments;
+        TableFunctionInput arguments;
+        auto evaluate = [&](const ParsedExpression& argument) {
+            return ExpressionExecutor::EvaluateConstant(*BindConstantExpression(argument));
+        };
         for (const auto& argument : ref.arguments) {
-            arguments.push_back(
-                ExpressionExecutor::EvaluateConstant(*BindConstantExpression(*argument)));
+            std::vector<Value> values;
+            if (argument->kind == ParsedExpressionKind::List) {
+                for (const auto& element : argument->children) {
+                    values.push_back(evaluate(*element));
+                }
+            } else {
+                values.push_back(evaluate(*argument));
+            }
+            arguments.positional.push_back(
+                {std::move(values), argument->kind == ParsedExpressionKind::List});
+        }
+        for (const auto& [name, value] : ref.named_arguments) {
+            if (arguments.named.count(name)) {
+                Fail(ErrorKind::Binder, "parameter " + name + " given twice", ref.location);
+            }
+            arguments.named[name] = evaluate(*value);
         }
         try {
             bound.from = function->bind(arguments);
@@ -330,6 +347,9 @@ Binder::Bound Binder::Bind(const ParsedExpression& expression) {
         return BindLogical(expression);
     case ParsedExpressionKind::Star:
         Fail(ErrorKind::Binder, "* can only be used in the SELECT list", expression.location);
+    case ParsedExpressionKind::List:
+        Fail(ErrorKind::NotImplemented,
+             "list values are supported only as table function arguments", expression.location);
     }
     Fail(ErrorKind::Internal, "unknown expression kind", expression.location);
 }

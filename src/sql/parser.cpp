@@ -308,6 +308,25 @@ std::unique_ptr<TableRef> Parser::ParseTableRef() {
     ExpectOperator("(");
     if (!IsOperator(")")) {
         do {
+            // name = value is a named parameter (filename = true), as in DuckDB.
+            if (Peek().type == TokenType::Identifier && IsOperator("=", 1) &&
+                !IsReservedKeyword(Peek().text)) {
+                std::string name = Lower(Take().text);
+                Take();
+                ref->named_arguments.emplace_back(name, ParseExpression());
+                continue;
+            }
+            if (IsOperator("[")) {
+                auto list = MakeExpression(ParsedExpressionKind::List, Take().location);
+                if (!IsOperator("]")) {
+                    do {
+                        list->children.push_back(ParseExpression());
+                    } while (AcceptOperator(","));
+                }
+                ExpectOperator("]");
+                ref->arguments.push_back(std::move(list));
+                continue;
+            }
             ref->arguments.push_back(ParseExpression());
         } while (AcceptOperator(","));
     }

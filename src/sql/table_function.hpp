@@ -24,9 +24,27 @@ struct BoundTableFunction {
         make_source;
 };
 
+// A positional argument: one value, or the values of a list literal ['a', 'b'].
+struct TableFunctionArgument {
+    std::vector<Value> values;
+    bool is_list = false;
+};
+
+struct TableFunctionInput {
+    std::vector<TableFunctionArgument> positional;
+    std::map<std::string, Value> named; // name = value; names lower-cased
+
+    // Positional argument `index` as one value; throws a Binder error naming `function`.
+    const Value& Scalar(size_t index, const std::string& function) const;
+    // A named boolean parameter (default false).
+    bool Flag(const std::string& name, const std::string& function) const;
+    // Throws unless every named parameter is among `known`.
+    void CheckNamed(const std::vector<std::string>& known, const std::string& function) const;
+};
+
 struct TableFunction {
     std::string name;
-    std::function<BoundTableFunction(const std::vector<Value>& arguments)> bind;
+    std::function<BoundTableFunction(const TableFunctionInput& input)> bind;
 };
 
 // The table functions a database knows (sluice_settings, later read_parquet ...).

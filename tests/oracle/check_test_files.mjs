@@ -5,6 +5,8 @@
 //   node check_test_files.mjs tests/sql
 import { DuckDBInstance } from '@duckdb/node-api';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 function testFiles(directory) {
@@ -68,7 +70,8 @@ async function runRecords(connection, records, variables, file) {
     }
     if (record.kind !== 'statement' && record.kind !== 'query') continue;
     if (record.onlyIf === 'sluice' || record.skipIf === 'duckdb') continue;
-    const substitute = (text) => text.replace(/\$\{(\w+)\}/g, (_, name) => variables[name] ?? '');
+        const substitute = (text) => text.replace(/\$\{(\w+)\}/g, (_, name) => variables[name] ?? '')
+      .replaceAll('__TEST_DIR__', testDir);
     const sql = substitute(record.sql);
     const where = `${file}:${record.line}`;
     checked++;
@@ -124,6 +127,7 @@ async function runRecords(connection, records, variables, file) {
 }
 
 const root = process.argv[2];
+const testDir = mkdtempSync(join(tmpdir(), 'sluice_duckdb_check_'));
 let failures = 0, checked = 0;
 for (const file of testFiles(root).sort()) {
   const instance = await DuckDBInstance.create(':memory:');

@@ -7,9 +7,11 @@
 #include "test_file.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <stdlib.h>
 
 using namespace sluice;
 using namespace sluice::sqllogic;
@@ -20,7 +22,7 @@ constexpr int kSkipped = 77;
 
 std::string Substitute(std::string text, const std::map<std::string, std::string>& variables) {
     for (const auto& [name, value] : variables) {
-        std::string pattern = "${" + name + "}";
+        std::string pattern = name.rfind("__", 0) == 0 ? name : "${" + name + "}";
         size_t pos;
         while ((pos = text.find(pattern)) != std::string::npos) {
             text.replace(pos, pattern.size(), value);
@@ -52,7 +54,17 @@ std::vector<std::string> Split(const std::string& line, char separator) {
 
 class Runner {
 public:
-    explicit Runner(std::string path) : path_(std::move(path)), connection_(database_) {}
+    explicit Runner(std::string path) : path_(std::move(path)), connection_(database_) {
+        // __TEST_DIR__ in a test names a scratch directory of its own, as in DuckDB's runner.
+        char pattern[] = "/tmp/sluice_sqllogic_XXXXXX";
+        const char* directory = mkdtemp(pattern);
+        test_dir_ = directory ? directory : "/tmp";
+    }
+    ~Runner() {
+        if (test_dir_ != "/tmp") {
+            std::filesystem::remove_all(test_dir_);
+        }
+    }
 
     int Run() {
         std::vector<Record> records;
@@ -108,7 +120,9 @@ private:
                 (!record.only_engine.empty() && record.only_engine != "sluice")) {
                 continue;
             }
-            if (int status = RunRecord(record, variables)) {
+            auto with_dir = variables;
+            with_dir["__TEST_DIR__"] = test_dir_;
+            if (int status = RunRecord(record, with_dir)) {
                 return status;
             }
         }
@@ -220,6 +234,7 @@ private:
     }
 
     std::string path_;
+    std::string test_dir_;
     Database database_;
     Connection connection_;
 };

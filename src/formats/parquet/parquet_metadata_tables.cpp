@@ -7,12 +7,28 @@ namespace sluice::parquet {
 namespace {
 
 const char* ConvertedTypeName(ConvertedType type) {
-    static const char* kNames[] = {"UTF8",        "MAP",       "MAP_KEY_VALUE", "LIST",
-                                   "ENUM",        "DECIMAL",   "DATE",          "TIME_MILLIS",
-                                   "TIME_MICROS", "TIMESTAMP_MILLIS", "TIMESTAMP_MICROS", "UINT_8",
-                                   "UINT_16",     "UINT_32",   "UINT_64",       "INT_8",
-                                   "INT_16",      "INT_32",    "INT_64",        "JSON",
-                                   "BSON",        "INTERVAL"};
+    static const char* kNames[] = {"UTF8",
+                                   "MAP",
+                                   "MAP_KEY_VALUE",
+                                   "LIST",
+                                   "ENUM",
+                                   "DECIMAL",
+                                   "DATE",
+                                   "TIME_MILLIS",
+                                   "TIME_MICROS",
+                                   "TIMESTAMP_MILLIS",
+                                   "TIMESTAMP_MICROS",
+                                   "UINT_8",
+                                   "UINT_16",
+                                   "UINT_32",
+                                   "UINT_64",
+                                   "INT_8",
+                                   "INT_16",
+                                   "INT_32",
+                                   "INT_64",
+                                   "JSON",
+                                   "BSON",
+                                   "INTERVAL"};
     int index = static_cast<int>(type);
     return index >= 0 && index <= 21 ? kNames[index] : nullptr;
 }
@@ -29,11 +45,15 @@ const char* RepetitionName(Repetition repetition) {
     return nullptr;
 }
 
-Value Text(const char* text) { return text ? Value::Varchar(text) : Value::Null(LogicalTypeId::VARCHAR); }
+Value Text(const char* text) {
+    return text ? Value::Varchar(text) : Value::Null(LogicalTypeId::VARCHAR);
+}
 Value Text(const std::optional<std::string>& text) {
     return text ? Value::Varchar(*text) : Value::Null(LogicalTypeId::VARCHAR);
 }
-Value Number(int64_t number) { return Value::Integer(LogicalTypeId::BIGINT, number); }
+Value Number(int64_t number) {
+    return Value::Integer(LogicalTypeId::BIGINT, number);
+}
 Value Number(const std::optional<int64_t>& number) {
     return number ? Number(*number) : Value::Null(LogicalTypeId::BIGINT);
 }
@@ -63,12 +83,30 @@ Value StatisticsText(const ParquetColumn* column, const std::optional<std::strin
 
 MetadataTable ParquetMetadataTable(const ParquetFileReader& file) {
     MetadataTable table;
-    table.names = {"file_name", "row_group_id", "row_group_num_rows", "row_group_num_columns",
-                   "row_group_bytes", "column_id", "file_offset", "num_values", "path_in_schema",
-                   "type", "stats_min", "stats_max", "stats_null_count", "stats_distinct_count",
-                   "stats_min_value", "stats_max_value", "compression", "encodings",
-                   "index_page_offset", "dictionary_page_offset", "data_page_offset",
-                   "total_compressed_size", "total_uncompressed_size", "row_group_compressed_bytes"};
+    table.names = {"file_name",
+                   "row_group_id",
+                   "row_group_num_rows",
+                   "row_group_num_columns",
+                   "row_group_bytes",
+                   "column_id",
+                   "file_offset",
+                   "num_values",
+                   "path_in_schema",
+                   "type",
+                   "stats_min",
+                   "stats_max",
+                   "stats_null_count",
+                   "stats_distinct_count",
+                   "stats_min_value",
+                   "stats_max_value",
+                   "compression",
+                   "encodings",
+                   "index_page_offset",
+                   "dictionary_page_offset",
+                   "data_page_offset",
+                   "total_compressed_size",
+                   "total_uncompressed_size",
+                   "row_group_compressed_bytes"};
     for (const auto& name : table.names) {
         bool text = name == "file_name" || name == "path_in_schema" || name == "type" ||
                     name.rfind("stats_m", 0) == 0 || name == "compression" || name == "encodings";
@@ -86,10 +124,14 @@ MetadataTable ParquetMetadataTable(const ParquetFileReader& file) {
         const RowGroup& group = groups[g];
         for (size_t c = 0; c < group.columns.size(); c++) {
             const ColumnChunk& chunk = group.columns[c];
-            std::vector<Value> row = {Value::Varchar(file.path()), Number(int64_t(g)), Number(group.num_rows),
-                                      Number(int64_t(group.columns.size())), Number(group.total_byte_size),
+            std::vector<Value> row = {Value::Varchar(file.path()),
+                                      Number(int64_t(g)),
+                                      Number(group.num_rows),
+                                      Number(int64_t(group.columns.size())),
+                                      Number(group.total_byte_size),
                                       Number(int64_t(c)),
-                                      chunk.file_offset ? Number(chunk.file_offset) : Number(std::nullopt)};
+                                      chunk.file_offset ? Number(chunk.file_offset)
+                                                        : Number(std::nullopt)};
             const ColumnMetaData* meta = chunk.meta_data ? &*chunk.meta_data : nullptr;
             const ParquetColumn* column = c < flat.size() ? flat[c] : nullptr;
             const Statistics* statistics = meta && meta->statistics ? &*meta->statistics : nullptr;
@@ -115,8 +157,10 @@ MetadataTable ParquetMetadataTable(const ParquetFileReader& file) {
             row.push_back(statistics ? legacy(statistics->max) : Text(nullptr));
             row.push_back(statistics ? Number(statistics->null_count) : Number(std::nullopt));
             row.push_back(statistics ? Number(statistics->distinct_count) : Number(std::nullopt));
-            row.push_back(statistics ? StatisticsText(column, statistics->min_value) : Text(nullptr));
-            row.push_back(statistics ? StatisticsText(column, statistics->max_value) : Text(nullptr));
+            row.push_back(statistics ? StatisticsText(column, statistics->min_value)
+                                     : Text(nullptr));
+            row.push_back(statistics ? StatisticsText(column, statistics->max_value)
+                                     : Text(nullptr));
             row.push_back(meta ? Text(CodecName(meta->codec)) : Text(nullptr));
             row.push_back(meta ? Value::Varchar(encodings) : Text(nullptr));
             row.push_back(meta ? Number(meta->index_page_offset) : Number(std::nullopt));
@@ -133,8 +177,9 @@ MetadataTable ParquetMetadataTable(const ParquetFileReader& file) {
 
 MetadataTable ParquetSchemaTable(const ParquetFileReader& file) {
     MetadataTable table;
-    table.names = {"file_name", "name",         "type",  "type_length", "repetition_type", "num_children",
-                   "converted_type", "scale", "precision", "field_id", "sluice_type", "column_id"};
+    table.names = {"file_name",       "name",         "type",           "type_length",
+                   "repetition_type", "num_children", "converted_type", "scale",
+                   "precision",       "field_id",     "sluice_type",    "column_id"};
     table.types = {LogicalTypeId::VARCHAR, LogicalTypeId::VARCHAR, LogicalTypeId::VARCHAR,
                    LogicalTypeId::VARCHAR, LogicalTypeId::VARCHAR, LogicalTypeId::BIGINT,
                    LogicalTypeId::VARCHAR, LogicalTypeId::BIGINT,  LogicalTypeId::BIGINT,
@@ -163,17 +208,20 @@ MetadataTable ParquetSchemaTable(const ParquetFileReader& file) {
         }
         bool fixed = element.type == Type::FIXED_LEN_BYTE_ARRAY;
         bool decimal = element.converted_type == ConvertedType::DECIMAL;
-        table.rows.push_back({
-            Value::Varchar(file.path()), Value::Varchar(element.name),
-            element.type ? Text(TypeName(*element.type)) : Text(nullptr),
-            fixed ? Value::Varchar(std::to_string(element.type_length)) : Text(nullptr),
-            element.repetition ? Text(RepetitionName(*element.repetition)) : Text(nullptr),
-            element.num_children > 0 ? Number(int64_t(element.num_children)) : Number(std::nullopt),
-            Text(ConvertedTypeName(element.converted_type)),
-            decimal ? Number(int64_t(element.scale)) : Number(std::nullopt),
-            decimal ? Number(int64_t(element.precision)) : Number(std::nullopt), Number(std::nullopt),
-            column && column->unsupported.empty() ? Value::Varchar(column->type.ToString()) : Text(nullptr),
-            Number(int64_t(i))});
+        table.rows.push_back(
+            {Value::Varchar(file.path()), Value::Varchar(element.name),
+             element.type ? Text(TypeName(*element.type)) : Text(nullptr),
+             fixed ? Value::Varchar(std::to_string(element.type_length)) : Text(nullptr),
+             element.repetition ? Text(RepetitionName(*element.repetition)) : Text(nullptr),
+             element.num_children > 0 ? Number(int64_t(element.num_children))
+                                      : Number(std::nullopt),
+             Text(ConvertedTypeName(element.converted_type)),
+             decimal ? Number(int64_t(element.scale)) : Number(std::nullopt),
+             decimal ? Number(int64_t(element.precision)) : Number(std::nullopt),
+             Number(std::nullopt),
+             column && column->unsupported.empty() ? Value::Varchar(column->type.ToString())
+                                                   : Text(nullptr),
+             Number(int64_t(i))});
     }
     return table;
 }

@@ -167,13 +167,13 @@ RowGroupDecoder::RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file, 
     }
 }
 
-bool RowGroupDecoder::Next(DataChunk& out) {
+bool RowGroupDecoder::Next(DataChunk& out, const std::vector<idx_t>& positions) {
     if (rows_left_ == 0) {
         return false;
     }
     idx_t count = std::min<uint64_t>(rows_left_, kVectorSize);
     for (size_t i = 0; i < readers_.size(); i++) {
-        readers_[i]->Read(count, out.column(i));
+        readers_[i]->Read(count, out.column(positions.empty() ? i : positions[i]));
     }
     out.SetSize(count);
     rows_left_ -= count;

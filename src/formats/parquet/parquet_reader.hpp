@@ -61,8 +61,9 @@ public:
     RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file, size_t row_group,
                     const std::vector<size_t>& column_ids, std::vector<ByteBuffer> buffers);
 
-    // Fills `out` (projected column types) with the next rows; false once the group is done.
-    bool Next(DataChunk& out);
+    // Fills the next rows into `out`, the i-th decoded column into column `positions[i]` (all
+    // columns in order when `positions` is empty); false once the group is done.
+    bool Next(DataChunk& out, const std::vector<idx_t>& positions = {});
 
 private:
     std::shared_ptr<const ParquetFileReader> file_;

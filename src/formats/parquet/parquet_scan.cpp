@@ -10,6 +10,7 @@ struct ScanLocal : LocalState {
     std::unique_ptr<RowGroupDecoder> decoder;
     size_t job = 0;
     idx_t chunk_in_job = 0;
+    int64_t rows_in_job = 0;
 };
 
 // Batch indices order chunks by job, then by position within the job.
@@ -21,9 +22,27 @@ ParquetScanSource::ParquetScanSource(std::vector<ParquetFile> files, std::vector
                                      std::vector<LogicalType> types,
                                      const std::vector<TableFilter>& filters)
     : files_(std::move(files)), column_ids_(std::move(column_ids)), types_(std::move(types)) {
+    for (size_t i = 0; i < column_ids_.size(); i++) {
+        if (column_ids_[i] != kFilenameColumn && column_ids_[i] != kFileRowNumberColumn) {
+            decoded_ids_.push_back(column_ids_[i]);
+            decoded_positions_.push_back(i);
+        }
+    }
+    for (const auto& file : files_) {
+        std::vector<int64_t> first_rows;
+        int64_t row = 0;
+        for (size_t g = 0; g < file.reader->RowGroupCount(); g++) {
+            first_rows.push_back(row);
+            row += file.reader->RowGroupRows(g);
+        }
+        first_rows_.push_back(std::move(first_rows));
+    }
     auto may_match = [&](const ParquetFileReader& reader, size_t row_group) {
         const RowGroup& group = reader.metadata().row_groups[row_group];
         for (const TableFilter& filter : filters) {
+            if (filter.column >= reader.columns().size()) {
+                continue; // filename, file_row_number: no statistics
+            }
             const ParquetColumn& column = reader.columns()[filter.column];
             ColumnStatistics statistics =
                 ReadColumnStatistics(column, group.columns[column.leaf_index], group.num_rows);
@@ -62,12 +81,33 @@ double ParquetScanSource::Progress() const {
                          : std::min(1.0, static_cast<double>(next_job_.load()) / jobs_.size());
 }
 
+void ParquetScanSource::FillVirtualColumns(DataChunk& out, const Job& job,
+                                           int64_t first_row) const {
+    for (size_t i = 0; i < column_ids_.size(); i++) {
+        if (column_ids_[i] == kFilenameColumn) {
+            out.column(i).SetConstant(Value::Varchar(files_[job.file].reader->path()));
+            out.column(i).Flatten(out.size());
+        } else if (column_ids_[i] == kFileRowNumberColumn) {
+            int64_t* numbers = out.column(i).data<int64_t>();
+            for (idx_t row = 0; row < out.size(); row++) {
+                numbers[row] = first_row + static_cast<int64_t>(row);
+            }
+        }
+    }
+}
+
 SourceResult ParquetScanSource::GetData(DataChunk& out, LocalState* local,
                                         TaskContext& /*context*/) {
     auto& state = *static_cast<ScanLocal*>(local);
     while (true) {
         if (state.decoder) {
-            if (state.decoder->Next(out)) {
+            if (state.decoder->Next(out, decoded_positions_)) {
+                const Job& job = jobs_[state.job];
+                if (decoded_ids_.size() != column_ids_.size()) {
+                    FillVirtualColumns(out, job,
+                                       first_rows_[job.file][job.row_group] + state.rows_in_job);
+                }
+                state.rows_in_job += static_cast<int64_t>(out.size());
                 state.chunk_in_job++;
                 return SourceResult::HaveMoreOutput;
             }
@@ -79,16 +119,17 @@ SourceResult ParquetScanSource::GetData(DataChunk& out, LocalState* local,
         }
         const Job& job = jobs_[job_index];
         const ParquetFile& file = files_[job.file];
-        std::vector<ByteRange> ranges = file.reader->PlanRowGroup(job.row_group, column_ids_);
+        std::vector<ByteRange> ranges = file.reader->PlanRowGroup(job.row_group, decoded_ids_);
         std::vector<ByteBuffer> buffers;
         for (const ByteRange& range : ranges) {
             buffers.push_back(ByteBuffer::Allocate(range.length));
             file.handle->Read(buffers.back().get(), range.length, range.offset);
         }
-        state.decoder = std::make_unique<RowGroupDecoder>(file.reader, job.row_group, column_ids_,
+        state.decoder = std::make_unique<RowGroupDecoder>(file.reader, job.row_group, decoded_ids_,
                                                           std::move(buffers));
         state.job = job_index;
         state.chunk_in_job = 0;
+        state.rows_in_job = 0;
     }
 }
 

@@ -22,6 +22,9 @@ struct ParquetFile {
 // at a time. The asynchronous read-ahead scan replaces the blocking reads.
 class ParquetScanSource : public PipelineSource {
 public:
+    // Column ids beyond the file's columns: the file's path and the row's number in its file.
+    static constexpr size_t kFilenameColumn = SIZE_MAX - 1;
+    static constexpr size_t kFileRowNumberColumn = SIZE_MAX - 2;
     // Row groups whose statistics rule out `filters` (on file columns) are never read.
     ParquetScanSource(std::vector<ParquetFile> files, std::vector<size_t> column_ids,
                       std::vector<LogicalType> types, const std::vector<TableFilter>& filters = {});
@@ -41,9 +44,14 @@ private:
         size_t file;
         size_t row_group;
     };
+    void FillVirtualColumns(DataChunk& out, const Job& job, int64_t first_row) const;
 
     std::vector<ParquetFile> files_;
     std::vector<size_t> column_ids_;
+    std::vector<size_t> decoded_ids_;      // the file columns among column_ids_
+    std::vector<idx_t> decoded_positions_; // where each goes in the output chunk
+    std::vector<std::vector<int64_t>>
+        first_rows_; // per file, the first row number of each row group
     std::vector<LogicalType> types_;
     std::vector<Job> jobs_;
     std::atomic<size_t> next_job_{0};
