@@ -9,7 +9,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev  # unit tests
   libedit-dev                # shell line editing and history (BSD licence)
   libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev libbrotli-dev  # Parquet codecs
-  clang-format               # style check
+    clang-format               # style check
+  clang libclang-rt-14-dev   # libFuzzer targets
 )
 
 missing=()
