@@ -32,7 +32,7 @@ const ColumnChoice kChoices[] = {
     {Type::FIXED_LEN_BYTE_ARRAY, Conversion::Blob, LogicalTypeId::BLOB, 5},
 };
 
-const Codec kCodecs[] = {Codec::UNCOMPRESSED, Codec::SNAPPY, Codec::GZIP, Codec::ZSTD,
+const Codec kCodecs[] = {Codec::UNCOMPRESSED, Codec::SNAPPY, Codec::GZIP,  Codec::ZSTD,
                          Codec::LZ4_RAW,      Codec::LZ4,    Codec::BROTLI};
 
 } // namespace

@@ -8,6 +8,8 @@
 #include "formats/parquet/parquet_scan.hpp"
 #include "io/file_system.hpp"
 
+#include <algorithm>
+
 namespace sluice {
 
 namespace {
@@ -68,7 +70,7 @@ TableFunction ReadParquetFunction(FileSystem& file_system) {
     function.name = "read_parquet";
     function.bind = [&file_system](const TableFunctionInput& input) {
         const std::string name = "read_parquet";
-        input.CheckNamed({"filename", "file_row_number"}, name);
+        input.CheckNamed({"filename", "file_row_number", "union_by_name"}, name);
         if (input.positional.size() != 1) {
             throw Exception(
                 ErrorKind::Binder,
@@ -91,18 +93,50 @@ TableFunction ReadParquetFunction(FileSystem& file_system) {
         if (files.empty()) {
             throw Exception(ErrorKind::Binder, "read_parquet needs at least one file");
         }
-        const auto& columns = files[0].reader->columns();
-        for (const auto& file : files) {
-            const auto& other = file.reader->columns();
-            bool same = other.size() == columns.size();
-            for (size_t i = 0; same && i < columns.size(); i++) {
-                same = ColumnSignature(other[i]) == ColumnSignature(columns[i]);
+        // The scan's columns: the first file's, or with union_by_name every file's by name.
+        std::vector<parquet::ParquetColumn> columns = files[0].reader->columns();
+        if (input.Flag("union_by_name", name)) {
+            for (auto& file : files) {
+                for (const auto& column : file.reader->columns()) {
+                    auto known =
+                        std::find_if(columns.begin(), columns.end(),
+                                     [&](const auto& other) { return other.name == column.name; });
+                    if (known == columns.end()) {
+                        columns.push_back(column);
+                    } else if (known->type != column.type) {
+                        throw Exception(
+                            ErrorKind::InvalidInput,
+                            "column \"" + column.name + "\" is " + column.type.ToString() +
+                                " in '" + file.reader->path() + "' but " + known->type.ToString() +
+                                " in another file; union_by_name needs one type per column");
+                    } else if (known->unsupported.empty()) {
+                        known->unsupported = column.unsupported;
+                    }
+                }
             }
-            if (!same) {
-                throw Exception(ErrorKind::InvalidInput,
-                                "file '" + file.reader->path() + "' has a different schema than '" +
-                                    files[0].reader->path() +
-                                    "' (union_by_name is not supported yet)");
+            for (auto& file : files) {
+                const auto& own = file.reader->columns();
+                for (const auto& column : columns) {
+                    auto found = std::find_if(own.begin(), own.end(), [&](const auto& other) {
+                        return other.name == column.name;
+                    });
+                    file.column_map.push_back(found == own.end() ? -1 : found - own.begin());
+                }
+            }
+        } else {
+            for (const auto& file : files) {
+                const auto& other = file.reader->columns();
+                bool same = other.size() == columns.size();
+                for (size_t i = 0; same && i < columns.size(); i++) {
+                    same = ColumnSignature(other[i]) == ColumnSignature(columns[i]);
+                }
+                if (!same) {
+                    throw Exception(ErrorKind::InvalidInput,
+                                    "file '" + file.reader->path() +
+                                        "' has a different schema than '" +
+                                        files[0].reader->path() +
+                                        "'; union_by_name = true reads them by column name");
+                }
             }
         }
         BoundTableFunction bound;

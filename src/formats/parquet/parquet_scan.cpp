@@ -22,11 +22,22 @@ ParquetScanSource::ParquetScanSource(std::vector<ParquetFile> files, std::vector
                                      std::vector<LogicalType> types,
                                      const std::vector<TableFilter>& filters)
     : files_(std::move(files)), column_ids_(std::move(column_ids)), types_(std::move(types)) {
-    for (size_t i = 0; i < column_ids_.size(); i++) {
-        if (column_ids_[i] != kFilenameColumn && column_ids_[i] != kFileRowNumberColumn) {
-            decoded_ids_.push_back(column_ids_[i]);
-            decoded_positions_.push_back(i);
+    for (const auto& file : files_) {
+        FileProjection projection;
+        for (size_t i = 0; i < column_ids_.size(); i++) {
+            if (column_ids_[i] == kFilenameColumn || column_ids_[i] == kFileRowNumberColumn) {
+                has_virtual_columns_ = true;
+                continue;
+            }
+            int64_t column = file.FileColumn(column_ids_[i]);
+            if (column < 0) {
+                projection.missing.push_back(i);
+            } else {
+                projection.decoded.push_back(static_cast<size_t>(column));
+                projection.positions.push_back(i);
+            }
         }
+        projections_.push_back(std::move(projection));
     }
     for (const auto& file : files_) {
         std::vector<int64_t> first_rows;
@@ -37,13 +48,17 @@ ParquetScanSource::ParquetScanSource(std::vector<ParquetFile> files, std::vector
         }
         first_rows_.push_back(std::move(first_rows));
     }
-    auto may_match = [&](const ParquetFileReader& reader, size_t row_group) {
+    auto may_match = [&](const ParquetFile& file, size_t row_group) {
+        const ParquetFileReader& reader = *file.reader;
         const RowGroup& group = reader.metadata().row_groups[row_group];
         for (const TableFilter& filter : filters) {
-            if (filter.column >= reader.columns().size()) {
-                continue; // filename, file_row_number: no statistics
+            int64_t file_column = file.column_map.empty() || filter.column < file.column_map.size()
+                                      ? file.FileColumn(filter.column)
+                                      : -1;
+            if (file_column < 0 || static_cast<size_t>(file_column) >= reader.columns().size()) {
+                continue; // filename, file_row_number, or a column this file lacks
             }
-            const ParquetColumn& column = reader.columns()[filter.column];
+            const ParquetColumn& column = reader.columns()[file_column];
             ColumnStatistics statistics =
                 ReadColumnStatistics(column, group.columns[column.leaf_index], group.num_rows);
             if (!MayMatch(filter, statistics)) {
@@ -58,7 +73,7 @@ ParquetScanSource::ParquetScanSource(std::vector<ParquetFile> files, std::vector
             if (files_[f].reader->RowGroupRows(g) == 0) {
                 continue;
             }
-            if (!may_match(*files_[f].reader, g)) {
+            if (!may_match(files_[f], g)) {
                 pruned_++;
                 continue;
             }
@@ -101,9 +116,13 @@ SourceResult ParquetScanSource::GetData(DataChunk& out, LocalState* local,
     auto& state = *static_cast<ScanLocal*>(local);
     while (true) {
         if (state.decoder) {
-            if (state.decoder->Next(out, decoded_positions_)) {
-                const Job& job = jobs_[state.job];
-                if (decoded_ids_.size() != column_ids_.size()) {
+            const Job& job = jobs_[state.job];
+            const FileProjection& projection = projections_[job.file];
+            if (state.decoder->Next(out, projection.positions)) {
+                for (idx_t position : projection.missing) {
+                    out.column(position).SetConstant(Value::Null(types_[position]));
+                }
+                if (has_virtual_columns_) {
                     FillVirtualColumns(out, job,
                                        first_rows_[job.file][job.row_group] + state.rows_in_job);
                 }
@@ -119,13 +138,14 @@ SourceResult ParquetScanSource::GetData(DataChunk& out, LocalState* local,
         }
         const Job& job = jobs_[job_index];
         const ParquetFile& file = files_[job.file];
-        std::vector<ByteRange> ranges = file.reader->PlanRowGroup(job.row_group, decoded_ids_);
+        const std::vector<size_t>& decoded = projections_[job.file].decoded;
+        std::vector<ByteRange> ranges = file.reader->PlanRowGroup(job.row_group, decoded);
         std::vector<ByteBuffer> buffers;
         for (const ByteRange& range : ranges) {
             buffers.push_back(ByteBuffer::Allocate(range.length));
             file.handle->Read(buffers.back().get(), range.length, range.offset);
         }
-        state.decoder = std::make_unique<RowGroupDecoder>(file.reader, job.row_group, decoded_ids_,
+        state.decoder = std::make_unique<RowGroupDecoder>(file.reader, job.row_group, decoded,
                                                           std::move(buffers));
         state.job = job_index;
         state.chunk_in_job = 0;

@@ -15,6 +15,13 @@ namespace sluice::parquet {
 struct ParquetFile {
     std::shared_ptr<FileHandle> handle;
     std::shared_ptr<const ParquetFileReader> reader;
+    // The file's column for each column of the scan (-1: the file lacks it, read as NULLs).
+    // Empty means the file's columns are the scan's (no union_by_name).
+    std::vector<int64_t> column_map;
+
+    int64_t FileColumn(size_t scan_column) const {
+        return column_map.empty() ? static_cast<int64_t>(scan_column) : column_map[scan_column];
+    }
 };
 
 // The synchronous driver of read_parquet: each task claims the next row group (across all
@@ -48,8 +55,15 @@ private:
 
     std::vector<ParquetFile> files_;
     std::vector<size_t> column_ids_;
-    std::vector<size_t> decoded_ids_;      // the file columns among column_ids_
-    std::vector<idx_t> decoded_positions_; // where each goes in the output chunk
+    // Per file: the file columns to decode, where each goes in the output chunk, and the output
+    // columns the file lacks (NULL).
+    struct FileProjection {
+        std::vector<size_t> decoded;
+        std::vector<idx_t> positions;
+        std::vector<idx_t> missing;
+    };
+    std::vector<FileProjection> projections_;
+    bool has_virtual_columns_ = false;
     std::vector<std::vector<int64_t>>
         first_rows_; // per file, the first row number of each row group
     std::vector<LogicalType> types_;
