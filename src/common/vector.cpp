@@ -8,7 +8,8 @@ namespace sluice {
 
 Vector::Vector(LogicalType type, idx_t capacity)
     : type_(type), capacity_(capacity),
-      data_(new uint8_t[PhysicalTypeSize(type.physical()) * (capacity == 0 ? 1 : capacity)]()) {
+      // Uninitialised: every row is written before it is read, and NULL rows are never read.
+      data_(new uint8_t[PhysicalTypeSize(type.physical()) * (capacity == 0 ? 1 : capacity)]) {
 }
 
 void Vector::Reference(const Vector& other) {

@@ -279,6 +279,21 @@ void ColumnReader::DecodeDictionaryPage(const uint8_t* page, size_t size, int32_
             }
         }
     }
+    dictionary_strings_.clear();
+    if (column_.conversion == Conversion::Varchar || column_.conversion == Conversion::Blob) {
+        for (size_t i = 0; i < dictionary_.count; i++) {
+            std::string_view value =
+                column_.physical == Type::BYTE_ARRAY
+                    ? dictionary_.binary[i]
+                    : std::string_view(reinterpret_cast<const char*>(dictionary_.fixed_data) +
+                                           i * dictionary_.width,
+                                       dictionary_.width);
+            if (value.size() > UINT32_MAX) {
+                Fail("string value larger than 4 GiB");
+            }
+            dictionary_strings_.emplace_back(value.data(), static_cast<uint32_t>(value.size()));
+        }
+    }
     has_dictionary_ = true;
 }
 
@@ -644,6 +659,13 @@ void ColumnReader::Emit(const PhysicalValues& source, const uint32_t* index, con
     if (column_.conversion != Conversion::DecimalFromBytes && count > 0) {
         out.KeepAlive(&source == &dictionary_ ? dictionary_owner_ : page_owner_);
     }
+    if (&source == &dictionary_ && !dictionary_strings_.empty()) {
+        string_t* strings = out.data<string_t>();
+        for (size_t i = 0; i < count; i++) {
+            strings[rows[i]] = dictionary_strings_[index[i]];
+        }
+        return;
+    }
     for (size_t i = 0; i < count; i++) {
         std::string_view bytes =
             column_.physical == Type::BYTE_ARRAY
@@ -666,8 +688,8 @@ void ColumnReader::Emit(const PhysicalValues& source, const uint32_t* index, con
 
 void ColumnReader::Read(idx_t count, Vector& out) {
     uint32_t levels[kVectorSize];
-    std::vector<uint32_t> source_index;
-    std::vector<idx_t> rows;
+    std::vector<uint32_t>& source_index = source_index_;
+    std::vector<idx_t>& rows = rows_;
     idx_t done = 0;
     while (done < count) {
         if (page_row_ == page_rows_) {

@@ -85,6 +85,11 @@ private:
     bool page_uses_dictionary_ = false;
     PhysicalValues values_;
     std::unique_ptr<RleBitPackedDecoder> index_decoder_; // dictionary indices, a batch at a time
+    // The dictionary's strings as string_t, built once: dictionary-coded rows copy 16 bytes.
+    std::vector<string_t> dictionary_strings_;
+    // Scratch of Read(), kept to avoid allocating per batch.
+    std::vector<uint32_t> source_index_;
+    std::vector<idx_t> rows_;
     size_t page_rows_ = 0;
     size_t page_row_ = 0;
     size_t page_value_ = 0;
