@@ -453,9 +453,99 @@ Value CastValue(const Value& value, const LogicalType& target) {
                                                InternalName(target));
 }
 
+namespace {
+
+hugeint_t ReadInteger(const Vector& vector, idx_t row) {
+    switch (vector.type().physical()) {
+    case PhysicalType::INT8:
+        return vector.data<int8_t>()[row];
+    case PhysicalType::INT16:
+        return vector.data<int16_t>()[row];
+    case PhysicalType::INT32:
+        return vector.data<int32_t>()[row];
+    case PhysicalType::INT64:
+        return vector.data<int64_t>()[row];
+    default:
+        return vector.data<hugeint_t>()[row];
+    }
+}
+
+void WriteInteger(Vector& vector, idx_t row, hugeint_t value) {
+    switch (vector.type().physical()) {
+    case PhysicalType::INT8:
+        vector.data<int8_t>()[row] = static_cast<int8_t>(value);
+        break;
+    case PhysicalType::INT16:
+        vector.data<int16_t>()[row] = static_cast<int16_t>(value);
+        break;
+    case PhysicalType::INT32:
+        vector.data<int32_t>()[row] = static_cast<int32_t>(value);
+        break;
+    case PhysicalType::INT64:
+        vector.data<int64_t>()[row] = static_cast<int64_t>(value);
+        break;
+    default:
+        vector.data<hugeint_t>()[row] = value;
+        break;
+    }
+}
+
+bool IsExactNumber(const LogicalType& type) {
+    return type.IsInteger() || type.id() == LogicalTypeId::DECIMAL;
+}
+
+// Typed loops for the casts between exact numbers and to floating point, which bulk work (COPY,
+// expressions over scans) needs; everything else goes value by value.
+bool FastCast(const Vector& source, Vector& result, idx_t count) {
+    const LogicalType& from = source.type();
+    const LogicalType& to = result.type();
+    if (!IsExactNumber(from) || !(IsExactNumber(to) || to.IsFloating())) {
+        return false;
+    }
+    int from_scale = from.id() == LogicalTypeId::DECIMAL ? from.scale() : 0;
+    int to_scale = to.id() == LogicalTypeId::DECIMAL ? to.scale() : 0;
+    double divisor = std::pow(10.0, from_scale);
+    hugeint_t factor = to_scale >= from_scale ? PowerOfTen(to_scale - from_scale) : 1;
+    for (idx_t row = 0; row < count; row++) {
+        if (!source.validity().RowIsValid(row)) {
+            result.SetNull(row);
+            continue;
+        }
+        hugeint_t value = ReadInteger(source, row);
+        if (to.id() == LogicalTypeId::DOUBLE) {
+            result.data<double>()[row] = static_cast<double>(value) / divisor;
+            continue;
+        }
+        if (to.id() == LogicalTypeId::FLOAT) {
+            result.data<float>()[row] = static_cast<float>(static_cast<double>(value) / divisor);
+            continue;
+        }
+        hugeint_t converted;
+        bool fits;
+        if (to_scale >= from_scale) {
+            fits = !__builtin_mul_overflow(value, factor, &converted);
+        } else {
+            converted = DivideRounding(value, from_scale - to_scale);
+            fits = true;
+        }
+        fits = fits && (to.id() == LogicalTypeId::DECIMAL ? DecimalFits(to, converted)
+                                                          : IntegerFits(to.id(), converted));
+        if (!fits) {
+            CastValue(source.GetValue(row), to); // throws the cast's own out-of-range error
+        }
+        WriteInteger(result, row, converted);
+    }
+    return true;
+}
+
+} // namespace
+
 void CastVector(const Vector& source, Vector& result, idx_t count) {
     if (source.vector_type() == VectorType::CONSTANT) {
         result.SetConstant(CastValue(source.GetValue(0), result.type()));
+        return;
+    }
+    if (FastCast(source, result, count)) {
         return;
     }
     for (idx_t row = 0; row < count; row++) {
