@@ -455,41 +455,6 @@ Value CastValue(const Value& value, const LogicalType& target) {
 
 namespace {
 
-hugeint_t ReadInteger(const Vector& vector, idx_t row) {
-    switch (vector.type().physical()) {
-    case PhysicalType::INT8:
-        return vector.data<int8_t>()[row];
-    case PhysicalType::INT16:
-        return vector.data<int16_t>()[row];
-    case PhysicalType::INT32:
-        return vector.data<int32_t>()[row];
-    case PhysicalType::INT64:
-        return vector.data<int64_t>()[row];
-    default:
-        return vector.data<hugeint_t>()[row];
-    }
-}
-
-void WriteInteger(Vector& vector, idx_t row, hugeint_t value) {
-    switch (vector.type().physical()) {
-    case PhysicalType::INT8:
-        vector.data<int8_t>()[row] = static_cast<int8_t>(value);
-        break;
-    case PhysicalType::INT16:
-        vector.data<int16_t>()[row] = static_cast<int16_t>(value);
-        break;
-    case PhysicalType::INT32:
-        vector.data<int32_t>()[row] = static_cast<int32_t>(value);
-        break;
-    case PhysicalType::INT64:
-        vector.data<int64_t>()[row] = static_cast<int64_t>(value);
-        break;
-    default:
-        vector.data<hugeint_t>()[row] = value;
-        break;
-    }
-}
-
 bool IsExactNumber(const LogicalType& type) {
     return type.IsInteger() || type.id() == LogicalTypeId::DECIMAL;
 }
@@ -511,7 +476,7 @@ bool FastCast(const Vector& source, Vector& result, idx_t count) {
             result.SetNull(row);
             continue;
         }
-        hugeint_t value = ReadInteger(source, row);
+        hugeint_t value = GetInteger(source, row);
         if (to.id() == LogicalTypeId::DOUBLE) {
             result.data<double>()[row] = static_cast<double>(value) / divisor;
             continue;
@@ -533,7 +498,7 @@ bool FastCast(const Vector& source, Vector& result, idx_t count) {
         if (!fits) {
             CastValue(source.GetValue(row), to); // throws the cast's own out-of-range error
         }
-        WriteInteger(result, row, converted);
+        SetInteger(result, row, converted);
     }
     return true;
 }

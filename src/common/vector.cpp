@@ -160,4 +160,45 @@ void Vector::Reset() {
     }
 }
 
+hugeint_t GetInteger(const Vector& vector, idx_t row) {
+    switch (vector.type().physical()) {
+    case PhysicalType::INT8:
+        return vector.data<int8_t>()[row];
+    case PhysicalType::INT16:
+        return vector.data<int16_t>()[row];
+    case PhysicalType::INT32:
+        return vector.data<int32_t>()[row];
+    case PhysicalType::INT64:
+        return vector.data<int64_t>()[row];
+    case PhysicalType::INT128:
+        return vector.data<hugeint_t>()[row];
+    default:
+        throw Exception(ErrorKind::Internal,
+                        "GetInteger on a " + vector.type().ToString() + " vector");
+    }
+}
+
+void SetInteger(Vector& vector, idx_t row, hugeint_t value) {
+    switch (vector.type().physical()) {
+    case PhysicalType::INT8:
+        vector.data<int8_t>()[row] = static_cast<int8_t>(value);
+        break;
+    case PhysicalType::INT16:
+        vector.data<int16_t>()[row] = static_cast<int16_t>(value);
+        break;
+    case PhysicalType::INT32:
+        vector.data<int32_t>()[row] = static_cast<int32_t>(value);
+        break;
+    case PhysicalType::INT64:
+        vector.data<int64_t>()[row] = static_cast<int64_t>(value);
+        break;
+    case PhysicalType::INT128:
+        vector.data<hugeint_t>()[row] = value;
+        break;
+    default:
+        throw Exception(ErrorKind::Internal,
+                        "SetInteger on a " + vector.type().ToString() + " vector");
+    }
+}
+
 } // namespace sluice

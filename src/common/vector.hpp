@@ -77,4 +77,9 @@ private:
     std::vector<std::shared_ptr<const void>> owners_;
 };
 
+// Row `row` of a vector of any integer layout (integers, DECIMAL, DATE, TIME, TIMESTAMP) as a
+// 128-bit integer, and the reverse (the value must fit the layout).
+hugeint_t GetInteger(const Vector& vector, idx_t row);
+void SetInteger(Vector& vector, idx_t row, hugeint_t value);
+
 } // namespace sluice

@@ -164,41 +164,6 @@ ScalarFunctionBody IntegerBody(PhysicalType physical, char op, const std::string
 
 // Reads any integer physical type as int128 (decimal multiplication works on unscaled values
 // of two different widths).
-hugeint_t ReadInteger(const Vector& vector, idx_t row) {
-    switch (vector.type().physical()) {
-    case PhysicalType::INT8:
-        return vector.data<int8_t>()[row];
-    case PhysicalType::INT16:
-        return vector.data<int16_t>()[row];
-    case PhysicalType::INT32:
-        return vector.data<int32_t>()[row];
-    case PhysicalType::INT64:
-        return vector.data<int64_t>()[row];
-    default:
-        return vector.data<hugeint_t>()[row];
-    }
-}
-
-void WriteInteger(Vector& vector, idx_t row, hugeint_t value) {
-    switch (vector.type().physical()) {
-    case PhysicalType::INT8:
-        vector.data<int8_t>()[row] = static_cast<int8_t>(value);
-        break;
-    case PhysicalType::INT16:
-        vector.data<int16_t>()[row] = static_cast<int16_t>(value);
-        break;
-    case PhysicalType::INT32:
-        vector.data<int32_t>()[row] = static_cast<int32_t>(value);
-        break;
-    case PhysicalType::INT64:
-        vector.data<int64_t>()[row] = static_cast<int64_t>(value);
-        break;
-    default:
-        vector.data<hugeint_t>()[row] = value;
-        break;
-    }
-}
-
 ScalarFunctionBody DecimalMultiply(LogicalType result_type) {
     return [result_type](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
         const Vector& left = *args[0];
@@ -211,11 +176,11 @@ ScalarFunctionBody DecimalMultiply(LogicalType result_type) {
                 result.SetNull(row);
                 continue;
             }
-            hugeint_t a = ReadInteger(left, li), b = ReadInteger(right, ri), out;
+            hugeint_t a = GetInteger(left, li), b = GetInteger(right, ri), out;
             if (__builtin_mul_overflow(a, b, &out) || out >= limit || out <= -limit) {
                 ThrowOverflow(result_type.ToString(), '*', a, b);
             }
-            WriteInteger(result, row, out);
+            SetInteger(result, row, out);
         }
     };
 }
@@ -434,7 +399,7 @@ std::optional<BoundFunction> BindNegate(const LogicalType& operand) {
                 result.data<double>()[row] = -input.data<double>()[index];
                 break;
             default: {
-                hugeint_t value = ReadInteger(input, index);
+                hugeint_t value = GetInteger(input, index);
                 bool at_minimum = operand.IsInteger() && operand.id() != LogicalTypeId::HUGEINT &&
                                   value == -(static_cast<hugeint_t>(1)
                                              << (8 * PhysicalTypeSize(operand.physical()) - 1));
@@ -445,7 +410,7 @@ std::optional<BoundFunction> BindNegate(const LogicalType& operand) {
                     throw Exception(ErrorKind::OutOfRange, "Overflow in negation of integer " +
                                                                FormatHugeint(value) + "!");
                 }
-                WriteInteger(result, row, -value);
+                SetInteger(result, row, -value);
                 break;
             }
             }

@@ -7,6 +7,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { parseCsv } from './sluice_cli.mjs';
 
 const [sluice, expressionsFile] = process.argv.slice(2);
 const expressions = readFileSync(expressionsFile, 'utf8')
@@ -14,25 +15,6 @@ const expressions = readFileSync(expressionsFile, 'utf8')
   .map((line) => line.trim())
   .filter((line) => line && !line.startsWith('--'));
 
-// RFC 4180 records from Sluice's -csv output.
-function parseCsv(text) {
-  const records = [];
-  let record = [], field = '', quoted = false, i = 0;
-  while (i < text.length) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i += 2; continue; }
-      if (c === '"') { quoted = false; i++; continue; }
-      field += c; i++; continue;
-    }
-    if (c === '"') { quoted = true; i++; continue; }
-    if (c === ',') { record.push(field); field = ''; i++; continue; }
-    if (c === '\n') { record.push(field); records.push(record); record = []; field = ''; i++; continue; }
-    field += c; i++;
-  }
-  if (field !== '' || record.length) { record.push(field); records.push(record); }
-  return records;
-}
 
 function errorKind(message) {
   const match = /^([A-Za-z ]+) Error:/.exec(message);

@@ -7,13 +7,12 @@
 //
 // Exits 77 (skipped) when the corpus is not present.
 import { DuckDBInstance } from '@duckdb/node-api';
-import { execFileSync } from 'node:child_process';
+import { NULL, sluiceRows as runCsv } from './sluice_cli.mjs';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
 const [sluice, corpusArgument, tablePath, flag] = process.argv.slice(2);
 const corpus = resolve(corpusArgument);
-const NULL = '<<NULL>>';
 
 if (!existsSync(corpus)) {
   console.log(`SKIPPED: the Parquet corpus is not present at ${corpus} (it comes with ../shared)`);
@@ -28,31 +27,10 @@ function parquetFiles(directory) {
   });
 }
 
-function parseCsv(text) {
-  const records = [];
-  let record = [], field = '', quoted = false, fieldQuoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
-      else if (c === '"') quoted = false;
-      else field += c;
-      continue;
-    }
-    if (c === '"') { quoted = true; fieldQuoted = true; }
-    else if (c === ',') { record.push(field); field = ''; fieldQuoted = false; }
-    else if (c === '\n') { record.push(field); records.push(record); record = []; field = ''; fieldQuoted = false; }
-    else field += c;
-  }
-  if (field !== '' || fieldQuoted || record.length) { record.push(field); records.push(record); }
-  return records;
-}
 
 function runSluice(sql) {
   try {
-    const out = execFileSync(sluice, ['-csv', '-nullvalue', NULL, '-c', sql],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
-    return { rows: parseCsv(out) };
+    return { rows: runCsv(sluice, sql) };
   } catch (failure) {
     if (failure.status === null && failure.signal) return { crash: `killed by ${failure.signal}` };
     if (failure.status === null) throw failure;

@@ -6,41 +6,17 @@
 //
 //   node parquet_roundtrip.mjs SLUICE WORK_DIR
 import { DuckDBInstance } from '@duckdb/node-api';
-import { execFileSync } from 'node:child_process';
+import { NULL, sluiceRows as runCsv } from './sluice_cli.mjs';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [sluice, workDir] = process.argv.slice(2);
 rmSync(workDir, { recursive: true, force: true });
 mkdirSync(workDir, { recursive: true });
-const NULL = '<<NULL>>';
 const ROWS = 20000;
 
-function parseCsv(text) {
-  const records = [];
-  let record = [], field = '', quoted = false, fieldQuoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
-      else if (c === '"') quoted = false;
-      else field += c;
-      continue;
-    }
-    if (c === '"') { quoted = true; fieldQuoted = true; }
-    else if (c === ',') { record.push(field); field = ''; fieldQuoted = false; }
-    else if (c === '\n') { record.push(field); records.push(record); record = []; field = ''; fieldQuoted = false; }
-    else field += c;
-  }
-  if (field !== '' || fieldQuoted || record.length) { record.push(field); records.push(record); }
-  return records;
-}
 
-function sluiceRows(sql) {
-  const out = execFileSync(sluice, ['-csv', '-nullvalue', NULL, '-c', sql],
-    { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] });
-  return parseCsv(out);
-}
+const sluiceRows = (sql) => runCsv(sluice, sql);
 
 async function duckRows(connection, sql) {
   const described = await connection.runAndReadAll(`DESCRIBE ${sql}`);

@@ -129,23 +129,6 @@ bool BigEndianToInt128(std::string_view bytes, hugeint_t& result) {
     return true;
 }
 
-void StoreDecimal(Vector& out, PhysicalType physical, idx_t row, hugeint_t value) {
-    switch (physical) {
-    case PhysicalType::INT16:
-        out.data<int16_t>()[row] = static_cast<int16_t>(value);
-        break;
-    case PhysicalType::INT32:
-        out.data<int32_t>()[row] = static_cast<int32_t>(value);
-        break;
-    case PhysicalType::INT64:
-        out.data<int64_t>()[row] = static_cast<int64_t>(value);
-        break;
-    default:
-        out.data<hugeint_t>()[row] = value;
-        break;
-    }
-}
-
 int64_t FloorDivide(int64_t value, int64_t divisor) {
     int64_t quotient = value / divisor;
     return (value % divisor != 0 && value < 0) ? quotient - 1 : quotient;
@@ -676,7 +659,7 @@ void ColumnReader::Emit(const PhysicalValues& source, const uint32_t* index, con
             if (!BigEndianToInt128(bytes, value)) {
                 Fail("DECIMAL value does not fit in 128 bits");
             }
-            StoreDecimal(out, physical, rows[i], value);
+            SetInteger(out, rows[i], value);
             continue;
         }
         if (bytes.size() > UINT32_MAX) {

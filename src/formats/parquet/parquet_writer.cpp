@@ -103,19 +103,6 @@ void AppendLittleEndian(std::vector<uint8_t>& out, T value) {
     out.insert(out.end(), bytes, bytes + sizeof(T));
 }
 
-hugeint_t ReadDecimal(const Vector& vector, idx_t row) {
-    switch (vector.type().physical()) {
-    case PhysicalType::INT16:
-        return vector.data<int16_t>()[row];
-    case PhysicalType::INT32:
-        return vector.data<int32_t>()[row];
-    case PhysicalType::INT64:
-        return vector.data<int64_t>()[row];
-    default:
-        return vector.data<hugeint_t>()[row];
-    }
-}
-
 void AppendValue(const Vector& vector, idx_t row, const Layout& layout, ColumnValues& values) {
     const LogicalType& type = vector.type();
     switch (type.id()) {
@@ -147,7 +134,7 @@ void AppendValue(const Vector& vector, idx_t row, const Layout& layout, ColumnVa
     case LogicalTypeId::HUGEINT:
     case LogicalTypeId::DECIMAL: {
         hugeint_t value = type.id() == LogicalTypeId::HUGEINT ? vector.data<hugeint_t>()[row]
-                                                              : ReadDecimal(vector, row);
+                                                              : GetInteger(vector, row);
         if (layout.type == Type::INT32) {
             AppendLittleEndian<int32_t>(values.fixed, static_cast<int32_t>(value));
         } else if (layout.type == Type::INT64) {
