@@ -29,6 +29,14 @@ std::string InternalName(const LogicalType& type) {
         return "INT64";
     case LogicalTypeId::HUGEINT:
         return "INT128";
+    case LogicalTypeId::UTINYINT:
+        return "UINT8";
+    case LogicalTypeId::USMALLINT:
+        return "UINT16";
+    case LogicalTypeId::UINTEGER:
+        return "UINT32";
+    case LogicalTypeId::UBIGINT:
+        return "UINT64";
     default:
         return type.ToString();
     }
@@ -44,6 +52,14 @@ bool IntegerFits(LogicalTypeId id, hugeint_t value) {
         return value >= INT32_MIN && value <= INT32_MAX;
     case LogicalTypeId::BIGINT:
         return value >= INT64_MIN && value <= INT64_MAX;
+    case LogicalTypeId::UTINYINT:
+        return value >= 0 && value <= UINT8_MAX;
+    case LogicalTypeId::USMALLINT:
+        return value >= 0 && value <= UINT16_MAX;
+    case LogicalTypeId::UINTEGER:
+        return value >= 0 && value <= UINT32_MAX;
+    case LogicalTypeId::UBIGINT:
+        return value >= 0 && value <= static_cast<hugeint_t>(UINT64_MAX);
     default:
         return true;
     }
@@ -286,7 +302,11 @@ bool CastFromString(std::string_view text, const LogicalType& target, Value& res
     case LogicalTypeId::SMALLINT:
     case LogicalTypeId::INTEGER:
     case LogicalTypeId::BIGINT:
-    case LogicalTypeId::HUGEINT: {
+    case LogicalTypeId::HUGEINT:
+    case LogicalTypeId::UTINYINT:
+    case LogicalTypeId::USMALLINT:
+    case LogicalTypeId::UINTEGER:
+    case LogicalTypeId::UBIGINT: {
         hugeint_t value;
         if (TryParseHugeint(trimmed, value)) {
             if (!IntegerFits(target.id(), value)) {

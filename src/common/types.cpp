@@ -39,6 +39,14 @@ PhysicalType LogicalType::physical() const {
         return PhysicalType::INT64;
     case LogicalTypeId::HUGEINT:
         return PhysicalType::INT128;
+    case LogicalTypeId::UTINYINT:
+        return PhysicalType::UINT8;
+    case LogicalTypeId::USMALLINT:
+        return PhysicalType::UINT16;
+    case LogicalTypeId::UINTEGER:
+        return PhysicalType::UINT32;
+    case LogicalTypeId::UBIGINT:
+        return PhysicalType::UINT64;
     case LogicalTypeId::FLOAT:
         return PhysicalType::FLOAT;
     case LogicalTypeId::DOUBLE:
@@ -70,8 +78,13 @@ bool LogicalType::IsInteger() const {
     case LogicalTypeId::HUGEINT:
         return true;
     default:
-        return false;
+        return IsUnsigned();
     }
+}
+
+bool LogicalType::IsUnsigned() const {
+    return id_ == LogicalTypeId::UTINYINT || id_ == LogicalTypeId::USMALLINT ||
+           id_ == LogicalTypeId::UINTEGER || id_ == LogicalTypeId::UBIGINT;
 }
 
 bool LogicalType::IsNumeric() const {
@@ -94,6 +107,14 @@ std::string LogicalType::ToString() const {
         return "BIGINT";
     case LogicalTypeId::HUGEINT:
         return "HUGEINT";
+    case LogicalTypeId::UTINYINT:
+        return "UTINYINT";
+    case LogicalTypeId::USMALLINT:
+        return "USMALLINT";
+    case LogicalTypeId::UINTEGER:
+        return "UINTEGER";
+    case LogicalTypeId::UBIGINT:
+        return "UBIGINT";
     case LogicalTypeId::FLOAT:
         return "FLOAT";
     case LogicalTypeId::DOUBLE:
@@ -128,6 +149,14 @@ std::string LogicalType::DisplayName() const {
         return "int64";
     case LogicalTypeId::HUGEINT:
         return "int128";
+    case LogicalTypeId::UTINYINT:
+        return "uint8";
+    case LogicalTypeId::USMALLINT:
+        return "uint16";
+    case LogicalTypeId::UINTEGER:
+        return "uint32";
+    case LogicalTypeId::UBIGINT:
+        return "uint64";
     case LogicalTypeId::DECIMAL:
         return "decimal(" + std::to_string(width_) + "," + std::to_string(scale_) + ")";
     default: {
@@ -144,13 +173,17 @@ idx_t PhysicalTypeSize(PhysicalType type) {
     switch (type) {
     case PhysicalType::BOOL:
     case PhysicalType::INT8:
+    case PhysicalType::UINT8:
         return 1;
     case PhysicalType::INT16:
+    case PhysicalType::UINT16:
         return 2;
     case PhysicalType::INT32:
+    case PhysicalType::UINT32:
     case PhysicalType::FLOAT:
         return 4;
     case PhysicalType::INT64:
+    case PhysicalType::UINT64:
     case PhysicalType::DOUBLE:
         return 8;
     case PhysicalType::INT128:
@@ -164,15 +197,39 @@ idx_t PhysicalTypeSize(PhysicalType type) {
 uint8_t IntegerDecimalWidth(LogicalTypeId id) {
     switch (id) {
     case LogicalTypeId::TINYINT:
+    case LogicalTypeId::UTINYINT:
         return 3;
     case LogicalTypeId::SMALLINT:
+    case LogicalTypeId::USMALLINT:
         return 5;
     case LogicalTypeId::INTEGER:
+    case LogicalTypeId::UINTEGER:
         return 10;
     case LogicalTypeId::BIGINT:
         return 19;
+    case LogicalTypeId::UBIGINT:
+        return 20;
     default:
         return 38;
+    }
+}
+
+int IntegerRank(LogicalTypeId id) {
+    switch (id) {
+    case LogicalTypeId::TINYINT:
+    case LogicalTypeId::UTINYINT:
+        return 1;
+    case LogicalTypeId::SMALLINT:
+    case LogicalTypeId::USMALLINT:
+        return 2;
+    case LogicalTypeId::INTEGER:
+    case LogicalTypeId::UINTEGER:
+        return 3;
+    case LogicalTypeId::BIGINT:
+    case LogicalTypeId::UBIGINT:
+        return 4;
+    default:
+        return 5;
     }
 }
 

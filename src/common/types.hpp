@@ -20,6 +20,10 @@ enum class LogicalTypeId : uint8_t {
     INTEGER,
     BIGINT,
     HUGEINT,
+    UTINYINT, // unsigned integers, as in DuckDB
+    USMALLINT,
+    UINTEGER,
+    UBIGINT,
     FLOAT,
     DOUBLE,
     DECIMAL,
@@ -39,6 +43,10 @@ enum class PhysicalType : uint8_t {
     INT32,
     INT64,
     INT128,
+    UINT8,
+    UINT16,
+    UINT32,
+    UINT64,
     FLOAT,
     DOUBLE,
     VARCHAR, // string_t; BLOB uses it too
@@ -57,7 +65,8 @@ public:
 
     PhysicalType physical() const;
     bool IsNumeric() const;
-    bool IsInteger() const;
+    bool IsInteger() const; // signed or unsigned
+    bool IsUnsigned() const;
     bool IsFloating() const { return id_ == LogicalTypeId::FLOAT || id_ == LogicalTypeId::DOUBLE; }
 
     // SQL spelling: INTEGER, DECIMAL(12,1), VARCHAR ...
@@ -82,5 +91,7 @@ idx_t PhysicalTypeSize(PhysicalType type);
 
 // The DECIMAL width able to hold every value of an integer type (INTEGER -> 10).
 uint8_t IntegerDecimalWidth(LogicalTypeId id);
+// Integer widths in steps: 1 for 8 bits ... 4 for 64 bits, 5 for HUGEINT.
+int IntegerRank(LogicalTypeId id);
 
 } // namespace sluice

@@ -77,6 +77,10 @@ std::string Value::ToString() const {
     case LogicalTypeId::INTEGER:
     case LogicalTypeId::BIGINT:
     case LogicalTypeId::HUGEINT:
+    case LogicalTypeId::UTINYINT:
+    case LogicalTypeId::USMALLINT:
+    case LogicalTypeId::UINTEGER:
+    case LogicalTypeId::UBIGINT:
         return FormatHugeint(integer_);
     case LogicalTypeId::DECIMAL:
         return FormatDecimal(integer_, type_.width(), type_.scale());

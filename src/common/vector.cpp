@@ -67,6 +67,12 @@ void Vector::SetValue(idx_t row, const Value& value) {
     case PhysicalType::INT128:
         data<hugeint_t>()[row] = value.GetInteger();
         break;
+    case PhysicalType::UINT8:
+    case PhysicalType::UINT16:
+    case PhysicalType::UINT32:
+    case PhysicalType::UINT64:
+        SetInteger(*this, row, value.GetInteger());
+        break;
     case PhysicalType::FLOAT:
         data<float>()[row] = static_cast<float>(value.GetDouble());
         break;
@@ -97,6 +103,11 @@ Value Vector::GetValue(idx_t row) const {
         return Value::Integer(type_, data<int64_t>()[index]);
     case PhysicalType::INT128:
         return Value::Integer(type_, data<hugeint_t>()[index]);
+    case PhysicalType::UINT8:
+    case PhysicalType::UINT16:
+    case PhysicalType::UINT32:
+    case PhysicalType::UINT64:
+        return Value::Integer(type_, GetInteger(*this, index));
     case PhysicalType::FLOAT:
         return Value::Float(data<float>()[index]);
     case PhysicalType::DOUBLE:
@@ -172,6 +183,14 @@ hugeint_t GetInteger(const Vector& vector, idx_t row) {
         return vector.data<int64_t>()[row];
     case PhysicalType::INT128:
         return vector.data<hugeint_t>()[row];
+    case PhysicalType::UINT8:
+        return vector.data<uint8_t>()[row];
+    case PhysicalType::UINT16:
+        return vector.data<uint16_t>()[row];
+    case PhysicalType::UINT32:
+        return vector.data<uint32_t>()[row];
+    case PhysicalType::UINT64:
+        return vector.data<uint64_t>()[row];
     default:
         throw Exception(ErrorKind::Internal,
                         "GetInteger on a " + vector.type().ToString() + " vector");
@@ -194,6 +213,18 @@ void SetInteger(Vector& vector, idx_t row, hugeint_t value) {
         break;
     case PhysicalType::INT128:
         vector.data<hugeint_t>()[row] = value;
+        break;
+    case PhysicalType::UINT8:
+        vector.data<uint8_t>()[row] = static_cast<uint8_t>(value);
+        break;
+    case PhysicalType::UINT16:
+        vector.data<uint16_t>()[row] = static_cast<uint16_t>(value);
+        break;
+    case PhysicalType::UINT32:
+        vector.data<uint32_t>()[row] = static_cast<uint32_t>(value);
+        break;
+    case PhysicalType::UINT64:
+        vector.data<uint64_t>()[row] = static_cast<uint64_t>(value);
         break;
     default:
         throw Exception(ErrorKind::Internal,

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 namespace sluice {
 
@@ -43,6 +44,14 @@ const char* PhysicalName(PhysicalType type) {
         return "INT64";
     case PhysicalType::INT128:
         return "INT128";
+    case PhysicalType::UINT8:
+        return "UINT8";
+    case PhysicalType::UINT16:
+        return "UINT16";
+    case PhysicalType::UINT32:
+        return "UINT32";
+    case PhysicalType::UINT64:
+        return "UINT64";
     default:
         return "?";
     }
@@ -90,7 +99,7 @@ ScalarFunctionBody IntegerArithmetic(char op, std::string type_name, hugeint_t l
                 if (b == 0) {
                     return false;
                 }
-                if (b == -1 && a == std::numeric_limits<T>::min()) {
+                if (std::is_signed_v<T> && b == T(-1) && a == std::numeric_limits<T>::min()) {
                     overflow = true;
                     break;
                 }
@@ -100,7 +109,7 @@ ScalarFunctionBody IntegerArithmetic(char op, std::string type_name, hugeint_t l
                 if (b == 0) {
                     return false;
                 }
-                out = b == -1 ? 0 : a % b;
+                out = std::is_signed_v<T> && b == T(-1) ? 0 : a % b;
                 break;
             }
             if (overflow || (limit != 0 && (out >= limit || out <= -limit))) {
@@ -157,6 +166,14 @@ ScalarFunctionBody IntegerBody(PhysicalType physical, char op, const std::string
         return IntegerArithmetic<int32_t>(op, type_name, limit);
     case PhysicalType::INT64:
         return IntegerArithmetic<int64_t>(op, type_name, limit);
+    case PhysicalType::UINT8:
+        return IntegerArithmetic<uint8_t>(op, type_name, limit);
+    case PhysicalType::UINT16:
+        return IntegerArithmetic<uint16_t>(op, type_name, limit);
+    case PhysicalType::UINT32:
+        return IntegerArithmetic<uint32_t>(op, type_name, limit);
+    case PhysicalType::UINT64:
+        return IntegerArithmetic<uint64_t>(op, type_name, limit);
     default:
         return IntegerArithmetic<hugeint_t>(op, type_name, limit);
     }
@@ -312,8 +329,18 @@ std::optional<LogicalType> CommonNumericType(const LogicalType& left, const Logi
         return LogicalType::Decimal(static_cast<uint8_t>(digits + scale),
                                     static_cast<uint8_t>(scale));
     }
-    // Both integers: the wider one (the enum is ordered by width).
-    return left.id() > right.id() ? left : right;
+    // Both integers. One signedness: the wider. Mixed: the signed type if it is wider, else one
+    // holding both ranges, as DuckDB decides (BIGINT, or HUGEINT next to UBIGINT).
+    if (left.IsUnsigned() == right.IsUnsigned()) {
+        return IntegerRank(left.id()) >= IntegerRank(right.id()) ? left : right;
+    }
+    const LogicalType& unsigned_side = left.IsUnsigned() ? left : right;
+    const LogicalType& signed_side = left.IsUnsigned() ? right : left;
+    if (IntegerRank(signed_side.id()) > IntegerRank(unsigned_side.id())) {
+        return signed_side;
+    }
+    return LogicalType(unsigned_side.id() == LogicalTypeId::UBIGINT ? LogicalTypeId::HUGEINT
+                                                                    : LogicalTypeId::BIGINT);
 }
 
 std::optional<BoundFunction> BindArithmetic(const std::string& op_text, const LogicalType& left,
@@ -379,7 +406,7 @@ std::optional<BoundFunction> BindArithmetic(const std::string& op_text, const Lo
 }
 
 std::optional<BoundFunction> BindNegate(const LogicalType& operand) {
-    if (!operand.IsNumeric()) {
+    if (!operand.IsNumeric() || operand.IsUnsigned()) {
         return std::nullopt;
     }
     ScalarFunctionBody body = [operand](const std::vector<const Vector*>& args, idx_t count,
@@ -439,6 +466,18 @@ BoundFunction BindComparison(const std::string& op, const LogicalType& type) {
         break;
     case PhysicalType::INT128:
         body = ComparisonBody<hugeint_t>(op);
+        break;
+    case PhysicalType::UINT8:
+        body = ComparisonBody<uint8_t>(op);
+        break;
+    case PhysicalType::UINT16:
+        body = ComparisonBody<uint16_t>(op);
+        break;
+    case PhysicalType::UINT32:
+        body = ComparisonBody<uint32_t>(op);
+        break;
+    case PhysicalType::UINT64:
+        body = ComparisonBody<uint64_t>(op);
         break;
     case PhysicalType::FLOAT:
         body = ComparisonBody<TotalOrderFloat<float>>(op);

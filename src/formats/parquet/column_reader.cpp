@@ -521,6 +521,7 @@ void ColumnReader::Emit(const PhysicalValues& source, const uint32_t* index, con
         column_.conversion == Conversion::TimeMicros ||
         column_.conversion == Conversion::TimestampMicros ||
         column_.conversion == Conversion::Float || column_.conversion == Conversion::Double ||
+        column_.conversion == Conversion::UInt32 || column_.conversion == Conversion::UInt64 ||
         (column_.conversion == Conversion::DecimalFromInt32 && physical == PhysicalType::INT32) ||
         (column_.conversion == Conversion::DecimalFromInt64 && physical == PhysicalType::INT64);
     if (contiguous && same_layout && count > 0) {
@@ -543,6 +544,26 @@ void ColumnReader::Emit(const PhysicalValues& source, const uint32_t* index, con
     case Conversion::Int32ToInt8:
         for (size_t i = 0; i < count; i++) {
             out.data<int8_t>()[rows[i]] = static_cast<int8_t>(Load<int32_t>(fixed_at(i)));
+        }
+        return;
+    case Conversion::UInt8:
+        for (size_t i = 0; i < count; i++) {
+            out.data<uint8_t>()[rows[i]] = static_cast<uint8_t>(Load<int32_t>(fixed_at(i)));
+        }
+        return;
+    case Conversion::UInt16:
+        for (size_t i = 0; i < count; i++) {
+            out.data<uint16_t>()[rows[i]] = static_cast<uint16_t>(Load<int32_t>(fixed_at(i)));
+        }
+        return;
+    case Conversion::UInt32:
+        for (size_t i = 0; i < count; i++) {
+            out.data<uint32_t>()[rows[i]] = Load<uint32_t>(fixed_at(i));
+        }
+        return;
+    case Conversion::UInt64:
+        for (size_t i = 0; i < count; i++) {
+            out.data<uint64_t>()[rows[i]] = Load<uint64_t>(fixed_at(i));
         }
         return;
     case Conversion::Int32ToInt16:

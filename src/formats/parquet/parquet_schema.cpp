@@ -45,7 +45,16 @@ void MapPrimitive(const SchemaElement& element, ParquetColumn& column) {
             return;
         }
         if (is_unsigned) {
-            column.unsupported = "unsigned integer type";
+            int width = logical.kind == Kind::INTEGER         ? logical.bit_width
+                        : converted == ConvertedType::UINT_8  ? 8
+                        : converted == ConvertedType::UINT_16 ? 16
+                                                              : 32;
+            column.type = width == 8    ? LogicalTypeId::UTINYINT
+                          : width == 16 ? LogicalTypeId::USMALLINT
+                                        : LogicalTypeId::UINTEGER;
+            column.conversion = width == 8    ? Conversion::UInt8
+                                : width == 16 ? Conversion::UInt16
+                                              : Conversion::UInt32;
             return;
         }
         int bit_width = logical.kind == Kind::INTEGER        ? logical.bit_width
@@ -78,7 +87,8 @@ void MapPrimitive(const SchemaElement& element, ParquetColumn& column) {
             return;
         }
         if (is_unsigned) {
-            column.unsupported = "unsigned integer type";
+            column.type = LogicalTypeId::UBIGINT;
+            column.conversion = Conversion::UInt64;
             return;
         }
         if (logical.kind == Kind::TIMESTAMP || converted == ConvertedType::TIMESTAMP_MILLIS ||

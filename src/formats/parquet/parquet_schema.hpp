@@ -15,6 +15,10 @@ enum class Conversion : uint8_t {
     Int32ToInt8,     // TINYINT
     Int32ToInt16,    // SMALLINT
     Int64,           // BIGINT
+    UInt8,           // INT32 holding UINT_8 -> UTINYINT
+    UInt16,          // INT32 holding UINT_16 -> USMALLINT
+    UInt32,          // INT32 bits as UINT_32 -> UINTEGER
+    UInt64,          // INT64 bits as UINT_64 -> UBIGINT
     TimeMillis,      // INT32 milliseconds -> TIME
     TimeMicros,      // INT64 microseconds -> TIME
     TimeNanos,       // INT64 nanoseconds -> TIME

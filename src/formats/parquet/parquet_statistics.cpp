@@ -39,6 +39,22 @@ std::optional<Value> Decode(const ParquetColumn& column, const std::string& byte
             return std::nullopt;
         }
         return Value::Integer(type, i32);
+    case Conversion::UInt8:
+    case Conversion::UInt16:
+    case Conversion::UInt32: { // unsigned order: the bits are a uint32
+        uint32_t u32;
+        if (!Load(bytes, u32)) {
+            return std::nullopt;
+        }
+        return Value::Integer(type, u32);
+    }
+    case Conversion::UInt64: {
+        uint64_t u64;
+        if (!Load(bytes, u64)) {
+            return std::nullopt;
+        }
+        return Value::Integer(type, u64);
+    }
     case Conversion::TimeMillis:
         if (!Load(bytes, i32)) {
             return std::nullopt;
@@ -102,6 +118,9 @@ std::optional<Value> Decode(const ParquetColumn& column, const std::string& byte
 // The deprecated min/max fields were written with signed comparisons, which agree with the
 // type's order only for numbers stored as numbers.
 bool LegacyOrderIsUsable(const ParquetColumn& column) {
+    if (column.type.IsUnsigned()) {
+        return false; // the legacy fields ordered these as signed numbers
+    }
     switch (column.physical) {
     case Type::BOOLEAN:
     case Type::INT32:

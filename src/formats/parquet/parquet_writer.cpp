@@ -26,6 +26,7 @@ struct Layout {
     ConvertedType converted = ConvertedType::NONE;
     int precision = 0;
     int scale = 0;
+    bool is_unsigned = false; // statistics order the bits as unsigned numbers
 };
 
 // The fewest bytes whose two's complement holds every DECIMAL(precision) value.
@@ -48,6 +49,14 @@ Layout LayoutOf(const LogicalType& type) {
         return {Type::INT32, 0, 4, ConvertedType::DATE};
     case LogicalTypeId::BIGINT:
         return {Type::INT64, 0, 8};
+    case LogicalTypeId::UTINYINT:
+        return {Type::INT32, 0, 4, ConvertedType::UINT_8, 0, 0, true};
+    case LogicalTypeId::USMALLINT:
+        return {Type::INT32, 0, 4, ConvertedType::UINT_16, 0, 0, true};
+    case LogicalTypeId::UINTEGER:
+        return {Type::INT32, 0, 4, ConvertedType::UINT_32, 0, 0, true};
+    case LogicalTypeId::UBIGINT:
+        return {Type::INT64, 0, 8, ConvertedType::UINT_64, 0, 0, true};
     case LogicalTypeId::TIME:
         return {Type::INT64, 0, 8, ConvertedType::TIME_MICROS};
     case LogicalTypeId::TIMESTAMP:
@@ -125,6 +134,14 @@ void AppendValue(const Vector& vector, idx_t row, const Layout& layout, ColumnVa
     case LogicalTypeId::TIMESTAMP:
         AppendLittleEndian<int64_t>(values.fixed, vector.data<int64_t>()[row]);
         return;
+    case LogicalTypeId::UTINYINT:
+    case LogicalTypeId::USMALLINT:
+    case LogicalTypeId::UINTEGER:
+        AppendLittleEndian<uint32_t>(values.fixed, static_cast<uint32_t>(GetInteger(vector, row)));
+        return;
+    case LogicalTypeId::UBIGINT:
+        AppendLittleEndian<uint64_t>(values.fixed, vector.data<uint64_t>()[row]);
+        return;
     case LogicalTypeId::FLOAT:
         AppendLittleEndian<float>(values.fixed, vector.data<float>()[row]);
         return;
@@ -161,12 +178,24 @@ int Compare(std::string_view a, std::string_view b, const Layout& layout) {
     case Type::BOOLEAN:
         return int(uint8_t(a[0])) - int(uint8_t(b[0]));
     case Type::INT32: {
+        if (layout.is_unsigned) {
+            uint32_t x, y;
+            std::memcpy(&x, a.data(), 4);
+            std::memcpy(&y, b.data(), 4);
+            return x < y ? -1 : x > y;
+        }
         int32_t x, y;
         std::memcpy(&x, a.data(), 4);
         std::memcpy(&y, b.data(), 4);
         return x < y ? -1 : x > y;
     }
     case Type::INT64: {
+        if (layout.is_unsigned) {
+            uint64_t x, y;
+            std::memcpy(&x, a.data(), 8);
+            std::memcpy(&y, b.data(), 8);
+            return x < y ? -1 : x > y;
+        }
         int64_t x, y;
         std::memcpy(&x, a.data(), 8);
         std::memcpy(&y, b.data(), 8);
@@ -314,10 +343,14 @@ void WriteLogicalType(ThriftCompactWriter& writer, const LogicalType& type, cons
         return;
     case LogicalTypeId::TINYINT:
     case LogicalTypeId::SMALLINT:
+    case LogicalTypeId::UTINYINT:
+    case LogicalTypeId::USMALLINT:
+    case LogicalTypeId::UINTEGER:
+    case LogicalTypeId::UBIGINT:
         writer.BeginStructField(10);
         writer.BeginStructField(10);
-        writer.WriteByteField(1, type.id() == LogicalTypeId::TINYINT ? 8 : 16);
-        writer.WriteBoolField(2, true);
+        writer.WriteByteField(1, static_cast<int8_t>(8 << (IntegerRank(type.id()) - 1)));
+        writer.WriteBoolField(2, !type.IsUnsigned());
         writer.EndStruct();
         writer.EndStruct();
         return;
