@@ -378,6 +378,14 @@ bool CastFromString(std::string_view text, const LogicalType& target, Value& res
         result = Value::Integer(target, micros);
         return true;
     }
+    case LogicalTypeId::TIMESTAMP_TZ: {
+        int64_t micros;
+        if (!timestamp::TryParseWithOffset(trimmed, micros)) {
+            return false;
+        }
+        result = Value::Integer(target, micros);
+        return true;
+    }
     case LogicalTypeId::SQLNULL:
         return false;
     }
@@ -386,6 +394,19 @@ bool CastFromString(std::string_view text, const LogicalType& target, Value& res
 
 bool TemporalCast(const Value& value, const LogicalType& target, Value& result) {
     LogicalTypeId from = value.type().id(), to = target.id();
+    // Time zones are UTC: TIMESTAMP and TIMESTAMP WITH TIME ZONE hold the same microseconds.
+    bool from_tz = from == LogicalTypeId::TIMESTAMP_TZ, to_tz = to == LogicalTypeId::TIMESTAMP_TZ;
+    if ((from_tz && to == LogicalTypeId::TIMESTAMP) ||
+        (to_tz && from == LogicalTypeId::TIMESTAMP)) {
+        result = Value::Integer(target, value.GetInteger());
+        return true;
+    }
+    if (from_tz) {
+        from = LogicalTypeId::TIMESTAMP;
+    }
+    if (to_tz && from == LogicalTypeId::DATE) {
+        to = LogicalTypeId::TIMESTAMP;
+    }
     if (from == LogicalTypeId::DATE && to == LogicalTypeId::TIMESTAMP) {
         result =
             Value::Integer(target, timestamp::FromDate(static_cast<int32_t>(value.GetInteger())));
@@ -418,9 +439,12 @@ bool CastExists(const LogicalType& source, const LogicalType& target) {
     if (from_number && to_number) {
         return true;
     }
-    return (from == LogicalTypeId::DATE && to == LogicalTypeId::TIMESTAMP) ||
-           (from == LogicalTypeId::TIMESTAMP &&
-            (to == LogicalTypeId::DATE || to == LogicalTypeId::TIME));
+    auto is_timestamp = [](LogicalTypeId id) {
+        return id == LogicalTypeId::TIMESTAMP || id == LogicalTypeId::TIMESTAMP_TZ;
+    };
+    return (from == LogicalTypeId::DATE && is_timestamp(to)) ||
+           (is_timestamp(from) &&
+            (to == LogicalTypeId::DATE || to == LogicalTypeId::TIME || is_timestamp(to)));
 }
 
 bool TryParseValue(std::string_view text, const LogicalType& target, Value& result) {

@@ -272,6 +272,47 @@ bool TryParse(std::string_view text, int64_t& micros) {
     return true;
 }
 
+bool TryParseWithOffset(std::string_view text, int64_t& micros) {
+    text = Trim(text);
+    if (TryParse(text, micros)) {
+        return true;
+    }
+    // Split off a trailing [+-]HH[:MM] after the time.
+    size_t sign = text.find_last_of("+-");
+    if (sign == std::string_view::npos || sign < 10) {
+        return false;
+    }
+    std::string_view offset = text.substr(sign + 1);
+    int64_t hours = 0, minutes = 0;
+    size_t pos = 0;
+    if (!ReadNumber(offset, pos, hours, 2)) {
+        return false;
+    }
+    if (pos < offset.size() && offset[pos] == ':') {
+        pos++;
+        if (!ReadNumber(offset, pos, minutes, 2)) {
+            return false;
+        }
+    }
+    if (pos != offset.size() || hours > 23 || minutes > 59) {
+        return false;
+    }
+    if (!TryParse(text.substr(0, sign), micros) || micros == kInfinity ||
+        micros == kNegativeInfinity) {
+        return false;
+    }
+    int64_t shift = (hours * 60 + minutes) * 60 * dtime::kMicrosPerSecond;
+    micros += text[sign] == '+' ? -shift : shift;
+    return true;
+}
+
+std::string ToStringUtc(int64_t micros) {
+    if (micros == kInfinity || micros == kNegativeInfinity) {
+        return ToString(micros);
+    }
+    return ToString(micros) + "+00";
+}
+
 int64_t FromDate(int32_t days) {
     if (days == date::kInfinity) {
         return kInfinity;

@@ -42,6 +42,10 @@ constexpr int64_t kNegativeInfinity = -INT64_MAX;
 // Parses a date, optionally followed by ' ' or 'T' and a time.
 bool TryParse(std::string_view text, int64_t& micros);
 std::string ToString(int64_t micros);
+// TIMESTAMP WITH TIME ZONE: text may end in an offset (+05:30, -08, Z), which is applied to
+// give UTC; printed in UTC with "+00".
+bool TryParseWithOffset(std::string_view text, int64_t& micros);
+std::string ToStringUtc(int64_t micros);
 int64_t FromDate(int32_t days);
 // Floors to the day (timestamps before 1970 round towards -infinity).
 int32_t ToDate(int64_t micros);

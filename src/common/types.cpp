@@ -36,6 +36,7 @@ PhysicalType LogicalType::physical() const {
     case LogicalTypeId::BIGINT:
     case LogicalTypeId::TIME:
     case LogicalTypeId::TIMESTAMP:
+    case LogicalTypeId::TIMESTAMP_TZ:
         return PhysicalType::INT64;
     case LogicalTypeId::HUGEINT:
         return PhysicalType::INT128;
@@ -127,6 +128,8 @@ std::string LogicalType::ToString() const {
         return "TIME";
     case LogicalTypeId::TIMESTAMP:
         return "TIMESTAMP";
+    case LogicalTypeId::TIMESTAMP_TZ:
+        return "TIMESTAMP WITH TIME ZONE";
     case LogicalTypeId::VARCHAR:
         return "VARCHAR";
     case LogicalTypeId::BLOB:

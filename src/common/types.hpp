@@ -30,6 +30,7 @@ enum class LogicalTypeId : uint8_t {
     DATE,
     TIME,
     TIMESTAMP,
+    TIMESTAMP_TZ, // an instant, microseconds since the epoch in UTC; shown in UTC (+00)
     VARCHAR,
     BLOB,
 };

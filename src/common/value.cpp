@@ -94,6 +94,8 @@ std::string Value::ToString() const {
         return dtime::ToString(static_cast<int64_t>(integer_));
     case LogicalTypeId::TIMESTAMP:
         return timestamp::ToString(static_cast<int64_t>(integer_));
+    case LogicalTypeId::TIMESTAMP_TZ:
+        return timestamp::ToStringUtc(static_cast<int64_t>(integer_));
     case LogicalTypeId::VARCHAR:
         return string_;
     case LogicalTypeId::BLOB:

@@ -597,9 +597,18 @@ Binder::Bound Binder::BindComparison(const ParsedExpression& expression) {
             common = l.id() == LogicalTypeId::SQLNULL ? LogicalType(LogicalTypeId::INTEGER) : l;
         } else if (l.IsNumeric() && r.IsNumeric()) {
             common = CommonNumericType(l, r);
-        } else if ((l.id() == LogicalTypeId::DATE && r.id() == LogicalTypeId::TIMESTAMP) ||
-                   (l.id() == LogicalTypeId::TIMESTAMP && r.id() == LogicalTypeId::DATE)) {
-            common = LogicalType(LogicalTypeId::TIMESTAMP);
+        } else {
+            // DATE < TIMESTAMP < TIMESTAMP WITH TIME ZONE: compare in the later one.
+            auto temporal_rank = [](LogicalTypeId id) {
+                return id == LogicalTypeId::DATE           ? 1
+                       : id == LogicalTypeId::TIMESTAMP    ? 2
+                       : id == LogicalTypeId::TIMESTAMP_TZ ? 3
+                                                           : 0;
+            };
+            int left_rank = temporal_rank(l.id()), right_rank = temporal_rank(r.id());
+            if (left_rank > 0 && right_rank > 0) {
+                common = left_rank > right_rank ? l : r;
+            }
         }
         if (!common) {
             Fail(ErrorKind::Binder,

@@ -509,6 +509,13 @@ TypeName Parser::ParseTypeName() {
     if (type.name == "DOUBLE" && IsKeyword("PRECISION")) {
         Take();
     }
+    if (type.name == "TIMESTAMP" && IsKeyword("WITH") && IsKeyword("TIME", 1) &&
+        IsKeyword("ZONE", 2)) {
+        Take();
+        Take();
+        Take();
+        type.name = "TIMESTAMP WITH TIME ZONE";
+    }
     if (AcceptOperator("(")) {
         do {
             const Token& modifier = Peek();
@@ -584,7 +591,8 @@ ParsedExpressionPtr Parser::ParsePrimary() {
         return cast;
     }
     // Typed literals: DATE '2020-01-01', TIME '...', TIMESTAMP '...'
-    if ((word == "DATE" || word == "TIME" || word == "TIMESTAMP" || word == "DECIMAL") &&
+    if ((word == "DATE" || word == "TIME" || word == "TIMESTAMP" || word == "TIMESTAMPTZ" ||
+         word == "DECIMAL") &&
         Peek(1).type == TokenType::String) {
         Take();
         auto literal = MakeExpression(ParsedExpressionKind::Constant, Peek().location);

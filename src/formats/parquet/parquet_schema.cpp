@@ -95,7 +95,9 @@ void MapPrimitive(const SchemaElement& element, ParquetColumn& column) {
             converted == ConvertedType::TIMESTAMP_MICROS) {
             TimeUnit unit = unit_of(
                 converted == ConvertedType::TIMESTAMP_MILLIS ? TimeUnit::MILLIS : TimeUnit::MICROS);
-            column.type = LogicalTypeId::TIMESTAMP;
+            // Instants (isAdjustedToUTC) are TIMESTAMP WITH TIME ZONE, as in DuckDB.
+            bool instant = logical.kind == Kind::TIMESTAMP && logical.is_adjusted_to_utc;
+            column.type = instant ? LogicalTypeId::TIMESTAMP_TZ : LogicalTypeId::TIMESTAMP;
             column.conversion = unit == TimeUnit::MILLIS   ? Conversion::TimestampMillis
                                 : unit == TimeUnit::MICROS ? Conversion::TimestampMicros
                                                            : Conversion::TimestampNanos;

@@ -60,6 +60,7 @@ Layout LayoutOf(const LogicalType& type) {
     case LogicalTypeId::TIME:
         return {Type::INT64, 0, 8, ConvertedType::TIME_MICROS};
     case LogicalTypeId::TIMESTAMP:
+    case LogicalTypeId::TIMESTAMP_TZ:
         return {Type::INT64, 0, 8, ConvertedType::TIMESTAMP_MICROS};
     case LogicalTypeId::HUGEINT: // exact, as DECIMAL(38,0)
         return {Type::FIXED_LEN_BYTE_ARRAY, 16, 16, ConvertedType::DECIMAL, 38, 0};
@@ -132,6 +133,7 @@ void AppendValue(const Vector& vector, idx_t row, const Layout& layout, ColumnVa
     case LogicalTypeId::BIGINT:
     case LogicalTypeId::TIME:
     case LogicalTypeId::TIMESTAMP:
+    case LogicalTypeId::TIMESTAMP_TZ:
         AppendLittleEndian<int64_t>(values.fixed, vector.data<int64_t>()[row]);
         return;
     case LogicalTypeId::UTINYINT:
@@ -331,9 +333,11 @@ void WriteLogicalType(ThriftCompactWriter& writer, const LogicalType& type, cons
         return;
     case LogicalTypeId::TIME:
     case LogicalTypeId::TIMESTAMP:
+    case LogicalTypeId::TIMESTAMP_TZ:
         writer.BeginStructField(10);
         writer.BeginStructField(type.id() == LogicalTypeId::TIME ? 7 : 8);
-        writer.WriteBoolField(1, false); // local time, not adjusted to UTC
+        // Local times are not adjusted to UTC; instants are.
+        writer.WriteBoolField(1, type.id() == LogicalTypeId::TIMESTAMP_TZ);
         writer.BeginStructField(2);
         writer.BeginStructField(2); // MICROS
         writer.EndStruct();
