@@ -28,6 +28,7 @@ std::string InternalName(const LogicalType& type) {
     case LogicalTypeId::BIGINT:
         return "INT64";
     case LogicalTypeId::HUGEINT:
+    case LogicalTypeId::UUID: // DuckDB names the storage in this message
         return "INT128";
     case LogicalTypeId::UTINYINT:
         return "UINT8";
@@ -384,6 +385,14 @@ bool CastFromString(std::string_view text, const LogicalType& target, Value& res
             return false;
         }
         result = Value::Integer(target, micros);
+        return true;
+    }
+    case LogicalTypeId::UUID: {
+        hugeint_t uuid;
+        if (!TryParseUuid(trimmed, uuid)) {
+            return false;
+        }
+        result = Value::Integer(target, uuid);
         return true;
     }
     case LogicalTypeId::SQLNULL:

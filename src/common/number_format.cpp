@@ -122,6 +122,55 @@ std::string FormatBlob(std::string_view bytes) {
     return out;
 }
 
+namespace {
+constexpr unsigned __int128 kUuidFlip = static_cast<unsigned __int128>(1) << 127;
+} // namespace
+
+std::string FormatUuid(hugeint_t value) {
+    static const char* kHex = "0123456789abcdef";
+    auto bits = static_cast<unsigned __int128>(value) ^ kUuidFlip;
+    std::string out;
+    for (int nibble = 31; nibble >= 0; nibble--) {
+        out += kHex[static_cast<int>((bits >> (4 * nibble)) & 15)];
+        if (nibble == 24 || nibble == 20 || nibble == 16 || nibble == 12) {
+            out += '-';
+        }
+    }
+    return out;
+}
+
+bool TryParseUuid(std::string_view text, hugeint_t& result) {
+    if (text.size() >= 2 && text.front() == '{' && text.back() == '}') {
+        text = text.substr(1, text.size() - 2);
+    }
+    unsigned __int128 bits = 0;
+    int digits = 0;
+    for (char c : text) {
+        if (c == '-') {
+            continue;
+        }
+        int value;
+        if (c >= '0' && c <= '9') {
+            value = c - '0';
+        } else if (c >= 'a' && c <= 'f') {
+            value = c - 'a' + 10;
+        } else if (c >= 'A' && c <= 'F') {
+            value = c - 'A' + 10;
+        } else {
+            return false;
+        }
+        if (++digits > 32) {
+            return false;
+        }
+        bits = (bits << 4) | static_cast<unsigned>(value);
+    }
+    if (digits != 32) {
+        return false;
+    }
+    result = static_cast<hugeint_t>(bits ^ kUuidFlip);
+    return true;
+}
+
 hugeint_t PowerOfTen(int exponent) {
     hugeint_t result = 1;
     for (int i = 0; i < exponent; i++) {

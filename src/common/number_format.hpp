@@ -21,6 +21,11 @@ std::string FormatBlob(std::string_view bytes);
 // 10^exponent for exponent in [0, 38].
 hugeint_t PowerOfTen(int exponent);
 
+// UUIDs: the stored int128 (top bit flipped) to and from 8-4-4-4-12 lower-case hex; parsing
+// accepts upper case, braces and missing hyphens.
+std::string FormatUuid(hugeint_t value);
+bool TryParseUuid(std::string_view text, hugeint_t& result);
+
 // Parses an optionally signed decimal integer that fits in int128.
 bool TryParseHugeint(std::string_view text, hugeint_t& result);
 

@@ -39,6 +39,7 @@ PhysicalType LogicalType::physical() const {
     case LogicalTypeId::TIMESTAMP_TZ:
         return PhysicalType::INT64;
     case LogicalTypeId::HUGEINT:
+    case LogicalTypeId::UUID:
         return PhysicalType::INT128;
     case LogicalTypeId::UTINYINT:
         return PhysicalType::UINT8;
@@ -134,6 +135,8 @@ std::string LogicalType::ToString() const {
         return "VARCHAR";
     case LogicalTypeId::BLOB:
         return "BLOB";
+    case LogicalTypeId::UUID:
+        return "UUID";
     }
     return "UNKNOWN";
 }

@@ -33,6 +33,7 @@ enum class LogicalTypeId : uint8_t {
     TIMESTAMP_TZ, // an instant, microseconds since the epoch in UTC; shown in UTC (+00)
     VARCHAR,
     BLOB,
+    UUID, // 128 bits; stored with the top bit flipped so that int128 order is byte order
 };
 
 // How a value is laid out in a vector. Several logical types share one layout

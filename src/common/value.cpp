@@ -100,6 +100,8 @@ std::string Value::ToString() const {
         return string_;
     case LogicalTypeId::BLOB:
         return FormatBlob(string_);
+    case LogicalTypeId::UUID:
+        return FormatUuid(integer_);
     }
     return "?";
 }

@@ -58,6 +58,7 @@ const std::map<std::string, LogicalTypeId>& Aliases() {
         {"BYTEA", LogicalTypeId::BLOB},
         {"BINARY", LogicalTypeId::BLOB},
         {"VARBINARY", LogicalTypeId::BLOB},
+        {"UUID", LogicalTypeId::UUID},
     };
     return kAliases;
 }

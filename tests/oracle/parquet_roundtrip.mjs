@@ -63,7 +63,8 @@ const sluiceColumns = `
   CAST('2021-03-' || (10 + n % 20) || ' 11:' || (10 + n % 50) || ':00+02' AS TIMESTAMPTZ) AS tstz,
   'category ' || (n % 5) AS s_low,
   'a longer string value that is not inlined, number ' || n AS s_high,
-  CAST('bytes' || (n % 17) AS BLOB) AS bl,
+    CAST('bytes' || (n % 17) AS BLOB) AS bl,
+  CAST('0000' || (n % 9) || '000-0000-0000-0000-' || (100000000000 + n) AS UUID) AS id,
   '' AS s_empty`;
 const sluiceQuery = `SELECT ${sluiceColumns} FROM (SELECT range + 0 * (1 // (range % 11)) AS n FROM range(${ROWS}))`;
 

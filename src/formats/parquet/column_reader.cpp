@@ -653,6 +653,17 @@ void ColumnReader::Emit(const PhysicalValues& source, const uint32_t* index, con
             return;
         }
     }
+    case Conversion::Uuid:
+        for (size_t i = 0; i < count; i++) {
+            const uint8_t* bytes = fixed_at(i);
+            unsigned __int128 bits = 0;
+            for (int b = 0; b < 16; b++) {
+                bits = (bits << 8) | bytes[b];
+            }
+            out.data<hugeint_t>()[rows[i]] =
+                static_cast<hugeint_t>(bits ^ (static_cast<unsigned __int128>(1) << 127));
+        }
+        return;
     case Conversion::DecimalFromBytes:
     case Conversion::Varchar:
     case Conversion::Blob:

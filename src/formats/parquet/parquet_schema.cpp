@@ -141,7 +141,12 @@ void MapPrimitive(const SchemaElement& element, ParquetColumn& column) {
             return;
         }
         if (logical.kind == Kind::UUID) {
-            column.unsupported = "UUID type";
+            if (column.physical != Type::FIXED_LEN_BYTE_ARRAY || column.type_length != 16) {
+                throw std::runtime_error("UUID column \"" + column.name +
+                                         "\" is not a FIXED_LEN_BYTE_ARRAY(16)");
+            }
+            column.type = LogicalTypeId::UUID;
+            column.conversion = Conversion::Uuid;
             return;
         }
         if (logical.kind == Kind::OTHER && (logical.other_id == 17 || logical.other_id == 18)) {

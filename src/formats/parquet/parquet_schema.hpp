@@ -34,6 +34,7 @@ enum class Conversion : uint8_t {
     DecimalFromInt32,
     DecimalFromInt64,
     DecimalFromBytes, // big-endian two's complement in BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY
+    Uuid,             // FIXED_LEN_BYTE_ARRAY(16), big-endian
 };
 
 // A top-level column of a Parquet file as Sluice sees it. Nested and otherwise unsupported

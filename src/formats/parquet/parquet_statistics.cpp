@@ -108,6 +108,17 @@ std::optional<Value> Decode(const ParquetColumn& column, const std::string& byte
         return Value::Varchar(bytes);
     case Conversion::Blob:
         return Value::Blob(bytes);
+    case Conversion::Uuid: { // unsigned byte order is the order of the flipped int128
+        if (bytes.size() != 16) {
+            return std::nullopt;
+        }
+        unsigned __int128 bits = 0;
+        for (char byte : bytes) {
+            bits = (bits << 8) | static_cast<uint8_t>(byte);
+        }
+        return Value::Integer(
+            type, static_cast<hugeint_t>(bits ^ (static_cast<unsigned __int128>(1) << 127)));
+    }
     case Conversion::Int96Timestamp: // no defined sort order
     case Conversion::Float16:
         return std::nullopt;

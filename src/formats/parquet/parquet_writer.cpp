@@ -85,6 +85,8 @@ Layout LayoutOf(const LogicalType& type) {
         return {Type::BYTE_ARRAY, 0, 0, ConvertedType::UTF8};
     case LogicalTypeId::BLOB:
         return {Type::BYTE_ARRAY, 0, 0};
+    case LogicalTypeId::UUID: // statistics order: unsigned bytes
+        return {Type::FIXED_LEN_BYTE_ARRAY, 16, 16, ConvertedType::NONE, 0, 0, true};
     case LogicalTypeId::SQLNULL:
         return {Type::INT32, 0, 4};
     }
@@ -170,6 +172,14 @@ void AppendValue(const Vector& vector, idx_t row, const Layout& layout, ColumnVa
     case LogicalTypeId::BLOB:
         values.binary.push_back(vector.data<string_t>()[row].view());
         return;
+    case LogicalTypeId::UUID: {
+        auto bits = static_cast<unsigned __int128>(vector.data<hugeint_t>()[row]) ^
+                    (static_cast<unsigned __int128>(1) << 127);
+        for (int byte = 15; byte >= 0; byte--) {
+            values.fixed.push_back(static_cast<uint8_t>(bits >> (8 * byte)));
+        }
+        return;
+    }
     }
 }
 
@@ -215,7 +225,11 @@ int Compare(std::string_view a, std::string_view b, const Layout& layout) {
         std::memcpy(&y, b.data(), 8);
         return x < y ? -1 : x > y;
     }
-    case Type::FIXED_LEN_BYTE_ARRAY: { // big-endian two's complement decimals
+    case Type::FIXED_LEN_BYTE_ARRAY: { // big-endian two's complement decimals, or UUID bytes
+        if (layout.is_unsigned) {
+            int order = std::memcmp(a.data(), b.data(), a.size());
+            return order < 0 ? -1 : order > 0;
+        }
         bool a_negative = uint8_t(a[0]) & 0x80, b_negative = uint8_t(b[0]) & 0x80;
         if (a_negative != b_negative) {
             return a_negative ? -1 : 1;
@@ -321,6 +335,9 @@ void WriteLogicalType(ThriftCompactWriter& writer, const LogicalType& type, cons
         return;
     case LogicalTypeId::DATE:
         empty_member(6);
+        return;
+    case LogicalTypeId::UUID:
+        empty_member(14);
         return;
     case LogicalTypeId::DECIMAL:
     case LogicalTypeId::HUGEINT:
