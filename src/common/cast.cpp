@@ -379,6 +379,14 @@ bool CastFromString(std::string_view text, const LogicalType& target, Value& res
         result = Value::Integer(target, micros);
         return true;
     }
+    case LogicalTypeId::TIMESTAMP_NS: {
+        int64_t nanos;
+        if (!timestamp::TryParseNanos(trimmed, nanos)) {
+            return false;
+        }
+        result = Value::Integer(target, nanos);
+        return true;
+    }
     case LogicalTypeId::TIMESTAMP_TZ: {
         int64_t micros;
         if (!timestamp::TryParseWithOffset(trimmed, micros)) {
@@ -403,6 +411,19 @@ bool CastFromString(std::string_view text, const LogicalType& target, Value& res
 
 bool TemporalCast(const Value& value, const LogicalType& target, Value& result) {
     LogicalTypeId from = value.type().id(), to = target.id();
+    if (from == LogicalTypeId::TIMESTAMP_NS && to == LogicalTypeId::TIMESTAMP) {
+        int64_t nanos = static_cast<int64_t>(value.GetInteger());
+        result = Value::Integer(target, nanos / 1000 - (nanos % 1000 < 0 ? 1 : 0));
+        return true;
+    }
+    if (from == LogicalTypeId::TIMESTAMP && to == LogicalTypeId::TIMESTAMP_NS) {
+        int64_t micros = static_cast<int64_t>(value.GetInteger()), nanos;
+        if (__builtin_mul_overflow(micros, int64_t(1000), &nanos)) {
+            return false;
+        }
+        result = Value::Integer(target, nanos);
+        return true;
+    }
     // Time zones are UTC: TIMESTAMP and TIMESTAMP WITH TIME ZONE hold the same microseconds.
     bool from_tz = from == LogicalTypeId::TIMESTAMP_TZ, to_tz = to == LogicalTypeId::TIMESTAMP_TZ;
     if ((from_tz && to == LogicalTypeId::TIMESTAMP) ||
@@ -446,6 +467,10 @@ bool CastExists(const LogicalType& source, const LogicalType& target) {
     bool from_number = source.IsNumeric() || from == LogicalTypeId::BOOLEAN;
     bool to_number = target.IsNumeric() || to == LogicalTypeId::BOOLEAN;
     if (from_number && to_number) {
+        return true;
+    }
+    if ((from == LogicalTypeId::TIMESTAMP_NS && to == LogicalTypeId::TIMESTAMP) ||
+        (from == LogicalTypeId::TIMESTAMP && to == LogicalTypeId::TIMESTAMP_NS)) {
         return true;
     }
     auto is_timestamp = [](LogicalTypeId id) {

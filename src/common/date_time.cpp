@@ -2,6 +2,7 @@
 #include "common/string_util.hpp"
 
 #include <cctype>
+#include <cstdio>
 
 namespace sluice {
 
@@ -86,7 +87,8 @@ bool ParseDatePart(std::string_view text, size_t& pos, int32_t& result) {
     return true;
 }
 
-bool ParseTimePart(std::string_view text, size_t& pos, int64_t& micros) {
+// Parses HH:MM[:SS[.fraction]] into units of 10^-digits seconds (6: micros, 9: nanos).
+bool ParseTimePart(std::string_view text, size_t& pos, int64_t& ticks, int digits_per_second = 6) {
     int64_t hour, minute, second = 0, fraction = 0;
     if (!ReadNumber(text, pos, hour, 2) || pos >= text.size() || text[pos] != ':') {
         return false;
@@ -104,10 +106,10 @@ bool ParseTimePart(std::string_view text, size_t& pos, int64_t& micros) {
             pos++;
             size_t start = pos;
             int64_t digits;
-            if (!ReadNumber(text, pos, digits, 6)) {
+            if (!ReadNumber(text, pos, digits, static_cast<size_t>(digits_per_second))) {
                 return false;
             }
-            for (size_t i = pos - start; i < 6; i++) {
+            for (size_t i = pos - start; i < static_cast<size_t>(digits_per_second); i++) {
                 digits *= 10;
             }
             fraction = digits;
@@ -122,7 +124,8 @@ bool ParseTimePart(std::string_view text, size_t& pos, int64_t& micros) {
     if ((hour > 23 && !end_of_day) || minute > 59 || second > 59) {
         return false;
     }
-    micros = ((hour * 60 + minute) * 60 + second) * dtime::kMicrosPerSecond + fraction;
+    int64_t ticks_per_second = digits_per_second == 9 ? 1000000000 : dtime::kMicrosPerSecond;
+    ticks = ((hour * 60 + minute) * 60 + second) * ticks_per_second + fraction;
     return true;
 }
 
@@ -311,6 +314,46 @@ std::string ToStringUtc(int64_t micros) {
         return ToString(micros);
     }
     return ToString(micros) + "+00";
+}
+
+bool TryParseNanos(std::string_view text, int64_t& nanos) {
+    text = Trim(text);
+    size_t pos = 0;
+    int32_t days;
+    if (!ParseDatePart(text, pos, days)) {
+        return false;
+    }
+    int64_t time_of_day = 0;
+    if (pos < text.size()) {
+        if ((text[pos] != ' ' && text[pos] != 'T') || !ParseTimePart(text, ++pos, time_of_day, 9)) {
+            return false;
+        }
+    }
+    // Nanoseconds since 1970 reach only the years 1677 to 2262.
+    return pos == text.size() &&
+           !__builtin_mul_overflow(static_cast<int64_t>(days), int64_t(86400) * 1000000000,
+                                   &nanos) &&
+           !__builtin_add_overflow(nanos, time_of_day, &nanos);
+}
+
+std::string ToStringNanos(int64_t nanos) {
+    int64_t micros = FloorDiv(nanos, 1000);
+    int64_t below_micros = nanos - micros * 1000;
+    std::string out = ToString(micros);
+    if (below_micros == 0) {
+        return out;
+    }
+    // Extend the fraction to nine digits, then trim again.
+    size_t point = out.find('.', 11);
+    std::string fraction = point == std::string::npos ? "000000" : out.substr(point + 1);
+    fraction.append(6 - fraction.size(), '0');
+    char tail[4];
+    std::snprintf(tail, sizeof(tail), "%03d", static_cast<int>(below_micros));
+    fraction += tail;
+    while (fraction.back() == '0') {
+        fraction.pop_back();
+    }
+    return (point == std::string::npos ? out : out.substr(0, point)) + "." + fraction;
 }
 
 int64_t FromDate(int32_t days) {

@@ -46,6 +46,9 @@ std::string ToString(int64_t micros);
 // give UTC; printed in UTC with "+00".
 bool TryParseWithOffset(std::string_view text, int64_t& micros);
 std::string ToStringUtc(int64_t micros);
+// TIMESTAMP_NS: nanoseconds since 1970-01-01 (years 1677 to 2262).
+bool TryParseNanos(std::string_view text, int64_t& nanos);
+std::string ToStringNanos(int64_t nanos);
 int64_t FromDate(int32_t days);
 // Floors to the day (timestamps before 1970 round towards -infinity).
 int32_t ToDate(int64_t micros);

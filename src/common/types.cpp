@@ -37,6 +37,7 @@ PhysicalType LogicalType::physical() const {
     case LogicalTypeId::TIME:
     case LogicalTypeId::TIMESTAMP:
     case LogicalTypeId::TIMESTAMP_TZ:
+    case LogicalTypeId::TIMESTAMP_NS:
         return PhysicalType::INT64;
     case LogicalTypeId::HUGEINT:
     case LogicalTypeId::UUID:
@@ -131,6 +132,8 @@ std::string LogicalType::ToString() const {
         return "TIMESTAMP";
     case LogicalTypeId::TIMESTAMP_TZ:
         return "TIMESTAMP WITH TIME ZONE";
+    case LogicalTypeId::TIMESTAMP_NS:
+        return "TIMESTAMP_NS";
     case LogicalTypeId::VARCHAR:
         return "VARCHAR";
     case LogicalTypeId::BLOB:

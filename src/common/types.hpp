@@ -31,6 +31,7 @@ enum class LogicalTypeId : uint8_t {
     TIME,
     TIMESTAMP,
     TIMESTAMP_TZ, // an instant, microseconds since the epoch in UTC; shown in UTC (+00)
+    TIMESTAMP_NS, // nanoseconds since the epoch
     VARCHAR,
     BLOB,
     UUID, // 128 bits; stored with the top bit flipped so that int128 order is byte order

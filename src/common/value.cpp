@@ -96,6 +96,8 @@ std::string Value::ToString() const {
         return timestamp::ToString(static_cast<int64_t>(integer_));
     case LogicalTypeId::TIMESTAMP_TZ:
         return timestamp::ToStringUtc(static_cast<int64_t>(integer_));
+    case LogicalTypeId::TIMESTAMP_NS:
+        return timestamp::ToStringNanos(static_cast<int64_t>(integer_));
     case LogicalTypeId::VARCHAR:
         return string_;
     case LogicalTypeId::BLOB:

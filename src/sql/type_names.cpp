@@ -48,6 +48,7 @@ const std::map<std::string, LogicalTypeId>& Aliases() {
         {"TIMESTAMP", LogicalTypeId::TIMESTAMP},
         {"DATETIME", LogicalTypeId::TIMESTAMP},
         {"TIMESTAMPTZ", LogicalTypeId::TIMESTAMP_TZ},
+        {"TIMESTAMP_NS", LogicalTypeId::TIMESTAMP_NS},
         {"TIMESTAMP WITH TIME ZONE", LogicalTypeId::TIMESTAMP_TZ},
         {"VARCHAR", LogicalTypeId::VARCHAR},
         {"TEXT", LogicalTypeId::VARCHAR},

@@ -98,6 +98,11 @@ void MapPrimitive(const SchemaElement& element, ParquetColumn& column) {
             // Instants (isAdjustedToUTC) are TIMESTAMP WITH TIME ZONE, as in DuckDB.
             bool instant = logical.kind == Kind::TIMESTAMP && logical.is_adjusted_to_utc;
             column.type = instant ? LogicalTypeId::TIMESTAMP_TZ : LogicalTypeId::TIMESTAMP;
+            if (!instant && unit == TimeUnit::NANOS) { // local nanoseconds keep their precision
+                column.type = LogicalTypeId::TIMESTAMP_NS;
+                column.conversion = Conversion::Int64;
+                return;
+            }
             column.conversion = unit == TimeUnit::MILLIS   ? Conversion::TimestampMillis
                                 : unit == TimeUnit::MICROS ? Conversion::TimestampMicros
                                                            : Conversion::TimestampNanos;

@@ -62,6 +62,8 @@ Layout LayoutOf(const LogicalType& type) {
     case LogicalTypeId::TIMESTAMP:
     case LogicalTypeId::TIMESTAMP_TZ:
         return {Type::INT64, 0, 8, ConvertedType::TIMESTAMP_MICROS};
+    case LogicalTypeId::TIMESTAMP_NS: // no converted type exists for nanoseconds
+        return {Type::INT64, 0, 8};
     case LogicalTypeId::HUGEINT: // exact, as DECIMAL(38,0)
         return {Type::FIXED_LEN_BYTE_ARRAY, 16, 16, ConvertedType::DECIMAL, 38, 0};
     case LogicalTypeId::DECIMAL:
@@ -136,6 +138,7 @@ void AppendValue(const Vector& vector, idx_t row, const Layout& layout, ColumnVa
     case LogicalTypeId::TIME:
     case LogicalTypeId::TIMESTAMP:
     case LogicalTypeId::TIMESTAMP_TZ:
+    case LogicalTypeId::TIMESTAMP_NS:
         AppendLittleEndian<int64_t>(values.fixed, vector.data<int64_t>()[row]);
         return;
     case LogicalTypeId::UTINYINT:
@@ -351,12 +354,13 @@ void WriteLogicalType(ThriftCompactWriter& writer, const LogicalType& type, cons
     case LogicalTypeId::TIME:
     case LogicalTypeId::TIMESTAMP:
     case LogicalTypeId::TIMESTAMP_TZ:
+    case LogicalTypeId::TIMESTAMP_NS:
         writer.BeginStructField(10);
         writer.BeginStructField(type.id() == LogicalTypeId::TIME ? 7 : 8);
         // Local times are not adjusted to UTC; instants are.
         writer.WriteBoolField(1, type.id() == LogicalTypeId::TIMESTAMP_TZ);
         writer.BeginStructField(2);
-        writer.BeginStructField(2); // MICROS
+        writer.BeginStructField(type.id() == LogicalTypeId::TIMESTAMP_NS ? 3 : 2); // NANOS, MICROS
         writer.EndStruct();
         writer.EndStruct();
         writer.EndStruct();
