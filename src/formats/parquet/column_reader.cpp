@@ -140,6 +140,16 @@ ColumnReader::ColumnReader(const ParquetColumn& column, Codec codec, ByteBuffer 
                            uint64_t file_offset, std::string context)
     : column_(column), codec_(codec), chunk_(std::move(chunk)), data_(chunk_.get()),
       size_(chunk_.size), file_offset_(file_offset), context_(std::move(context)) {
+    // Values stored exactly as Sluice stores them copy in bulk.
+    PhysicalType physical = column_.type.physical();
+    Conversion conversion = column_.conversion;
+    same_layout_ =
+        conversion == Conversion::Int32 || conversion == Conversion::Int64 ||
+        conversion == Conversion::TimeMicros || conversion == Conversion::TimestampMicros ||
+        conversion == Conversion::Float || conversion == Conversion::Double ||
+        conversion == Conversion::UInt32 || conversion == Conversion::UInt64 ||
+        (conversion == Conversion::DecimalFromInt32 && physical == PhysicalType::INT32) ||
+        (conversion == Conversion::DecimalFromInt64 && physical == PhysicalType::INT64);
 }
 
 void ColumnReader::Fail(const std::string& what) const {
@@ -262,20 +272,19 @@ void ColumnReader::DecodeDictionaryPage(const uint8_t* page, size_t size, int32_
             }
         }
     }
-    dictionary_strings_.clear();
-    if (column_.conversion == Conversion::Varchar || column_.conversion == Conversion::Blob) {
+    // The dictionary converted once into Sluice's layout: dictionary-coded rows then gather
+    // fixed-size values (strings as string_t pointing into the dictionary page).
+    dictionary_vector_ =
+        std::make_unique<Vector>(column_.type, std::max<size_t>(dictionary_.count, 1));
+    if (dictionary_.count > 0) {
+        std::vector<uint32_t> all(dictionary_.count);
+        std::vector<idx_t> positions(dictionary_.count);
         for (size_t i = 0; i < dictionary_.count; i++) {
-            std::string_view value =
-                column_.physical == Type::BYTE_ARRAY
-                    ? dictionary_.binary[i]
-                    : std::string_view(reinterpret_cast<const char*>(dictionary_.fixed_data) +
-                                           i * dictionary_.width,
-                                       dictionary_.width);
-            if (value.size() > UINT32_MAX) {
-                Fail("string value larger than 4 GiB");
-            }
-            dictionary_strings_.emplace_back(value.data(), static_cast<uint32_t>(value.size()));
+            all[i] = static_cast<uint32_t>(i);
+            positions[i] = i;
         }
+        Emit(dictionary_, all.data(), positions.data(), dictionary_.count, false,
+             *dictionary_vector_);
     }
     has_dictionary_ = true;
 }
@@ -515,16 +524,7 @@ void ColumnReader::Emit(const PhysicalValues& source, const uint32_t* index, con
     const uint8_t* fixed = source.fixed_data;
     size_t width = source.width;
     PhysicalType physical = out.type().physical();
-    // Values stored exactly as Sluice stores them copy in bulk.
-    bool same_layout =
-        column_.conversion == Conversion::Int32 || column_.conversion == Conversion::Int64 ||
-        column_.conversion == Conversion::TimeMicros ||
-        column_.conversion == Conversion::TimestampMicros ||
-        column_.conversion == Conversion::Float || column_.conversion == Conversion::Double ||
-        column_.conversion == Conversion::UInt32 || column_.conversion == Conversion::UInt64 ||
-        (column_.conversion == Conversion::DecimalFromInt32 && physical == PhysicalType::INT32) ||
-        (column_.conversion == Conversion::DecimalFromInt64 && physical == PhysicalType::INT64);
-    if (contiguous && same_layout && count > 0) {
+    if (contiguous && same_layout_ && count > 0) {
         std::memcpy(out.data<uint8_t>() + rows[0] * width, fixed + size_t(index[0]) * width,
                     count * width);
         return;
@@ -674,13 +674,6 @@ void ColumnReader::Emit(const PhysicalValues& source, const uint32_t* index, con
     if (column_.conversion != Conversion::DecimalFromBytes && count > 0) {
         out.KeepAlive(&source == &dictionary_ ? dictionary_owner_ : page_owner_);
     }
-    if (&source == &dictionary_ && !dictionary_strings_.empty()) {
-        string_t* strings = out.data<string_t>();
-        for (size_t i = 0; i < count; i++) {
-            strings[rows[i]] = dictionary_strings_[index[i]];
-        }
-        return;
-    }
     for (size_t i = 0; i < count; i++) {
         std::string_view bytes =
             column_.physical == Type::BYTE_ARRAY
@@ -698,6 +691,44 @@ void ColumnReader::Emit(const PhysicalValues& source, const uint32_t* index, con
             Fail("string value larger than 4 GiB");
         }
         out.data<string_t>()[rows[i]] = string_t(bytes.data(), static_cast<uint32_t>(bytes.size()));
+    }
+}
+
+namespace {
+
+template <size_t kWidth>
+void GatherFixed(const uint8_t* from, const uint32_t* index, const idx_t* rows, size_t count,
+                 uint8_t* to) {
+    for (size_t i = 0; i < count; i++) {
+        std::memcpy(to + rows[i] * kWidth, from + size_t(index[i]) * kWidth, kWidth);
+    }
+}
+
+} // namespace
+
+void ColumnReader::Gather(const Vector& dictionary, const uint32_t* index, const idx_t* rows,
+                          size_t count, Vector& out) {
+    const uint8_t* from = dictionary.data<uint8_t>();
+    uint8_t* to = out.data<uint8_t>();
+    switch (PhysicalTypeSize(out.type().physical())) {
+    case 1:
+        GatherFixed<1>(from, index, rows, count, to);
+        break;
+    case 2:
+        GatherFixed<2>(from, index, rows, count, to);
+        break;
+    case 4:
+        GatherFixed<4>(from, index, rows, count, to);
+        break;
+    case 8:
+        GatherFixed<8>(from, index, rows, count, to);
+        break;
+    default:
+        GatherFixed<16>(from, index, rows, count, to);
+        break;
+    }
+    if (out.type().physical() == PhysicalType::VARCHAR && count > 0) {
+        out.KeepAlive(dictionary_owner_);
     }
 }
 
@@ -726,25 +757,56 @@ void ColumnReader::Read(idx_t count, Vector& out) {
             } catch (const std::exception& error) {
                 Fail(std::string("definition levels: ") + error.what());
             }
+        }
+        // Count the valid rows first (a branch-free pass): batches without NULLs, the common
+        // case, then fill the index arrays without per-row tests.
+        const uint32_t max_level = column_.max_definition_level;
+        size_t defined = take;
+        if (has_levels_) {
+            uint32_t highest = 0;
+            defined = 0;
             for (size_t i = 0; i < take; i++) {
-                if (levels[i] > column_.max_definition_level) {
-                    Fail("definition level " + std::to_string(levels[i]) + " exceeds the maximum " +
-                         std::to_string(column_.max_definition_level));
-                }
+                highest = std::max(highest, levels[i]);
+                defined += levels[i] == max_level;
             }
+            if (highest > max_level) {
+                Fail("definition level " + std::to_string(highest) + " exceeds the maximum " +
+                     std::to_string(max_level));
+            }
+        }
+        // Batches without NULLs of columns stored as Sluice stores them: one copy, no index arrays.
+        if (defined == take && !page_uses_dictionary_ && same_layout_) {
+            if (page_value_ + take > values_.count) {
+                Fail("the page holds fewer values than its levels announce");
+            }
+            size_t width = values_.width;
+            std::memcpy(out.data<uint8_t>() + done * width,
+                        values_.fixed_data + page_value_ * width, take * width);
+            page_value_ += take;
+            page_row_ += take;
+            done += take;
+            continue;
         }
         source_index.resize(take);
         rows.resize(take);
         size_t valid_count = 0;
-        for (size_t i = 0; i < take; i++) {
-            idx_t row = done + i;
-            if (has_levels_ && levels[i] != column_.max_definition_level) {
-                out.SetNull(row);
-                continue;
+        if (defined == take) {
+            for (size_t i = 0; i < take; i++) {
+                source_index[i] = static_cast<uint32_t>(page_value_ + i);
+                rows[i] = done + i;
             }
-            source_index[valid_count] = static_cast<uint32_t>(page_value_ + valid_count);
-            rows[valid_count] = row;
-            valid_count++;
+            valid_count = take;
+        } else {
+            for (size_t i = 0; i < take; i++) {
+                idx_t row = done + i;
+                if (levels[i] != max_level) {
+                    out.SetNull(row);
+                    continue;
+                }
+                source_index[valid_count] = static_cast<uint32_t>(page_value_ + valid_count);
+                rows[valid_count] = row;
+                valid_count++;
+            }
         }
         if (!page_uses_dictionary_ && page_value_ + valid_count > values_.count) {
             Fail("the page holds fewer values than its levels announce");
@@ -759,16 +821,21 @@ void ColumnReader::Read(idx_t count, Vector& out) {
             } catch (const std::exception& error) {
                 Fail(std::string("dictionary indices: ") + error.what());
             }
+            uint32_t highest = 0;
             for (uint32_t index : source_index) {
-                if (index >= dictionary_.count) {
-                    Fail("dictionary index " + std::to_string(index) +
-                         " is out of range (the dictionary has " +
-                         std::to_string(dictionary_.count) + " entries)");
-                }
+                highest = std::max(highest, index);
+            }
+            if (highest >= dictionary_.count) {
+                Fail("dictionary index " + std::to_string(highest) +
+                     " is out of range (the dictionary has " + std::to_string(dictionary_.count) +
+                     " entries)");
             }
         }
-        Emit(page_uses_dictionary_ ? dictionary_ : values_, source_index.data(), rows.data(),
-             rows.size(), contiguous && !page_uses_dictionary_, out);
+        if (page_uses_dictionary_) {
+            Gather(*dictionary_vector_, source_index.data(), rows.data(), rows.size(), out);
+        } else {
+            Emit(values_, source_index.data(), rows.data(), rows.size(), contiguous, out);
+        }
         page_row_ += take;
         done += take;
     }

@@ -55,11 +55,15 @@ private:
     void Emit(const PhysicalValues& source, const uint32_t* source_index, const idx_t* rows,
               size_t count, bool contiguous, Vector& out);
     // The page's bytes, decompressed when the codec needs it; `owner` keeps them alive.
+    // Copies dictionary entries index[i] to rows[i] of `out`.
+    void Gather(const Vector& dictionary, const uint32_t* index, const idx_t* rows, size_t count,
+                Vector& out);
     const uint8_t* Decompressed(const uint8_t* data, size_t compressed, size_t uncompressed,
                                 std::shared_ptr<const void>& owner);
     [[noreturn]] void Fail(const std::string& what) const;
 
     const ParquetColumn& column_;
+    bool same_layout_ = false; // physical values are already in Sluice's layout
     Codec codec_;
     ByteBuffer chunk_;
     const uint8_t* data_;
@@ -85,8 +89,7 @@ private:
     bool page_uses_dictionary_ = false;
     PhysicalValues values_;
     std::unique_ptr<RleBitPackedDecoder> index_decoder_; // dictionary indices, a batch at a time
-    // The dictionary's strings as string_t, built once: dictionary-coded rows copy 16 bytes.
-    std::vector<string_t> dictionary_strings_;
+    std::unique_ptr<Vector> dictionary_vector_;          // the dictionary in Sluice's layout
     // Scratch of Read(), kept to avoid allocating per batch.
     std::vector<uint32_t> source_index_;
     std::vector<idx_t> rows_;

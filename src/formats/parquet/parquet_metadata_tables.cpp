@@ -48,9 +48,6 @@ const char* RepetitionName(Repetition repetition) {
 Value Text(const char* text) {
     return text ? Value::Varchar(text) : Value::Null(LogicalTypeId::VARCHAR);
 }
-Value Text(const std::optional<std::string>& text) {
-    return text ? Value::Varchar(*text) : Value::Null(LogicalTypeId::VARCHAR);
-}
 Value Number(int64_t number) {
     return Value::Integer(LogicalTypeId::BIGINT, number);
 }

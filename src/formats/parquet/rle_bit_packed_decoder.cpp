@@ -43,16 +43,18 @@ void UnpackBits(const uint8_t* data, size_t size, uint32_t bit_width, uint64_t f
         return;
     }
     const uint64_t mask = (uint64_t(1) << bit_width) - 1;
+    // Values whose 8-byte window lies inside the buffer need no bounds test.
+    uint64_t safe_end = size >= 8 ? ((size - 8) * 8) / bit_width + 1 : 0;
+    size_t fast =
+        safe_end > first ? static_cast<size_t>(std::min<uint64_t>(count, safe_end - first)) : 0;
     uint64_t bit = first * bit_width;
-    for (size_t i = 0; i < count; i++, bit += bit_width) {
-        uint64_t byte = bit >> 3;
-        if (byte + 8 <= size) {
-            uint64_t word;
-            std::memcpy(&word, data + byte, 8); // shift (<= 7) + width (<= 32) fits in 64 bits
-            out[i] = static_cast<uint32_t>((word >> (bit & 7)) & mask);
-        } else {
-            out[i] = static_cast<uint32_t>(ReadPackedValue(data, size, first + i, bit_width));
-        }
+    for (size_t i = 0; i < fast; i++, bit += bit_width) {
+        uint64_t word;
+        std::memcpy(&word, data + (bit >> 3), 8); // shift (<= 7) + width (<= 32) fits in 64 bits
+        out[i] = static_cast<uint32_t>((word >> (bit & 7)) & mask);
+    }
+    for (size_t i = fast; i < count; i++) {
+        out[i] = static_cast<uint32_t>(ReadPackedValue(data, size, first + i, bit_width));
     }
 }
 
