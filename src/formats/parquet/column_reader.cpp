@@ -11,145 +11,11 @@
 
 namespace sluice::parquet {
 
-namespace {
-
-template <class T>
-T Load(const uint8_t* data) {
-    T value;
-    std::memcpy(&value, data, sizeof(T));
-    return value;
-}
-
-size_t FixedWidth(const ParquetColumn& column) {
-    switch (column.physical) {
-    case Type::BOOLEAN:
-        return 1;
-    case Type::INT32:
-    case Type::FLOAT:
-        return 4;
-    case Type::INT64:
-    case Type::DOUBLE:
-        return 8;
-    case Type::INT96:
-        return 12;
-    case Type::FIXED_LEN_BYTE_ARRAY:
-        return static_cast<size_t>(column.type_length);
-    case Type::BYTE_ARRAY:
-        return 0;
-    }
-    return 0;
-}
-
-float HalfToFloat(uint16_t half) {
-    uint32_t sign = (half >> 15) & 1, exponent = (half >> 10) & 0x1F, mantissa = half & 0x3FF;
-    float magnitude;
-    if (exponent == 0) {
-        magnitude = std::ldexp(static_cast<float>(mantissa), -24);
-    } else if (exponent == 31) {
-        magnitude = mantissa == 0 ? INFINITY : NAN;
-    } else {
-        magnitude =
-            std::ldexp(static_cast<float>(mantissa | 0x400), static_cast<int>(exponent) - 25);
-    }
-    return sign ? -magnitude : magnitude;
-}
-
-bool ValidUtf8(std::string_view text) {
-    const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
-    size_t size = text.size(), i = 0;
-    // ASCII, eight bytes at a time: the common case.
-    while (i + 8 <= size) {
-        uint64_t word;
-        std::memcpy(&word, bytes + i, 8);
-        if (word & 0x8080808080808080ULL) {
-            break;
-        }
-        i += 8;
-    }
-    while (i < size) {
-        unsigned char c = bytes[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t extra;
-        uint32_t code;
-        if ((c & 0xE0) == 0xC0) {
-            extra = 1;
-            code = c & 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            extra = 2;
-            code = c & 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            extra = 3;
-            code = c & 0x07;
-        } else {
-            return false;
-        }
-        if (i + extra >= size) {
-            return false;
-        }
-        for (size_t k = 1; k <= extra; k++) {
-            if ((bytes[i + k] & 0xC0) != 0x80) {
-                return false;
-            }
-            code = (code << 6) | (bytes[i + k] & 0x3F);
-        }
-        bool overlong = (extra == 1 && code < 0x80) || (extra == 2 && code < 0x800) ||
-                        (extra == 3 && code < 0x10000);
-        if (overlong || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
-            return false;
-        }
-        i += extra + 1;
-    }
-    return true;
-}
-
-// Big-endian two's complement of any length to int128; false if it does not fit.
-bool BigEndianToInt128(std::string_view bytes, hugeint_t& result) {
-    if (bytes.empty()) {
-        result = 0;
-        return true;
-    }
-    const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
-    bool negative = data[0] & 0x80;
-    size_t skip = 0;
-    // Leading sign-extension bytes beyond 16 carry no information.
-    while (bytes.size() - skip > 16) {
-        if (data[skip] != (negative ? 0xFF : 0x00)) {
-            return false;
-        }
-        skip++;
-    }
-    unsigned __int128 value = negative ? ~static_cast<unsigned __int128>(0) : 0;
-    for (size_t i = skip; i < bytes.size(); i++) {
-        value = (value << 8) | data[i];
-    }
-    result = static_cast<hugeint_t>(value);
-    return true;
-}
-
-int64_t FloorDivide(int64_t value, int64_t divisor) {
-    int64_t quotient = value / divisor;
-    return (value % divisor != 0 && value < 0) ? quotient - 1 : quotient;
-}
-
-} // namespace
-
 ColumnReader::ColumnReader(const ParquetColumn& column, Codec codec, ByteBuffer chunk,
                            uint64_t file_offset, std::string context)
     : column_(column), codec_(codec), chunk_(std::move(chunk)), data_(chunk_.get()),
       size_(chunk_.size), file_offset_(file_offset), context_(std::move(context)) {
-    // Values stored exactly as Sluice stores them copy in bulk.
-    PhysicalType physical = column_.type.physical();
-    Conversion conversion = column_.conversion;
-    same_layout_ =
-        conversion == Conversion::Int32 || conversion == Conversion::Int64 ||
-        conversion == Conversion::TimeMicros || conversion == Conversion::TimestampMicros ||
-        conversion == Conversion::Float || conversion == Conversion::Double ||
-        conversion == Conversion::UInt32 || conversion == Conversion::UInt64 ||
-        (conversion == Conversion::DecimalFromInt32 && physical == PhysicalType::INT32) ||
-        (conversion == Conversion::DecimalFromInt64 && physical == PhysicalType::INT64);
+    same_layout_ = SameLayout(column_);
 }
 
 void ColumnReader::Fail(const std::string& what) const {
@@ -330,7 +196,7 @@ void ColumnReader::DecodeDataPage(const uint8_t* page, size_t size, int32_t num_
                     if (levels_size < 4) {
                         Fail("definition levels are cut off");
                     }
-                    uint32_t length = Load<uint32_t>(levels);
+                    uint32_t length = LoadLittleEndian<uint32_t>(levels);
                     if (length > levels_size - 4) {
                         Fail("definition levels claim " + std::to_string(length) + " bytes");
                     }
@@ -413,7 +279,7 @@ void ColumnReader::DecodeValues(Encoding encoding, const uint8_t* data, size_t s
                     if (size - pos < 4) {
                         Fail("PLAIN BYTE_ARRAY value " + std::to_string(i) + " is cut off");
                     }
-                    uint32_t length = Load<uint32_t>(data + pos);
+                    uint32_t length = LoadLittleEndian<uint32_t>(data + pos);
                     pos += 4;
                     if (length > size - pos) {
                         Fail("PLAIN BYTE_ARRAY value " + std::to_string(i) + " of " +
@@ -434,7 +300,7 @@ void ColumnReader::DecodeValues(Encoding encoding, const uint8_t* data, size_t s
                 break;
             }
             need(4, "RLE BOOLEAN data");
-            uint32_t length = Load<uint32_t>(data);
+            uint32_t length = LoadLittleEndian<uint32_t>(data);
             need(4 + size_t(length), "RLE BOOLEAN data");
             std::vector<uint32_t> bits(count);
             RleBitPackedDecoder decoder(data + 4, length, 1);
@@ -521,176 +387,17 @@ void ColumnReader::DecodeValues(Encoding encoding, const uint8_t* data, size_t s
 
 void ColumnReader::Emit(const PhysicalValues& source, const uint32_t* index, const idx_t* rows,
                         size_t count, bool contiguous, Vector& out) {
-    const uint8_t* fixed = source.fixed_data;
-    size_t width = source.width;
-    PhysicalType physical = out.type().physical();
-    if (contiguous && same_layout_ && count > 0) {
-        std::memcpy(out.data<uint8_t>() + rows[0] * width, fixed + size_t(index[0]) * width,
-                    count * width);
-        return;
-    }
-    auto fixed_at = [&](size_t i) { return fixed + static_cast<size_t>(index[i]) * width; };
-    switch (column_.conversion) {
-    case Conversion::Boolean:
-        for (size_t i = 0; i < count; i++) {
-            out.data<bool>()[rows[i]] = *fixed_at(i) != 0;
-        }
-        return;
-    case Conversion::Int32:
-        for (size_t i = 0; i < count; i++) {
-            out.data<int32_t>()[rows[i]] = Load<int32_t>(fixed_at(i));
-        }
-        return;
-    case Conversion::Int32ToInt8:
-        for (size_t i = 0; i < count; i++) {
-            out.data<int8_t>()[rows[i]] = static_cast<int8_t>(Load<int32_t>(fixed_at(i)));
-        }
-        return;
-    case Conversion::UInt8:
-        for (size_t i = 0; i < count; i++) {
-            out.data<uint8_t>()[rows[i]] = static_cast<uint8_t>(Load<int32_t>(fixed_at(i)));
-        }
-        return;
-    case Conversion::UInt16:
-        for (size_t i = 0; i < count; i++) {
-            out.data<uint16_t>()[rows[i]] = static_cast<uint16_t>(Load<int32_t>(fixed_at(i)));
-        }
-        return;
-    case Conversion::UInt32:
-        for (size_t i = 0; i < count; i++) {
-            out.data<uint32_t>()[rows[i]] = Load<uint32_t>(fixed_at(i));
-        }
-        return;
-    case Conversion::UInt64:
-        for (size_t i = 0; i < count; i++) {
-            out.data<uint64_t>()[rows[i]] = Load<uint64_t>(fixed_at(i));
-        }
-        return;
-    case Conversion::Int32ToInt16:
-        for (size_t i = 0; i < count; i++) {
-            out.data<int16_t>()[rows[i]] = static_cast<int16_t>(Load<int32_t>(fixed_at(i)));
-        }
-        return;
-    case Conversion::Int64:
-    case Conversion::TimeMicros:
-    case Conversion::TimestampMicros:
-        for (size_t i = 0; i < count; i++) {
-            out.data<int64_t>()[rows[i]] = Load<int64_t>(fixed_at(i));
-        }
-        return;
-    case Conversion::TimeMillis:
-        for (size_t i = 0; i < count; i++) {
-            out.data<int64_t>()[rows[i]] = int64_t(Load<int32_t>(fixed_at(i))) * 1000;
-        }
-        return;
-    case Conversion::TimeNanos:
-    case Conversion::TimestampNanos:
-        for (size_t i = 0; i < count; i++) {
-            out.data<int64_t>()[rows[i]] = FloorDivide(Load<int64_t>(fixed_at(i)), 1000);
-        }
-        return;
-    case Conversion::TimestampMillis:
-        for (size_t i = 0; i < count; i++) {
-            int64_t millis = Load<int64_t>(fixed_at(i)), micros;
-            if (__builtin_mul_overflow(millis, int64_t(1000), &micros)) {
-                Fail("timestamp " + std::to_string(millis) + " ms is out of range");
-            }
-            out.data<int64_t>()[rows[i]] = micros;
-        }
-        return;
-    case Conversion::Int96Timestamp:
-        for (size_t i = 0; i < count; i++) {
-            const uint8_t* value = fixed_at(i);
-            int64_t nanos_of_day = Load<int64_t>(value);
-            int64_t julian_day = Load<int32_t>(value + 8);
-            constexpr int64_t kUnixEpochJulianDay = 2440588;
-            out.data<int64_t>()[rows[i]] = (julian_day - kUnixEpochJulianDay) * 86400000000LL +
-                                           FloorDivide(nanos_of_day, 1000);
-        }
-        return;
-    case Conversion::Float:
-        for (size_t i = 0; i < count; i++) {
-            out.data<float>()[rows[i]] = Load<float>(fixed_at(i));
-        }
-        return;
-    case Conversion::Double:
-        for (size_t i = 0; i < count; i++) {
-            out.data<double>()[rows[i]] = Load<double>(fixed_at(i));
-        }
-        return;
-    case Conversion::Float16:
-        for (size_t i = 0; i < count; i++) {
-            out.data<float>()[rows[i]] = HalfToFloat(Load<uint16_t>(fixed_at(i)));
-        }
-        return;
-    case Conversion::DecimalFromInt32:
-    case Conversion::DecimalFromInt64: {
-        // Decimals take the width their precision needs, which may differ from the file's.
-        bool wide = column_.conversion == Conversion::DecimalFromInt64;
-        auto load = [&](size_t i) -> int64_t {
-            return wide ? Load<int64_t>(fixed_at(i)) : Load<int32_t>(fixed_at(i));
-        };
-        switch (physical) {
-        case PhysicalType::INT16:
-            for (size_t i = 0; i < count; i++) {
-                out.data<int16_t>()[rows[i]] = static_cast<int16_t>(load(i));
-            }
-            return;
-        case PhysicalType::INT32:
-            for (size_t i = 0; i < count; i++) {
-                out.data<int32_t>()[rows[i]] = static_cast<int32_t>(load(i));
-            }
-            return;
-        case PhysicalType::INT64:
-            for (size_t i = 0; i < count; i++) {
-                out.data<int64_t>()[rows[i]] = load(i);
-            }
-            return;
-        default:
-            for (size_t i = 0; i < count; i++) {
-                out.data<hugeint_t>()[rows[i]] = load(i);
-            }
-            return;
-        }
-    }
-    case Conversion::Uuid:
-        for (size_t i = 0; i < count; i++) {
-            const uint8_t* bytes = fixed_at(i);
-            unsigned __int128 bits = 0;
-            for (int b = 0; b < 16; b++) {
-                bits = (bits << 8) | bytes[b];
-            }
-            out.data<hugeint_t>()[rows[i]] =
-                static_cast<hugeint_t>(bits ^ (static_cast<unsigned __int128>(1) << 127));
-        }
-        return;
-    case Conversion::DecimalFromBytes:
-    case Conversion::Varchar:
-    case Conversion::Blob:
-        break;
-    }
-    // Byte-array-like conversions. Strings point into the page (or dictionary) memory, which the
-    // output vector keeps alive: no copies.
-    if (column_.conversion != Conversion::DecimalFromBytes && count > 0) {
+    // Strings point into the page (or dictionary) memory, which the output vector keeps alive:
+    // no copies.
+    bool strings =
+        column_.conversion == Conversion::Varchar || column_.conversion == Conversion::Blob;
+    if (strings && count > 0) {
         out.KeepAlive(&source == &dictionary_ ? dictionary_owner_ : page_owner_);
     }
-    for (size_t i = 0; i < count; i++) {
-        std::string_view bytes =
-            column_.physical == Type::BYTE_ARRAY
-                ? source.binary[index[i]]
-                : std::string_view(reinterpret_cast<const char*>(fixed_at(i)), width);
-        if (column_.conversion == Conversion::DecimalFromBytes) {
-            hugeint_t value;
-            if (!BigEndianToInt128(bytes, value)) {
-                Fail("DECIMAL value does not fit in 128 bits");
-            }
-            SetInteger(out, rows[i], value);
-            continue;
-        }
-        if (bytes.size() > UINT32_MAX) {
-            Fail("string value larger than 4 GiB");
-        }
-        out.data<string_t>()[rows[i]] = string_t(bytes.data(), static_cast<uint32_t>(bytes.size()));
+    try {
+        ConvertValues(column_, source, index, rows, count, contiguous && same_layout_, out);
+    } catch (const std::runtime_error& error) {
+        Fail(error.what());
     }
 }
 

@@ -4,6 +4,7 @@
 #include "common/vector.hpp"
 #include "formats/parquet/parquet_schema.hpp"
 #include "formats/parquet/rle_bit_packed_decoder.hpp"
+#include "formats/parquet/value_conversion.hpp"
 
 #include <memory>
 #include <string>
@@ -11,25 +12,6 @@
 #include <vector>
 
 namespace sluice::parquet {
-
-// Decoded physical values of one page or dictionary: fixed-width values as raw little-endian
-// bytes (`width` each; BOOLEAN one byte per value), BYTE_ARRAY values as views.
-struct PhysicalValues {
-    size_t width = 0;
-    size_t count = 0;
-    // Fixed-width values: `fixed_data` points into the page itself for PLAIN data, else into
-    // `owned` (booleans, delta and byte-stream-split decoding).
-    const uint8_t* fixed_data = nullptr;
-    std::vector<uint8_t> owned;
-    std::vector<std::string_view> binary;
-
-    // Makes `owned` the storage of `bytes` fixed-width values.
-    uint8_t* Own(size_t bytes) {
-        owned.resize(bytes);
-        fixed_data = owned.data();
-        return owned.data();
-    }
-};
 
 // Streams the rows of one flat column chunk, already in memory, page by page. Never reads
 // outside the chunk's bytes; every size in the data is checked before use.
