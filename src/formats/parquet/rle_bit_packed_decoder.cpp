@@ -108,7 +108,8 @@ bool RleBitPackedDecoder::NextRun() {
     return true;
 }
 
-void RleBitPackedDecoder::GetBatch(uint32_t* out, size_t count) {
+template <class OnRun>
+void RleBitPackedDecoder::Consume(size_t count, OnRun on_run) {
     size_t done = 0;
     while (done < count) {
         if (remaining_ == 0) {
@@ -119,42 +120,39 @@ void RleBitPackedDecoder::GetBatch(uint32_t* out, size_t count) {
             continue;
         }
         size_t take = remaining_ < count - done ? remaining_ : count - done;
+        on_run(done, take);
         if (packed_) {
-            size_t packed_size = static_cast<size_t>(data_ + pos_ - packed_data_);
-            UnpackBits(packed_data_, packed_size, bit_width_, packed_index_, out + done, take);
             packed_index_ += take;
-        } else {
-            std::fill(out + done, out + done + take, repeated_value_);
         }
         remaining_ -= take;
         done += take;
     }
 }
 
-size_t RleBitPackedDecoder::CountEqual(size_t count, uint32_t value) {
-    size_t done = 0, equal = 0;
-    while (done < count) {
-        if (remaining_ == 0) {
-            if (!NextRun()) {
-                throw std::runtime_error("RLE data ends after " + std::to_string(done) + " of " +
-                                         std::to_string(count) + " values");
-            }
-            continue;
+void RleBitPackedDecoder::GetBatch(uint32_t* out, size_t count) {
+    Consume(count, [&](size_t done, size_t take) {
+        if (packed_) {
+            size_t packed_size = static_cast<size_t>(data_ + pos_ - packed_data_);
+            UnpackBits(packed_data_, packed_size, bit_width_, packed_index_, out + done, take);
+        } else {
+            std::fill(out + done, out + done + take, repeated_value_);
         }
-        size_t take = remaining_ < count - done ? remaining_ : count - done;
+    });
+}
+
+size_t RleBitPackedDecoder::CountEqual(size_t count, uint32_t value) {
+    size_t equal = 0;
+    Consume(count, [&](size_t, size_t take) {
         if (packed_) {
             size_t packed_size = static_cast<size_t>(data_ + pos_ - packed_data_);
             for (size_t i = 0; i < take; i++) {
                 equal += ReadPackedValue(packed_data_, packed_size, packed_index_ + i,
                                          bit_width_) == value;
             }
-            packed_index_ += take;
         } else if (repeated_value_ == value) {
-            equal += take;
+            equal += take; // a whole run-length run in one step
         }
-        remaining_ -= take;
-        done += take;
-    }
+    });
     return equal;
 }
 

@@ -19,6 +19,9 @@ public:
 
 private:
     bool NextRun();
+    // Walks `count` values run by run, calling on_run(values done, values in this run).
+    template <class OnRun>
+    void Consume(size_t count, OnRun on_run);
 
     const uint8_t* data_;
     size_t size_;

@@ -9,8 +9,6 @@ namespace sluice::parquet {
 
 namespace {
 
-
-
 float HalfToFloat(uint16_t half) {
     uint32_t sign = (half >> 15) & 1, exponent = (half >> 10) & 0x1F, mantissa = half & 0x3FF;
     float magnitude;
@@ -24,7 +22,6 @@ float HalfToFloat(uint16_t half) {
     }
     return sign ? -magnitude : magnitude;
 }
-
 
 // Big-endian two's complement of any length to int128; false if it does not fit.
 bool BigEndianToInt128(std::string_view bytes, hugeint_t& result) {
@@ -163,17 +160,20 @@ void ConvertValues(const ParquetColumn& column, const PhysicalValues& source, co
         return;
     case Conversion::Int32ToInt8:
         for (size_t i = 0; i < count; i++) {
-            out.data<int8_t>()[rows[i]] = static_cast<int8_t>(LoadLittleEndian<int32_t>(fixed_at(i)));
+            out.data<int8_t>()[rows[i]] =
+                static_cast<int8_t>(LoadLittleEndian<int32_t>(fixed_at(i)));
         }
         return;
     case Conversion::UInt8:
         for (size_t i = 0; i < count; i++) {
-            out.data<uint8_t>()[rows[i]] = static_cast<uint8_t>(LoadLittleEndian<int32_t>(fixed_at(i)));
+            out.data<uint8_t>()[rows[i]] =
+                static_cast<uint8_t>(LoadLittleEndian<int32_t>(fixed_at(i)));
         }
         return;
     case Conversion::UInt16:
         for (size_t i = 0; i < count; i++) {
-            out.data<uint16_t>()[rows[i]] = static_cast<uint16_t>(LoadLittleEndian<int32_t>(fixed_at(i)));
+            out.data<uint16_t>()[rows[i]] =
+                static_cast<uint16_t>(LoadLittleEndian<int32_t>(fixed_at(i)));
         }
         return;
     case Conversion::UInt32:
@@ -188,7 +188,8 @@ void ConvertValues(const ParquetColumn& column, const PhysicalValues& source, co
         return;
     case Conversion::Int32ToInt16:
         for (size_t i = 0; i < count; i++) {
-            out.data<int16_t>()[rows[i]] = static_cast<int16_t>(LoadLittleEndian<int32_t>(fixed_at(i)));
+            out.data<int16_t>()[rows[i]] =
+                static_cast<int16_t>(LoadLittleEndian<int32_t>(fixed_at(i)));
         }
         return;
     case Conversion::Int64:
@@ -206,14 +207,16 @@ void ConvertValues(const ParquetColumn& column, const PhysicalValues& source, co
     case Conversion::TimeNanos:
     case Conversion::TimestampNanos:
         for (size_t i = 0; i < count; i++) {
-            out.data<int64_t>()[rows[i]] = FloorDivide(LoadLittleEndian<int64_t>(fixed_at(i)), 1000);
+            out.data<int64_t>()[rows[i]] =
+                FloorDivide(LoadLittleEndian<int64_t>(fixed_at(i)), 1000);
         }
         return;
     case Conversion::TimestampMillis:
         for (size_t i = 0; i < count; i++) {
             int64_t millis = LoadLittleEndian<int64_t>(fixed_at(i)), micros;
             if (__builtin_mul_overflow(millis, int64_t(1000), &micros)) {
-                throw std::runtime_error("timestamp " + std::to_string(millis) + " ms is out of range");
+                throw std::runtime_error("timestamp " + std::to_string(millis) +
+                                         " ms is out of range");
             }
             out.data<int64_t>()[rows[i]] = micros;
         }
@@ -248,7 +251,8 @@ void ConvertValues(const ParquetColumn& column, const PhysicalValues& source, co
         // Decimals take the width their precision needs, which may differ from the file's.
         bool wide = column.conversion == Conversion::DecimalFromInt64;
         auto load = [&](size_t i) -> int64_t {
-            return wide ? LoadLittleEndian<int64_t>(fixed_at(i)) : LoadLittleEndian<int32_t>(fixed_at(i));
+            return wide ? LoadLittleEndian<int64_t>(fixed_at(i))
+                        : LoadLittleEndian<int32_t>(fixed_at(i));
         };
         switch (physical) {
         case PhysicalType::INT16:
