@@ -395,6 +395,14 @@ bool CastFromString(std::string_view text, const LogicalType& target, Value& res
         result = Value::Integer(target, micros);
         return true;
     }
+    case LogicalTypeId::INTERVAL: {
+        interval_t parsed;
+        if (!interval::TryParse(trimmed, parsed)) {
+            return false;
+        }
+        result = Value::Interval(parsed);
+        return true;
+    }
     case LogicalTypeId::UUID: {
         hugeint_t uuid;
         if (!TryParseUuid(trimmed, uuid)) {

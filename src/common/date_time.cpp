@@ -1,7 +1,10 @@
 #include "common/date_time.hpp"
 #include "common/string_util.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 
 namespace sluice {
@@ -392,5 +395,171 @@ std::string ToString(int64_t micros) {
 }
 
 } // namespace timestamp
+
+namespace interval {
+
+namespace {
+
+std::string Plural(int64_t count, const char* unit) {
+    return std::to_string(count) + " " + unit + (count == 1 || count == -1 ? "" : "s");
+}
+
+} // namespace
+
+std::string ToString(interval_t value) {
+    std::string out;
+    auto add = [&](std::string part) { out += (out.empty() ? "" : " ") + part; };
+    int32_t years = value.months / 12, months = value.months % 12;
+    if (years != 0) {
+        add(Plural(years, "year"));
+    }
+    if (months != 0) {
+        add(Plural(months, "month"));
+    }
+    if (value.days != 0) {
+        add(Plural(value.days, "day"));
+    }
+    if (value.micros != 0 || out.empty()) {
+        int64_t micros = value.micros;
+        std::string sign = micros < 0 ? "-" : "";
+        uint64_t magnitude = micros < 0 ? 0 - static_cast<uint64_t>(micros) : micros;
+        uint64_t hours = magnitude / (3600ULL * dtime::kMicrosPerSecond);
+        magnitude %= 3600ULL * dtime::kMicrosPerSecond;
+        char buffer[64];
+        std::snprintf(buffer, sizeof(buffer), "%02llu:", static_cast<unsigned long long>(hours));
+        std::string clock = buffer;
+        // The minutes and seconds print as a TIME does.
+        std::string rest = dtime::ToString(static_cast<int64_t>(magnitude));
+        add(sign + clock + rest.substr(3));
+    }
+    return out;
+}
+
+bool TryParse(std::string_view text, interval_t& result) {
+    result = interval_t{};
+    size_t pos = 0;
+    auto skip_space = [&] {
+        while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos]))) {
+            pos++;
+        }
+    };
+    bool any = false;
+    while (true) {
+        skip_space();
+        if (pos >= text.size()) {
+            return any;
+        }
+        size_t start = pos;
+        if (text[pos] == '-' || text[pos] == '+') {
+            pos++;
+        }
+        while (pos < text.size() && (std::isdigit(static_cast<unsigned char>(text[pos])) ||
+                                     text[pos] == '.')) {
+            pos++;
+        }
+        std::string number(text.substr(start, pos - start));
+        if (number.empty() || number == "-" || number == "+") {
+            return false;
+        }
+        if (pos < text.size() && text[pos] == ':') {
+            // hh:mm[:ss[.ffffff]]
+            bool negative = number[0] == '-';
+            size_t clock_start = negative || number[0] == '+' ? start + 1 : start;
+            size_t end = clock_start;
+            while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end]))) {
+                end++;
+            }
+            std::string_view clock = text.substr(clock_start, end - clock_start);
+            size_t colon = clock.find(':');
+            int64_t hours = 0;
+            for (char c : clock.substr(0, colon)) {
+                if (!std::isdigit(static_cast<unsigned char>(c))) {
+                    return false;
+                }
+                hours = hours * 10 + (c - '0');
+                if (hours > 100000000) {
+                    return false;
+                }
+            }
+            int64_t micros = 0;
+            std::string rest = "00:" + std::string(clock.substr(colon + 1));
+            if (!dtime::TryParse(rest, micros)) {
+                return false;
+            }
+            micros += hours * 3600 * dtime::kMicrosPerSecond;
+            result.micros += negative ? -micros : micros;
+            pos = end;
+            any = true;
+            continue;
+        }
+        skip_space();
+        size_t unit_start = pos;
+        while (pos < text.size() && std::isalpha(static_cast<unsigned char>(text[pos]))) {
+            pos++;
+        }
+        std::string unit(text.substr(unit_start, pos - unit_start));
+        for (char& c : unit) {
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        }
+        if (unit.size() > 1 && unit.back() == 's') {
+            unit.pop_back();
+        }
+        char* end = nullptr;
+        double amount = std::strtod(number.c_str(), &end);
+        if (end == number.c_str() || std::abs(amount) > 1e12) {
+            return false;
+        }
+        auto whole = static_cast<int64_t>(amount);
+        double fraction = amount - static_cast<double>(whole);
+        if (unit == "year" || unit == "y" || unit == "yr") {
+            result.months += static_cast<int32_t>(whole * 12 + std::llround(fraction * 12));
+        } else if (unit == "month" || unit == "mon") {
+            result.months += static_cast<int32_t>(whole);
+            result.days += static_cast<int32_t>(std::llround(fraction * 30));
+        } else if (unit == "week" || unit == "w") {
+            result.days += static_cast<int32_t>(whole * 7);
+            result.micros += std::llround(fraction * 7 * dtime::kMicrosPerDay);
+        } else if (unit == "day" || unit == "d") {
+            result.days += static_cast<int32_t>(whole);
+            result.micros += std::llround(fraction * dtime::kMicrosPerDay);
+        } else if (unit == "hour" || unit == "h" || unit == "hr") {
+            result.micros += std::llround(amount * 3600 * dtime::kMicrosPerSecond);
+        } else if (unit == "minute" || unit == "m" || unit == "min") {
+            result.micros += std::llround(amount * 60 * dtime::kMicrosPerSecond);
+        } else if (unit == "second" || unit == "s" || unit == "sec") {
+            result.micros += std::llround(amount * dtime::kMicrosPerSecond);
+        } else if (unit == "millisecond" || unit == "ms") {
+            result.micros += std::llround(amount * 1000);
+        } else if (unit == "microsecond" || unit == "us") {
+            result.micros += std::llround(amount);
+        } else {
+            return false;
+        }
+        any = true;
+    }
+}
+
+int64_t AddToTimestamp(int64_t micros, interval_t value, bool negate) {
+    int64_t sign = negate ? -1 : 1;
+    if (value.months != 0) {
+        int32_t days = timestamp::ToDate(micros);
+        int64_t time_of_day = micros - timestamp::FromDate(days);
+        int64_t year;
+        int32_t month, day;
+        date::ToCivil(days, year, month, day);
+        int64_t total = year * 12 + (month - 1) + sign * value.months;
+        year = total >= 0 ? total / 12 : (total - 11) / 12;
+        month = static_cast<int32_t>(total - year * 12) + 1;
+        static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+        bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+        int32_t last = kDays[month - 1] + (month == 2 && leap ? 1 : 0);
+        day = std::min(day, last);
+        micros = timestamp::FromDate(date::FromCivil(year, month, day)) + time_of_day;
+    }
+    micros += sign * (static_cast<int64_t>(value.days) * dtime::kMicrosPerDay + value.micros);
+    return micros;
+}
+
+} // namespace interval
 
 } // namespace sluice

@@ -55,4 +55,24 @@ int32_t ToDate(int64_t micros);
 
 } // namespace timestamp
 
+// INTERVAL: months, days and microseconds, kept apart because a month has no fixed length.
+struct interval_t {
+    int32_t months;
+    int32_t days;
+    int64_t micros;
+};
+static_assert(sizeof(interval_t) == 16, "an interval is stored in a 16-byte slot");
+
+namespace interval {
+
+// DuckDB's text form: "1 year 2 months 3 days 04:05:06.5", "00:00:00" for zero.
+std::string ToString(interval_t value);
+// Parses "3 days", "1 year 2 months", "04:05:06", "1.5 days", "-2 weeks" ...
+bool TryParse(std::string_view text, interval_t& result);
+// Adds `value` (possibly negated) to a timestamp: months first (clamping the day to the month's
+// end, as DuckDB does), then days, then microseconds.
+int64_t AddToTimestamp(int64_t micros, interval_t value, bool negate);
+
+} // namespace interval
+
 } // namespace sluice

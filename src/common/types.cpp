@@ -41,6 +41,7 @@ PhysicalType LogicalType::physical() const {
         return PhysicalType::INT64;
     case LogicalTypeId::HUGEINT:
     case LogicalTypeId::UUID:
+    case LogicalTypeId::INTERVAL:
         return PhysicalType::INT128;
     case LogicalTypeId::UTINYINT:
         return PhysicalType::UINT8;
@@ -140,6 +141,8 @@ std::string LogicalType::ToString() const {
         return "BLOB";
     case LogicalTypeId::UUID:
         return "UUID";
+    case LogicalTypeId::INTERVAL:
+        return "INTERVAL";
     }
     return "UNKNOWN";
 }

@@ -34,7 +34,8 @@ enum class LogicalTypeId : uint8_t {
     TIMESTAMP_NS, // nanoseconds since the epoch
     VARCHAR,
     BLOB,
-    UUID, // 128 bits; stored with the top bit flipped so that int128 order is byte order
+    UUID,     // 128 bits; stored with the top bit flipped so that int128 order is byte order
+    INTERVAL, // interval_t (months, days, micros) in a 16-byte slot
 };
 
 // How a value is laid out in a vector. Several logical types share one layout

@@ -4,6 +4,7 @@
 #include "common/number_format.hpp"
 
 #include <cmath>
+#include <cstring>
 
 namespace sluice {
 
@@ -63,6 +64,21 @@ Value Value::Blob(std::string bytes) {
     return value;
 }
 
+// An interval shares the 16-byte integer slot, as it does in vectors.
+Value Value::Interval(interval_t interval) {
+    Value value;
+    value.type_ = LogicalTypeId::INTERVAL;
+    value.is_null_ = false;
+    std::memcpy(&value.integer_, &interval, sizeof(interval));
+    return value;
+}
+
+interval_t Value::GetInterval() const {
+    interval_t interval;
+    std::memcpy(&interval, &integer_, sizeof(interval));
+    return interval;
+}
+
 std::string Value::ToString() const {
     if (is_null_) {
         return "NULL";
@@ -104,6 +120,8 @@ std::string Value::ToString() const {
         return FormatBlob(string_);
     case LogicalTypeId::UUID:
         return FormatUuid(integer_);
+    case LogicalTypeId::INTERVAL:
+        return interval::ToString(GetInterval());
     }
     return "?";
 }

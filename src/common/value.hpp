@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/date_time.hpp"
 #include "common/types.hpp"
 
 #include <string>
@@ -19,6 +20,7 @@ public:
     static Value Double(double value);
     static Value Varchar(std::string value);
     static Value Blob(std::string bytes);
+    static Value Interval(interval_t interval);
 
     const LogicalType& type() const { return type_; }
     bool IsNull() const { return is_null_; }
@@ -28,6 +30,7 @@ public:
     hugeint_t GetInteger() const { return integer_; }
     double GetDouble() const { return double_; }
     const std::string& GetString() const { return string_; }
+    interval_t GetInterval() const;
 
     // DuckDB's text form of the value; NULL prints as "NULL".
     std::string ToString() const;

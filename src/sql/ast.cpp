@@ -53,7 +53,35 @@ std::string ConstantToString(const ParsedExpression& expression) {
     return expression.text;
 }
 
+std::string JoinChildren(const std::vector<ParsedExpressionPtr>& children, size_t from) {
+    std::string out;
+    for (size_t i = from; i < children.size(); i++) {
+        out += (i > from ? ", " : "") + children[i]->ToString();
+    }
+    return out;
+}
+
 } // namespace
+
+ParsedExpressionPtr CloneExpression(const ParsedExpression& expression) {
+    auto copy = std::make_unique<ParsedExpression>();
+    copy->kind = expression.kind;
+    copy->location = expression.location;
+    copy->alias = expression.alias;
+    copy->literal_kind = expression.literal_kind;
+    copy->text = expression.text;
+    copy->names = expression.names;
+    copy->cast_type = expression.cast_type;
+    copy->negated = expression.negated;
+    copy->distinct = expression.distinct;
+    copy->has_else = expression.has_else;
+    copy->subquery_kind = expression.subquery_kind;
+    copy->subquery = expression.subquery;
+    for (const auto& child : expression.children) {
+        copy->children.push_back(CloneExpression(*child));
+    }
+    return copy;
+}
 
 std::string ParsedExpression::ToString() const {
     switch (kind) {
@@ -63,13 +91,55 @@ std::string ParsedExpression::ToString() const {
         return names.back();
     case ParsedExpressionKind::Star:
         return "*";
-    case ParsedExpressionKind::Function: {
-        std::string out = text + "(";
-        for (size_t i = 0; i < children.size(); i++) {
-            out += (i ? ", " : "") + children[i]->ToString();
+    case ParsedExpressionKind::Function:
+        if (text == "coalesce") {
+            return "COALESCE(" + JoinChildren(children, 0) + ")";
         }
-        return out + ")";
+        if (text == "date_part" || text == "substring") {
+            return "main." + (text == "substring" ? "\"substring\"" : text) + "(" +
+                   JoinChildren(children, 0) + ")";
+        }
+        if (text == "year" || text == "month" || text == "day") {
+            return "\"" + text + "\"(" + JoinChildren(children, 0) + ")";
+        }
+        return text + "(" + (distinct ? "DISTINCT " : "") + JoinChildren(children, 0) + ")";
+    case ParsedExpressionKind::Between:
+        return std::string(negated ? "(NOT " : "") + "(" + children[0]->ToString() +
+               " BETWEEN " + children[1]->ToString() + " AND " + children[2]->ToString() + ")" +
+               (negated ? ")" : "");
+    case ParsedExpressionKind::InList:
+        return "(" + children[0]->ToString() + (negated ? " NOT IN (" : " IN (") +
+               JoinChildren(children, 1) + "))";
+    case ParsedExpressionKind::Like: {
+        std::string op = text == "ILIKE" ? "~~*" : "~~";
+        return "(" + children[0]->ToString() + (negated ? " !" : " ") + op + " " +
+               children[1]->ToString() + ")";
     }
+    case ParsedExpressionKind::Case: {
+        std::string out = "CASE ";
+        size_t pairs = (children.size() - (has_else ? 1 : 0)) / 2;
+        for (size_t i = 0; i < pairs; i++) {
+            out += " WHEN (" + children[2 * i]->ToString() + ") THEN (" +
+                   children[2 * i + 1]->ToString() + ")";
+        }
+        return out + " ELSE " + (has_else ? children.back()->ToString() : "NULL") + " END";
+    }
+    case ParsedExpressionKind::Interval: {
+        std::string unit = text.empty() ? "" : text;
+        if (unit.empty()) {
+            return "CAST(" + children[0]->ToString() + " AS INTERVAL)";
+        }
+        bool big = unit == "hour" || unit == "minute" || unit == "second" ||
+                   unit == "millisecond" || unit == "microsecond";
+        return "to_" + unit + "s(CAST(trunc(CAST(" + children[0]->ToString() +
+               " AS DOUBLE)) AS " + (big ? "BIGINT" : "INTEGER") + "))";
+    }
+    case ParsedExpressionKind::Subquery:
+        if (subquery_kind == SubqueryKind::In) {
+            return "(" + children[0]->ToString() + (negated ? " NOT IN (" : " IN (") + text +
+                   "))";
+        }
+        return (subquery_kind == SubqueryKind::Exists ? "EXISTS(" : "(") + text + ")";
     case ParsedExpressionKind::Operator:
         if (children.size() == 1) {
             return text + "(" + children[0]->ToString() + ")";

@@ -26,9 +26,19 @@ enum class ParsedExpressionKind : uint8_t {
     Not,
     IsNull,
     IsNotNull,
-    Cast, // children[0] AS cast_type
-    List, // [children...], in table function arguments
+    Cast,     // children[0] AS cast_type
+    List,     // [children...], in table function arguments
+    Between,  // children[0] [NOT] BETWEEN children[1] AND children[2]
+    InList,   // children[0] [NOT] IN (children[1..])
+    Like,     // children[0] [NOT] LIKE|ILIKE children[1]; text is LIKE or ILIKE
+    Case,     // children: when, then, when, then, ..., [else]
+    Interval, // INTERVAL 'text' unit: children[0] the quantity, text the unit (lower-case)
+    Subquery, // subquery_kind over `subquery`; IN has children[0] the operand
 };
+
+enum class SubqueryKind : uint8_t { Scalar, Exists, In };
+
+struct SelectStatement;
 
 enum class LiteralKind : uint8_t { Integer, Decimal, Float, String, Null, Boolean };
 
@@ -45,6 +55,11 @@ struct ParsedExpression {
     std::vector<std::string> names; // column reference parts
     TypeName cast_type;
     std::vector<std::unique_ptr<ParsedExpression>> children;
+    bool negated = false;  // NOT BETWEEN, NOT IN, NOT LIKE, NOT EXISTS
+    bool distinct = false; // count(DISTINCT x)
+    bool has_else = false; // CASE ... ELSE
+    SubqueryKind subquery_kind = SubqueryKind::Scalar;
+    std::shared_ptr<SelectStatement> subquery;
 
     // The column name DuckDB would derive for this expression, e.g. "(1 + 2)".
     std::string ToString() const;
@@ -52,23 +67,86 @@ struct ParsedExpression {
 
 using ParsedExpressionPtr = std::unique_ptr<ParsedExpression>;
 
+// A deep copy (subqueries are shared: they are immutable once parsed).
+ParsedExpressionPtr CloneExpression(const ParsedExpression& expression);
+
+enum class TableRefKind : uint8_t { TableFunction, Table, Subquery, Join };
+enum class JoinType : uint8_t { Inner, Left, Right, Full, Semi, Anti, Cross };
+
 struct TableRef {
-    std::string name; // table function name
+    TableRefKind kind = TableRefKind::Table;
+    std::string name; // table function, table, view or CTE name
     std::vector<ParsedExpressionPtr> arguments;
     std::vector<std::pair<std::string, ParsedExpressionPtr>> named_arguments; // name = value
     std::string alias;
+    std::vector<std::string> column_aliases; // alias(a, b): renames the first columns
     SourceLocation location;
+
+    std::shared_ptr<SelectStatement> subquery; // Subquery
+    JoinType join_type = JoinType::Inner;      // Join: left and right, ON or USING
+    std::unique_ptr<TableRef> left;
+    std::unique_ptr<TableRef> right;
+    ParsedExpressionPtr condition;
+    std::vector<std::string> using_columns;
 };
 
+struct OrderTerm {
+    ParsedExpressionPtr expression;
+    bool descending = false;
+    // Unset: DuckDB's default, NULLS LAST.
+    bool nulls_first = false;
+};
+
+struct CommonTableExpression {
+    std::string name;
+    std::vector<std::string> column_names;
+    std::shared_ptr<SelectStatement> query;
+};
+
+enum class QueryKind : uint8_t { Select, Union, Values };
+
+// A query: a SELECT block, VALUES rows, or UNION [ALL] of two queries, with its own
+// WITH, ORDER BY and LIMIT.
 struct SelectStatement {
+    QueryKind kind = QueryKind::Select;
+    std::vector<CommonTableExpression> ctes;
+
+    bool distinct = false;
     std::vector<ParsedExpressionPtr> select_list;
     std::unique_ptr<TableRef> from;
     ParsedExpressionPtr where;
+    std::vector<ParsedExpressionPtr> group_by;
+    ParsedExpressionPtr having;
+
+    bool union_all = false; // Union: left and right
+    std::shared_ptr<SelectStatement> left;
+    std::shared_ptr<SelectStatement> right;
+
+    std::vector<std::vector<ParsedExpressionPtr>> values; // Values: rows
+
+    std::vector<OrderTerm> order_by;
     ParsedExpressionPtr limit;
     ParsedExpressionPtr offset;
+    SourceLocation location;
 };
 
-enum class StatementKind : uint8_t { Select, Describe, Set, Reset, Copy };
+enum class StatementKind : uint8_t {
+    Select,
+    Describe,
+    Set,
+    Reset,
+    Copy,
+    CreateTable, // CREATE [OR REPLACE] TABLE name AS select | (columns)
+    CreateView,  // CREATE [OR REPLACE] VIEW name AS select
+    Insert,      // INSERT INTO name select|VALUES
+    Drop,        // DROP TABLE|VIEW [IF EXISTS] name
+    Explain,     // EXPLAIN [ANALYZE] select
+};
+
+struct ColumnDefinition {
+    std::string name;
+    TypeName type;
+};
 
 // An option of COPY ... TO ... (NAME value, ...); a bare NAME means true.
 struct CopyOption {
@@ -80,11 +158,18 @@ struct CopyOption {
 struct Statement {
     StatementKind kind = StatementKind::Select;
     std::string text;                        // this statement's own SQL text
-    std::unique_ptr<SelectStatement> select; // SELECT, DESCRIBE
+    std::shared_ptr<SelectStatement> select; // SELECT, DESCRIBE, CREATE ... AS, INSERT, EXPLAIN
     std::string setting_name;                // SET/RESET
     ParsedExpressionPtr value;               // SET
     std::string copy_path;                   // COPY (select) TO 'path' (options)
     std::vector<CopyOption> copy_options;
+    std::string object_name; // CREATE / INSERT / DROP
+    bool or_replace = false;
+    bool if_exists = false;     // DROP ... IF EXISTS
+    bool if_not_exists = false; // CREATE ... IF NOT EXISTS
+    bool drop_view = false;
+    bool analyze = false;                   // EXPLAIN ANALYZE
+    std::vector<ColumnDefinition> columns;  // CREATE TABLE name (columns)
     SourceLocation location;
 };
 

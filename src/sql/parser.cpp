@@ -166,23 +166,132 @@ std::vector<Statement> Parser::ParseStatements() {
 Statement Parser::ParseStatement() {
     SourceLocation location = Peek().location;
     Statement statement;
-    if (IsKeyword("SELECT")) {
+    if (AtQueryStart()) {
         statement.kind = StatementKind::Select;
-        statement.select = ParseSelect();
+        statement.select = ParseQuery();
     } else if (IsKeyword("DESCRIBE")) {
         Take();
         statement.kind = StatementKind::Describe;
-        statement.select = ParseSelect();
+        statement.select = ParseQuery();
+    } else if (IsKeyword("EXPLAIN")) {
+        Take();
+        statement.kind = StatementKind::Explain;
+        statement.analyze = AcceptKeyword("ANALYZE");
+        statement.select = ParseQuery();
     } else if (IsKeyword("SET")) {
         statement = ParseSet();
     } else if (IsKeyword("RESET")) {
         statement = ParseReset();
     } else if (IsKeyword("COPY")) {
         statement = ParseCopy();
+    } else if (IsKeyword("CREATE")) {
+        statement = ParseCreate();
+    } else if (IsKeyword("INSERT")) {
+        statement = ParseInsert();
+    } else if (IsKeyword("DROP")) {
+        statement = ParseDrop();
     } else {
         SyntaxError(Peek());
     }
     statement.location = location;
+    return statement;
+}
+
+bool Parser::AtQueryStart(size_t ahead) const {
+    return IsKeyword("SELECT", ahead) || IsKeyword("WITH", ahead) || IsKeyword("VALUES", ahead) ||
+           (IsOperator("(", ahead) && AtQueryStart(ahead + 1));
+}
+
+std::string Parser::ParseObjectName() {
+    const Token& token = Peek();
+    if (token.type == TokenType::QuotedIdentifier) {
+        return Take().text;
+    }
+    if (token.type != TokenType::Identifier || IsReservedKeyword(token.text)) {
+        SyntaxError(token);
+    }
+    std::string name = Take().text;
+    // main.name and memory.main.name address the one schema there is.
+    while (AcceptOperator(".")) {
+        const Token& part = Peek();
+        if (part.type != TokenType::Identifier && part.type != TokenType::QuotedIdentifier) {
+            SyntaxError(part);
+        }
+        name = Take().text;
+    }
+    return name;
+}
+
+Statement Parser::ParseCreate() {
+    ExpectKeyword("CREATE");
+    Statement statement;
+    if (AcceptKeyword("OR")) {
+        ExpectKeyword("REPLACE");
+        statement.or_replace = true;
+    }
+    AcceptKeyword("TEMP") || AcceptKeyword("TEMPORARY");
+    if (AcceptKeyword("VIEW")) {
+        statement.kind = StatementKind::CreateView;
+    } else {
+        ExpectKeyword("TABLE");
+        statement.kind = StatementKind::CreateTable;
+    }
+    if (IsKeyword("IF")) {
+        Take();
+        ExpectKeyword("NOT");
+        ExpectKeyword("EXISTS");
+        statement.if_not_exists = true;
+    }
+    statement.object_name = ParseObjectName();
+    if (statement.kind == StatementKind::CreateTable && IsOperator("(") && !AtQueryStart(1)) {
+        Take();
+        do {
+            ColumnDefinition column;
+            column.name = ParseObjectName();
+            column.type = ParseTypeName();
+            statement.columns.push_back(std::move(column));
+        } while (AcceptOperator(","));
+        ExpectOperator(")");
+        return statement;
+    }
+    ExpectKeyword("AS");
+    statement.select = ParseQuery();
+    return statement;
+}
+
+Statement Parser::ParseInsert() {
+    ExpectKeyword("INSERT");
+    ExpectKeyword("INTO");
+    Statement statement;
+    statement.kind = StatementKind::Insert;
+    statement.object_name = ParseObjectName();
+    if (IsOperator("(") && !AtQueryStart(1)) {
+        Take();
+        do {
+            ColumnDefinition column;
+            column.name = ParseObjectName();
+            statement.columns.push_back(std::move(column));
+        } while (AcceptOperator(","));
+        ExpectOperator(")");
+    }
+    statement.select = ParseQuery();
+    return statement;
+}
+
+Statement Parser::ParseDrop() {
+    ExpectKeyword("DROP");
+    Statement statement;
+    statement.kind = StatementKind::Drop;
+    if (AcceptKeyword("VIEW")) {
+        statement.drop_view = true;
+    } else {
+        ExpectKeyword("TABLE");
+    }
+    if (AcceptKeyword("IF")) {
+        ExpectKeyword("EXISTS");
+        statement.if_exists = true;
+    }
+    statement.object_name = ParseObjectName();
     return statement;
 }
 
@@ -234,7 +343,7 @@ Statement Parser::ParseCopy() {
     Statement statement;
     statement.kind = StatementKind::Copy;
     ExpectOperator("(");
-    statement.select = ParseSelect();
+    statement.select = ParseQuery();
     ExpectOperator(")");
     ExpectKeyword("TO");
     if (Peek().type != TokenType::String) {
@@ -269,9 +378,142 @@ Statement Parser::ParseCopy() {
     return statement;
 }
 
-std::unique_ptr<SelectStatement> Parser::ParseSelect() {
+std::shared_ptr<SelectStatement> Parser::ParseQuery() {
+    DepthGuard guard(*this);
+    std::vector<CommonTableExpression> ctes;
+    if (AcceptKeyword("WITH")) {
+        AcceptKeyword("RECURSIVE");
+        do {
+            CommonTableExpression cte;
+            cte.name = ParseObjectName();
+            if (AcceptOperator("(")) {
+                do {
+                    cte.column_names.push_back(ParseObjectName());
+                } while (AcceptOperator(","));
+                ExpectOperator(")");
+            }
+            ExpectKeyword("AS");
+            if (AcceptKeyword("NOT")) {
+                ExpectKeyword("MATERIALIZED");
+            } else {
+                AcceptKeyword("MATERIALIZED");
+            }
+            ExpectOperator("(");
+            cte.query = ParseQuery();
+            ExpectOperator(")");
+            ctes.push_back(std::move(cte));
+        } while (AcceptOperator(","));
+    }
+    auto query = ParseQueryTerm();
+    while (IsKeyword("UNION")) {
+        SourceLocation location = Take().location;
+        auto node = std::make_shared<SelectStatement>();
+        node->kind = QueryKind::Union;
+        node->location = location;
+        node->union_all = AcceptKeyword("ALL");
+        if (!node->union_all) {
+            AcceptKeyword("DISTINCT");
+        }
+        node->left = std::move(query);
+        node->right = ParseQueryTerm();
+        query = std::move(node);
+    }
+    if (IsKeyword("EXCEPT") || IsKeyword("INTERSECT")) {
+        Fail(Upper(Peek().text) + " is not supported yet", Peek().location);
+    }
+    bool has_modifiers = IsKeyword("ORDER") || IsKeyword("LIMIT") || IsKeyword("OFFSET");
+    if (has_modifiers && (query->kind != QueryKind::Select || !query->order_by.empty() ||
+                          query->limit || query->offset)) {
+        // ORDER BY / LIMIT after a UNION apply to the union as a whole: wrap it.
+        auto wrapper = std::make_shared<SelectStatement>();
+        wrapper->location = query->location;
+        auto star = std::make_unique<ParsedExpression>();
+        star->kind = ParsedExpressionKind::Star;
+        star->location = query->location;
+        wrapper->select_list.push_back(std::move(star));
+        wrapper->from = std::make_unique<TableRef>();
+        wrapper->from->kind = TableRefKind::Subquery;
+        wrapper->from->location = query->location;
+        wrapper->from->subquery = std::move(query);
+        query = std::move(wrapper);
+    }
+    if (AcceptKeyword("ORDER")) {
+        ExpectKeyword("BY");
+        do {
+            OrderTerm term;
+            term.expression = ParseExpression();
+            if (AcceptKeyword("DESC")) {
+                term.descending = true;
+            } else {
+                AcceptKeyword("ASC");
+            }
+            if (AcceptKeyword("NULLS")) {
+                if (AcceptKeyword("FIRST")) {
+                    term.nulls_first = true;
+                } else {
+                    ExpectKeyword("LAST");
+                }
+            }
+            query->order_by.push_back(std::move(term));
+        } while (AcceptOperator(","));
+    }
+    if (AcceptKeyword("LIMIT")) {
+        query->limit = ParseExpression();
+    }
+    if (AcceptKeyword("OFFSET")) {
+        query->offset = ParseExpression();
+    }
+    if (!ctes.empty()) {
+        for (auto& cte : query->ctes) {
+            ctes.push_back(std::move(cte));
+        }
+        query->ctes = std::move(ctes);
+    }
+    return query;
+}
+
+std::shared_ptr<SelectStatement> Parser::ParseQueryTerm() {
+    if (IsOperator("(")) {
+        Take();
+        auto query = ParseQuery();
+        ExpectOperator(")");
+        return query;
+    }
+    if (IsKeyword("VALUES")) {
+        return ParseValues();
+    }
+    return ParseSelectBlock();
+}
+
+std::shared_ptr<SelectStatement> Parser::ParseValues() {
+    auto query = std::make_shared<SelectStatement>();
+    query->kind = QueryKind::Values;
+    query->location = Peek().location;
+    ExpectKeyword("VALUES");
+    do {
+        ExpectOperator("(");
+        std::vector<ParsedExpressionPtr> row;
+        do {
+            row.push_back(ParseExpression());
+        } while (AcceptOperator(","));
+        ExpectOperator(")");
+        if (!query->values.empty() && row.size() != query->values[0].size()) {
+            Fail("VALUES lists must all be the same length", query->location);
+        }
+        query->values.push_back(std::move(row));
+    } while (AcceptOperator(","));
+    return query;
+}
+
+std::shared_ptr<SelectStatement> Parser::ParseSelectBlock() {
+    auto select = std::make_shared<SelectStatement>();
+    select->location = Peek().location;
     ExpectKeyword("SELECT");
-    auto select = std::make_unique<SelectStatement>();
+    if (AcceptKeyword("DISTINCT")) {
+        select->distinct = true;
+    } else {
+        AcceptKeyword("ALL");
+    }
     do {
         auto expression = ParseExpression();
         std::string alias = ParseAlias(false);
@@ -281,30 +523,143 @@ std::unique_ptr<SelectStatement> Parser::ParseSelect() {
         select->select_list.push_back(std::move(expression));
     } while (AcceptOperator(","));
     if (AcceptKeyword("FROM")) {
-        select->from = ParseTableRef();
+        select->from = ParseFrom();
     }
     if (AcceptKeyword("WHERE")) {
         select->where = ParseExpression();
     }
-    if (AcceptKeyword("LIMIT")) {
-        select->limit = ParseExpression();
+    if (IsKeyword("GROUP") && IsKeyword("BY", 1)) {
+        Take();
+        Take();
+        do {
+            select->group_by.push_back(ParseExpression());
+        } while (AcceptOperator(","));
     }
-    if (AcceptKeyword("OFFSET")) {
-        select->offset = ParseExpression();
+    if (AcceptKeyword("HAVING")) {
+        select->having = ParseExpression();
     }
     return select;
+}
+
+std::unique_ptr<TableRef> Parser::ParseFrom() {
+    auto left = ParseJoins();
+    while (IsOperator(",")) {
+        SourceLocation location = Take().location;
+        auto join = std::make_unique<TableRef>();
+        join->kind = TableRefKind::Join;
+        join->join_type = JoinType::Cross;
+        join->location = location;
+        join->left = std::move(left);
+        join->right = ParseJoins();
+        left = std::move(join);
+    }
+    return left;
+}
+
+std::unique_ptr<TableRef> Parser::ParseJoins() {
+    auto left = ParseTableRef();
+    while (true) {
+        SourceLocation location = Peek().location;
+        JoinType type = JoinType::Inner;
+        bool natural = false;
+        if (AcceptKeyword("CROSS")) {
+            type = JoinType::Cross;
+        } else if (AcceptKeyword("INNER")) {
+        } else if (AcceptKeyword("LEFT")) {
+            type = JoinType::Left;
+            if (AcceptKeyword("SEMI")) {
+                type = JoinType::Semi;
+            } else if (AcceptKeyword("ANTI")) {
+                type = JoinType::Anti;
+            } else {
+                AcceptKeyword("OUTER");
+            }
+        } else if (AcceptKeyword("RIGHT")) {
+            type = JoinType::Right;
+            AcceptKeyword("OUTER");
+        } else if (AcceptKeyword("FULL")) {
+            type = JoinType::Full;
+            AcceptKeyword("OUTER");
+        } else if (AcceptKeyword("SEMI")) {
+            type = JoinType::Semi;
+        } else if (AcceptKeyword("ANTI")) {
+            type = JoinType::Anti;
+        } else if (AcceptKeyword("NATURAL")) {
+            natural = true;
+        } else if (!IsKeyword("JOIN")) {
+            return left;
+        }
+        if (natural) {
+            Fail("NATURAL JOIN is not supported yet; use USING", location);
+        }
+        ExpectKeyword("JOIN");
+        auto join = std::make_unique<TableRef>();
+        join->kind = TableRefKind::Join;
+        join->join_type = type;
+        join->location = location;
+        join->left = std::move(left);
+        join->right = ParseTableRef();
+        if (type != JoinType::Cross) {
+            if (AcceptKeyword("ON")) {
+                join->condition = ParseExpression();
+            } else if (AcceptKeyword("USING")) {
+                ExpectOperator("(");
+                do {
+                    join->using_columns.push_back(ParseObjectName());
+                } while (AcceptOperator(","));
+                ExpectOperator(")");
+            } else {
+                SyntaxError(Peek());
+            }
+        }
+        left = std::move(join);
+    }
 }
 
 std::unique_ptr<TableRef> Parser::ParseTableRef() {
     auto ref = std::make_unique<TableRef>();
     ref->location = Peek().location;
-    if (Peek().type != TokenType::Identifier || IsReservedKeyword(Peek().text)) {
-        SyntaxError(Peek());
+    if (IsOperator("(")) {
+        if (!AtQueryStart(1)) {
+            // A parenthesised join: (a JOIN b ON ...)
+            Take();
+            auto inner = ParseFrom();
+            ExpectOperator(")");
+            return inner;
+        }
+        Take();
+        ref->kind = TableRefKind::Subquery;
+        ref->subquery = ParseQuery();
+        ExpectOperator(")");
+    } else {
+        if (Peek().type == TokenType::QuotedIdentifier) {
+            ref->kind = TableRefKind::Table;
+            ref->name = ParseObjectName();
+        } else {
+            if (Peek().type != TokenType::Identifier || IsReservedKeyword(Peek().text)) {
+                SyntaxError(Peek());
+            }
+            if (IsOperator("(", 1)) {
+                ref->kind = TableRefKind::TableFunction;
+                ref->name = Lower(Take().text);
+                ParseTableFunctionArguments(*ref);
+            } else {
+                ref->kind = TableRefKind::Table;
+                ref->name = ParseObjectName();
+            }
+        }
     }
-    ref->name = Take().text;
-    for (char& c : ref->name) {
-        c = static_cast<char>(std::tolower((unsigned char)c));
+    ref->alias = ParseAlias(false);
+    if (!ref->alias.empty() && AcceptOperator("(")) {
+        do {
+            ref->column_aliases.push_back(ParseObjectName());
+        } while (AcceptOperator(","));
+        ExpectOperator(")");
     }
+    return ref;
+}
+
+void Parser::ParseTableFunctionArguments(TableRef& ref) {
     ExpectOperator("(");
     if (!IsOperator(")")) {
         do {
@@ -313,7 +668,7 @@ std::unique_ptr<TableRef> Parser::ParseTableRef() {
                 !IsReservedKeyword(Peek().text)) {
                 std::string name = Lower(Take().text);
                 Take();
-                ref->named_arguments.emplace_back(name, ParseExpression());
+                ref.named_arguments.emplace_back(name, ParseExpression());
                 continue;
             }
             if (IsOperator("[")) {
@@ -324,15 +679,13 @@ std::unique_ptr<TableRef> Parser::ParseTableRef() {
                     } while (AcceptOperator(","));
                 }
                 ExpectOperator("]");
-                ref->arguments.push_back(std::move(list));
+                ref.arguments.push_back(std::move(list));
                 continue;
             }
-            ref->arguments.push_back(ParseExpression());
+            ref.arguments.push_back(ParseExpression());
         } while (AcceptOperator(","));
     }
     ExpectOperator(")");
-    ref->alias = ParseAlias(false);
-    return ref;
 }
 
 std::string Parser::ParseAlias(bool require_as) {
@@ -409,6 +762,75 @@ ParsedExpressionPtr Parser::ParseComparison() {
             auto expression = MakeExpression(
                 negated ? ParsedExpressionKind::IsNotNull : ParsedExpressionKind::IsNull, location);
             expression->children.push_back(std::move(left));
+            left = std::move(expression);
+            continue;
+        }
+        if (IsKeyword("ISNULL") || IsKeyword("NOTNULL")) {
+            bool negated = IsKeyword("NOTNULL");
+            auto expression = MakeExpression(
+                negated ? ParsedExpressionKind::IsNotNull : ParsedExpressionKind::IsNull,
+                Take().location);
+            expression->children.push_back(std::move(left));
+            left = std::move(expression);
+            continue;
+        }
+        bool negated = false;
+        size_t ahead = 0;
+        if (IsKeyword("NOT") && (IsKeyword("BETWEEN", 1) || IsKeyword("IN", 1) ||
+                                 IsKeyword("LIKE", 1) || IsKeyword("ILIKE", 1))) {
+            negated = true;
+            ahead = 1;
+        }
+        if (IsKeyword("BETWEEN", ahead)) {
+            SourceLocation location = Peek().location;
+            pos_ += ahead + 1;
+            auto expression = MakeExpression(ParsedExpressionKind::Between, location);
+            expression->negated = negated;
+            expression->children.push_back(std::move(left));
+            expression->children.push_back(ParseConcat());
+            ExpectKeyword("AND");
+            expression->children.push_back(ParseConcat());
+            left = std::move(expression);
+            continue;
+        }
+        if (IsKeyword("IN", ahead)) {
+            SourceLocation location = Peek().location;
+            pos_ += ahead + 1;
+            ExpectOperator("(");
+            if (AtQueryStart()) {
+                auto expression = MakeExpression(ParsedExpressionKind::Subquery, location);
+                expression->subquery_kind = SubqueryKind::In;
+                expression->negated = negated;
+                expression->children.push_back(std::move(left));
+                size_t start = Peek().location.offset;
+                expression->subquery = ParseQuery();
+                expression->text = std::string(text_.substr(start, Peek().location.offset - start));
+                ExpectOperator(")");
+                left = std::move(expression);
+                continue;
+            }
+            auto expression = MakeExpression(ParsedExpressionKind::InList, location);
+            expression->negated = negated;
+            expression->children.push_back(std::move(left));
+            do {
+                expression->children.push_back(ParseExpression());
+            } while (AcceptOperator(","));
+            ExpectOperator(")");
+            left = std::move(expression);
+            continue;
+        }
+        if (IsKeyword("LIKE", ahead) || IsKeyword("ILIKE", ahead)) {
+            SourceLocation location = Peek().location;
+            std::string word = Upper(Peek(ahead).text);
+            pos_ += ahead + 1;
+            auto expression = MakeExpression(ParsedExpressionKind::Like, location);
+            expression->negated = negated;
+            expression->text = word;
+            expression->children.push_back(std::move(left));
+            expression->children.push_back(ParseConcat());
+            if (AcceptKeyword("ESCAPE")) {
+                expression->children.push_back(ParseConcat());
+            }
             left = std::move(expression);
             continue;
         }
@@ -555,6 +977,10 @@ ParsedExpressionPtr Parser::ParsePrimary() {
         return expression;
     }
     case TokenType::Operator:
+        if (IsOperator("(") && AtQueryStart(1)) {
+            Take();
+            return ParseSubqueryExpression(SubqueryKind::Scalar, location);
+        }
         if (AcceptOperator("(")) {
             auto expression = ParseExpression();
             ExpectOperator(")");
@@ -603,23 +1029,29 @@ ParsedExpressionPtr Parser::ParsePrimary() {
         cast->children.push_back(std::move(literal));
         return cast;
     }
+    if (word == "CASE") {
+        Take();
+        return ParseCase(location);
+    }
+    if (word == "INTERVAL") {
+        Take();
+        return ParseInterval(location);
+    }
+    if (word == "EXISTS" && IsOperator("(", 1)) {
+        Take();
+        ExpectOperator("(");
+        return ParseSubqueryExpression(SubqueryKind::Exists, location);
+    }
+    if (word == "NOT" && IsKeyword("EXISTS", 1)) {
+        // NOT EXISTS binds like EXISTS; NOT is handled by ParseNot.
+        SyntaxError(token);
+    }
     if (IsReservedKeyword(word)) {
         SyntaxError(token);
     }
     std::string name = Take().text;
     if (AcceptOperator("(")) {
-        auto function = MakeExpression(ParsedExpressionKind::Function, location);
-        function->text = name;
-        for (char& c : function->text) {
-            c = static_cast<char>(std::tolower((unsigned char)c));
-        }
-        if (!IsOperator(")")) {
-            do {
-                function->children.push_back(ParseExpression());
-            } while (AcceptOperator(","));
-        }
-        ExpectOperator(")");
-        return function;
+        return ParseFunctionCall(Lower(name), location);
     }
     auto column = MakeExpression(ParsedExpressionKind::ColumnRef, location);
     column->names.push_back(name);
@@ -631,6 +1063,134 @@ ParsedExpressionPtr Parser::ParsePrimary() {
         column->names.push_back(Take().text);
     }
     return column;
+}
+
+ParsedExpressionPtr Parser::ParseSubqueryExpression(SubqueryKind kind, SourceLocation location) {
+    auto expression = MakeExpression(ParsedExpressionKind::Subquery, location);
+    expression->subquery_kind = kind;
+    size_t start = Peek().location.offset;
+    expression->subquery = ParseQuery();
+    // The subquery's own text names the column, as "(SELECT ...)" does in DuckDB.
+    expression->text = std::string(text_.substr(start, Peek().location.offset - start));
+    ExpectOperator(")");
+    return expression;
+}
+
+ParsedExpressionPtr Parser::ParseFunctionCall(std::string name, SourceLocation location) {
+    auto function = MakeExpression(ParsedExpressionKind::Function, location);
+    function->text = std::move(name);
+    if (function->text == "count" && IsOperator("*") && IsOperator(")", 1)) {
+        Take();
+        Take();
+        function->text = "count_star";
+        return function;
+    }
+    if (function->text == "extract") {
+        // EXTRACT(part FROM value) is date_part('part', value).
+        const Token& part = Peek();
+        if (part.type != TokenType::Identifier && part.type != TokenType::String) {
+            SyntaxError(part);
+        }
+        auto literal = MakeExpression(ParsedExpressionKind::Constant, part.location);
+        literal->literal_kind = LiteralKind::String;
+        literal->text = Lower(Take().text);
+        ExpectKeyword("FROM");
+        function->text = "date_part";
+        function->children.push_back(std::move(literal));
+        function->children.push_back(ParseExpression());
+        ExpectOperator(")");
+        return function;
+    }
+    if (AcceptKeyword("DISTINCT")) {
+        function->distinct = true;
+    } else {
+        AcceptKeyword("ALL");
+    }
+    if (!IsOperator(")")) {
+        function->children.push_back(ParseExpression());
+        if ((function->text == "substring" || function->text == "substr") &&
+            (IsKeyword("FROM") || IsKeyword("FOR"))) {
+            // SUBSTRING(s FROM start [FOR length])
+            if (AcceptKeyword("FROM")) {
+                function->children.push_back(ParseExpression());
+            } else {
+                auto one = MakeExpression(ParsedExpressionKind::Constant, Peek().location);
+                one->literal_kind = LiteralKind::Integer;
+                one->text = "1";
+                function->children.push_back(std::move(one));
+            }
+            if (AcceptKeyword("FOR")) {
+                function->children.push_back(ParseExpression());
+            }
+        } else {
+            while (AcceptOperator(",")) {
+                function->children.push_back(ParseExpression());
+            }
+        }
+    }
+    ExpectOperator(")");
+    return function;
+}
+
+ParsedExpressionPtr Parser::ParseCase(SourceLocation location) {
+    auto expression = MakeExpression(ParsedExpressionKind::Case, location);
+    ParsedExpressionPtr operand;
+    if (!IsKeyword("WHEN")) {
+        operand = ParseExpression();
+    }
+    while (IsKeyword("WHEN")) {
+        SourceLocation when_location = Take().location;
+        auto condition = ParseExpression();
+        if (operand) {
+            // CASE x WHEN v is CASE WHEN x = v.
+            condition = MakeBinary(ParsedExpressionKind::Comparison, "=", CloneExpression(*operand),
+                                   std::move(condition), when_location);
+        }
+        ExpectKeyword("THEN");
+        expression->children.push_back(std::move(condition));
+        expression->children.push_back(ParseExpression());
+    }
+    if (expression->children.empty()) {
+        SyntaxError(Peek());
+    }
+    if (AcceptKeyword("ELSE")) {
+        expression->has_else = true;
+        expression->children.push_back(ParseExpression());
+    }
+    ExpectKeyword("END");
+    return expression;
+}
+
+ParsedExpressionPtr Parser::ParseInterval(SourceLocation location) {
+    auto expression = MakeExpression(ParsedExpressionKind::Interval, location);
+    // INTERVAL '3' MONTH, INTERVAL 3 MONTH, INTERVAL '3 months', INTERVAL (x) DAY
+    if (AcceptOperator("(")) {
+        expression->children.push_back(ParseExpression());
+        ExpectOperator(")");
+    } else {
+        const Token& quantity = Peek();
+        if (quantity.type != TokenType::String && quantity.type != TokenType::Integer &&
+            quantity.type != TokenType::Decimal) {
+            SyntaxError(quantity);
+        }
+        expression->children.push_back(ParsePrimary());
+    }
+    static const char* kUnits[] = {"YEAR",   "YEARS",   "MONTH",  "MONTHS",  "DAY",
+                                   "DAYS",   "HOUR",    "HOURS",  "MINUTE",  "MINUTES",
+                                   "SECOND", "SECONDS", "WEEK",   "WEEKS",   "MILLISECOND",
+                                   "MILLISECONDS", "MICROSECOND", "MICROSECONDS", "QUARTER",
+                                   "QUARTERS"};
+    for (const char* unit : kUnits) {
+        if (IsKeyword(unit)) {
+            std::string name = Lower(Take().text);
+            if (name.back() == 's') {
+                name.pop_back();
+            }
+            expression->text = name;
+            break;
+        }
+    }
+    return expression;
 }
 
 } // namespace sluice

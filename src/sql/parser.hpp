@@ -19,8 +19,20 @@ public:
 
 private:
     Statement ParseStatement();
-    std::unique_ptr<SelectStatement> ParseSelect();
+    // A whole query: [WITH ...] blocks joined by UNION, then ORDER BY / LIMIT / OFFSET.
+    std::shared_ptr<SelectStatement> ParseQuery();
+    std::shared_ptr<SelectStatement> ParseQueryTerm();
+    std::shared_ptr<SelectStatement> ParseSelectBlock();
+    std::shared_ptr<SelectStatement> ParseValues();
+    bool AtQueryStart(size_t ahead = 0) const;
+    std::unique_ptr<TableRef> ParseFrom();
+    std::unique_ptr<TableRef> ParseJoins();
     std::unique_ptr<TableRef> ParseTableRef();
+    void ParseTableFunctionArguments(TableRef& ref);
+    Statement ParseCreate();
+    Statement ParseInsert();
+    Statement ParseDrop();
+    std::string ParseObjectName();
     Statement ParseSet();
     Statement ParseReset();
     Statement ParseCopy();
@@ -37,6 +49,10 @@ private:
     ParsedExpressionPtr ParseUnary();
     ParsedExpressionPtr ParsePostfix();
     ParsedExpressionPtr ParsePrimary();
+    ParsedExpressionPtr ParseCase(SourceLocation location);
+    ParsedExpressionPtr ParseFunctionCall(std::string name, SourceLocation location);
+    ParsedExpressionPtr ParseInterval(SourceLocation location);
+    ParsedExpressionPtr ParseSubqueryExpression(SubqueryKind kind, SourceLocation location);
     TypeName ParseTypeName();
     std::string ParseAlias(bool require_as);
 

@@ -60,6 +60,7 @@ const std::map<std::string, LogicalTypeId>& Aliases() {
         {"BINARY", LogicalTypeId::BLOB},
         {"VARBINARY", LogicalTypeId::BLOB},
         {"UUID", LogicalTypeId::UUID},
+        {"INTERVAL", LogicalTypeId::INTERVAL},
     };
     return kAliases;
 }

@@ -91,6 +91,8 @@ Layout LayoutOf(const LogicalType& type) {
         return {Type::FIXED_LEN_BYTE_ARRAY, 16, 16, ConvertedType::NONE, 0, 0, true};
     case LogicalTypeId::SQLNULL:
         return {Type::INT32, 0, 4};
+    case LogicalTypeId::INTERVAL:
+        break;
     }
     throw Exception(ErrorKind::NotImplemented, "writing " + type.ToString() + " to Parquet");
 }
@@ -134,6 +136,8 @@ void AppendValue(const Vector& vector, idx_t row, const Layout& layout, ColumnVa
     case LogicalTypeId::SQLNULL:
         AppendLittleEndian<int32_t>(values.fixed, vector.data<int32_t>()[row]);
         return;
+    case LogicalTypeId::INTERVAL: // LayoutOf refuses it before any value is appended
+        break;
     case LogicalTypeId::BIGINT:
     case LogicalTypeId::TIME:
     case LogicalTypeId::TIMESTAMP:
