@@ -159,6 +159,69 @@ void Vector::CopyRow(const Vector& source, idx_t source_row, idx_t target_row) {
     std::memcpy(data_.get() + target_row * width, source.data_.get() + index * width, width);
 }
 
+void Vector::KeepAliveOf(const Vector& other) {
+    if (other.heap_) {
+        KeepAlive(other.heap_);
+    }
+    for (const auto& owner : other.owners_) {
+        KeepAlive(owner);
+    }
+}
+
+void Vector::Gather(const Vector& source, const idx_t* rows, idx_t count, idx_t target_offset) {
+    bool constant = source.vector_type_ == VectorType::CONSTANT;
+    idx_t width = PhysicalTypeSize(type_.physical());
+    const uint8_t* from = source.data_.get();
+    uint8_t* to = data_.get() + target_offset * width;
+    auto copy = [&](auto tag) {
+        using T = decltype(tag);
+        const T* in = reinterpret_cast<const T*>(from);
+        T* out = reinterpret_cast<T*>(to);
+        for (idx_t i = 0; i < count; i++) {
+            out[i] = in[constant ? 0 : rows[i]];
+        }
+    };
+    switch (width) {
+    case 1:
+        copy(uint8_t{});
+        break;
+    case 2:
+        copy(uint16_t{});
+        break;
+    case 4:
+        copy(uint32_t{});
+        break;
+    case 8:
+        copy(uint64_t{});
+        break;
+    case 16:
+        copy(hugeint_t{});
+        break;
+    default:
+        for (idx_t i = 0; i < count; i++) {
+            std::memcpy(to + i * width, from + (constant ? 0 : rows[i]) * width, width);
+        }
+    }
+    if (source.validity_.AllValid()) {
+        if (!validity_.AllValid()) {
+            for (idx_t i = 0; i < count; i++) {
+                validity_.SetValid(target_offset + i);
+            }
+        }
+    } else {
+        for (idx_t i = 0; i < count; i++) {
+            if (source.validity_.RowIsValid(constant ? 0 : rows[i])) {
+                validity_.SetValid(target_offset + i);
+            } else {
+                SetNull(target_offset + i);
+            }
+        }
+    }
+    if (type_.physical() == PhysicalType::VARCHAR) {
+        KeepAliveOf(source);
+    }
+}
+
 void Vector::Reset() {
     vector_type_ = VectorType::FLAT;
     validity_.Reset();

@@ -59,6 +59,11 @@ public:
     void Flatten(idx_t count);
     // Copies row `source_row` of `source` (same type) into row `target_row` of this vector.
     void CopyRow(const Vector& source, idx_t source_row, idx_t target_row);
+    // Writes rows `rows[0..count)` of `source` (same type) to rows `target_offset...` of this
+    // vector. Long strings are not copied: this vector keeps the source's string memory alive.
+    void Gather(const Vector& source, const idx_t* rows, idx_t count, idx_t target_offset = 0);
+    // Keeps the memory `other`'s long strings point into alive as long as this vector's rows.
+    void KeepAliveOf(const Vector& other);
     // Forgets contents and NULLs, keeps type and capacity.
     void Reset();
     // Makes this vector show `other`'s rows without copying them (same type). Valid until either

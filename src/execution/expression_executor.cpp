@@ -56,6 +56,11 @@ void ExpressionExecutor::Execute(const Expression& expression, const DataChunk& 
         result.Reset();
         result.Reference(input.column(expression.column_index));
         return;
+    case ExpressionKind::SubqueryValue:
+        result.SetConstant(expression.subquery_value->value);
+        return;
+    case ExpressionKind::BoundColumn:
+        throw Exception(ErrorKind::Internal, "column binding left unresolved in the plan");
     case ExpressionKind::Cast: {
         Vector child(expression.children[0]->type, std::max<idx_t>(count, 1));
         Execute(*expression.children[0], input, child);

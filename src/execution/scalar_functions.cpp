@@ -3,6 +3,7 @@
 #include "common/date_time.hpp"
 #include "common/exception.hpp"
 #include "common/number_format.hpp"
+#include "execution/vector_loops.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,26 +12,6 @@
 namespace sluice {
 
 namespace {
-
-// Runs `op(left, right, out)` over the rows; `op` returns false to make the row NULL.
-template <class L, class R, class T, class Op>
-void BinaryLoop(const Vector& left, const Vector& right, idx_t count, Vector& result, Op op) {
-    const L* l = left.data<L>();
-    const R* r = right.data<R>();
-    T* out = result.data<T>();
-    bool l_const = left.vector_type() == VectorType::CONSTANT;
-    bool r_const = right.vector_type() == VectorType::CONSTANT;
-    for (idx_t row = 0; row < count; row++) {
-        idx_t li = l_const ? 0 : row, ri = r_const ? 0 : row;
-        if (!left.validity().RowIsValid(li) || !right.validity().RowIsValid(ri)) {
-            result.SetNull(row);
-            continue;
-        }
-        if (!op(l[li], r[ri], out[row])) {
-            result.SetNull(row);
-        }
-    }
-}
 
 const char* PhysicalName(PhysicalType type) {
     switch (type) {

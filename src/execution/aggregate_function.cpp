@@ -1,0 +1,329 @@
+#include "execution/aggregate_function.hpp"
+
+#include "common/exception.hpp"
+#include "common/number_format.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace sluice {
+
+namespace {
+
+template <class State>
+State& As(uint8_t* state) {
+    return *reinterpret_cast<State*>(state);
+}
+template <class State>
+const State& As(const uint8_t* state) {
+    return *reinterpret_cast<const State*>(state);
+}
+
+idx_t IndexOf(const Vector& vector, idx_t row) {
+    return vector.vector_type() == VectorType::CONSTANT ? 0 : row;
+}
+
+// Calls `body(row)` for the valid rows of `input`.
+template <class Body>
+void ForValidRows(const Vector& input, idx_t count, Body body) {
+    const ValidityMask& validity = input.validity();
+    bool constant = input.vector_type() == VectorType::CONSTANT;
+    if (validity.AllValid() && !constant) {
+        for (idx_t row = 0; row < count; row++) {
+            body(row, row);
+        }
+        return;
+    }
+    for (idx_t row = 0; row < count; row++) {
+        idx_t index = constant ? 0 : row;
+        if (validity.RowIsValid(index)) {
+            body(row, index);
+        }
+    }
+}
+
+struct CountState {
+    int64_t count;
+};
+
+AggregateFunction CountFunction(bool star, const LogicalType& argument) {
+    AggregateFunction function;
+    function.name = star ? "count_star" : "count";
+    if (!star) {
+        function.argument_types = {argument};
+    }
+    function.return_type = LogicalTypeId::BIGINT;
+    function.state_size = sizeof(CountState);
+    function.initialize = [](uint8_t* state) { As<CountState>(state).count = 0; };
+    if (star) {
+        function.update = [](const std::vector<const Vector*>&, idx_t count, uint8_t** states,
+                             StringHeap&) {
+            for (idx_t row = 0; row < count; row++) {
+                As<CountState>(states[row]).count++;
+            }
+        };
+    } else {
+        function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
+                             StringHeap&) {
+            ForValidRows(*args[0], count,
+                         [&](idx_t row, idx_t) { As<CountState>(states[row]).count++; });
+        };
+    }
+    function.combine = [](const uint8_t* source, uint8_t* target) {
+        As<CountState>(target).count += As<CountState>(source).count;
+    };
+    function.finalize = [](const uint8_t* state, Vector& result, idx_t row) {
+        result.data<int64_t>()[row] = As<CountState>(state).count;
+    };
+    return function;
+}
+
+struct IntegerSumState {
+    hugeint_t sum;
+    int64_t count;
+};
+
+struct DoubleSumState {
+    double sum;
+    int64_t count;
+};
+
+// Sums and averages of exact numbers accumulate in 128 bits, like DuckDB's; `scale` divides the
+// average of DECIMALs.
+template <class T>
+void AddIntegers(const Vector& input, idx_t count, uint8_t** states) {
+    const T* data = input.data<T>();
+    ForValidRows(input, count, [&](idx_t row, idx_t index) {
+        auto& state = As<IntegerSumState>(states[row]);
+        state.sum += static_cast<hugeint_t>(data[index]);
+        state.count++;
+    });
+}
+
+void AddIntegerVector(const Vector& input, idx_t count, uint8_t** states) {
+    switch (input.type().physical()) {
+    case PhysicalType::INT8:
+        return AddIntegers<int8_t>(input, count, states);
+    case PhysicalType::INT16:
+        return AddIntegers<int16_t>(input, count, states);
+    case PhysicalType::INT32:
+        return AddIntegers<int32_t>(input, count, states);
+    case PhysicalType::INT64:
+        return AddIntegers<int64_t>(input, count, states);
+    case PhysicalType::INT128:
+        return AddIntegers<hugeint_t>(input, count, states);
+    case PhysicalType::UINT8:
+        return AddIntegers<uint8_t>(input, count, states);
+    case PhysicalType::UINT16:
+        return AddIntegers<uint16_t>(input, count, states);
+    case PhysicalType::UINT32:
+        return AddIntegers<uint32_t>(input, count, states);
+    case PhysicalType::UINT64:
+        return AddIntegers<uint64_t>(input, count, states);
+    default:
+        throw Exception(ErrorKind::Internal, "sum over a non-integer layout");
+    }
+}
+
+AggregateFunction SumOrAverage(bool average, const LogicalType& argument) {
+    AggregateFunction function;
+    function.name = average ? "avg" : "sum";
+    function.argument_types = {argument};
+    bool exact = argument.IsInteger() || argument.id() == LogicalTypeId::DECIMAL;
+    if (!exact) {
+        // FLOAT and DOUBLE sum in double.
+        function.argument_types = {LogicalTypeId::DOUBLE};
+        function.return_type = LogicalTypeId::DOUBLE;
+        function.state_size = sizeof(DoubleSumState);
+        function.initialize = [](uint8_t* state) { As<DoubleSumState>(state) = {0, 0}; };
+        function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
+                             StringHeap&) {
+            const double* data = args[0]->data<double>();
+            ForValidRows(*args[0], count, [&](idx_t row, idx_t index) {
+                auto& state = As<DoubleSumState>(states[row]);
+                state.sum += data[index];
+                state.count++;
+            });
+        };
+        function.combine = [](const uint8_t* source, uint8_t* target) {
+            As<DoubleSumState>(target).sum += As<DoubleSumState>(source).sum;
+            As<DoubleSumState>(target).count += As<DoubleSumState>(source).count;
+        };
+        function.finalize = [average](const uint8_t* state, Vector& result, idx_t row) {
+            const auto& s = As<DoubleSumState>(state);
+            if (s.count == 0) {
+                result.SetNull(row);
+                return;
+            }
+            result.data<double>()[row] = average ? s.sum / static_cast<double>(s.count) : s.sum;
+        };
+        return function;
+    }
+    uint8_t scale = argument.id() == LogicalTypeId::DECIMAL ? argument.scale() : 0;
+    if (average) {
+        function.return_type = LogicalTypeId::DOUBLE;
+    } else if (argument.id() == LogicalTypeId::DECIMAL) {
+        function.return_type = LogicalType::Decimal(kMaxDecimalWidth, scale);
+    } else {
+        function.return_type = LogicalTypeId::HUGEINT;
+    }
+    function.state_size = sizeof(IntegerSumState);
+    function.initialize = [](uint8_t* state) { As<IntegerSumState>(state) = {0, 0}; };
+    function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
+                         StringHeap&) { AddIntegerVector(*args[0], count, states); };
+    function.combine = [](const uint8_t* source, uint8_t* target) {
+        As<IntegerSumState>(target).sum += As<IntegerSumState>(source).sum;
+        As<IntegerSumState>(target).count += As<IntegerSumState>(source).count;
+    };
+    double divisor = std::pow(10.0, scale);
+    function.finalize = [average, divisor](const uint8_t* state, Vector& result, idx_t row) {
+        const auto& s = As<IntegerSumState>(state);
+        if (s.count == 0) {
+            result.SetNull(row);
+            return;
+        }
+        if (average) {
+            // Divide in long double so that the result is the correctly rounded quotient.
+            long double quotient = static_cast<long double>(s.sum) / s.count / divisor;
+            result.data<double>()[row] = static_cast<double>(quotient);
+        } else {
+            result.data<hugeint_t>()[row] = s.sum;
+        }
+    };
+    return function;
+}
+
+template <class T>
+struct MinMaxState {
+    T value;
+    bool has_value;
+};
+
+template <class T>
+AggregateFunction MinMaxTyped(bool is_max, const LogicalType& argument) {
+    AggregateFunction function;
+    function.name = is_max ? "max" : "min";
+    function.argument_types = {argument};
+    function.return_type = argument;
+    function.state_size = sizeof(MinMaxState<T>);
+    function.initialize = [](uint8_t* state) {
+        std::memset(state, 0, sizeof(MinMaxState<T>));
+    };
+    auto better = [is_max](const T& candidate, const T& current) {
+        if constexpr (std::is_floating_point_v<T>) {
+            // NaN is the largest value, as in DuckDB.
+            if (std::isnan(candidate) || std::isnan(current)) {
+                return is_max ? std::isnan(candidate) && !std::isnan(current)
+                              : std::isnan(current) && !std::isnan(candidate);
+            }
+        }
+        return is_max ? current < candidate : candidate < current;
+    };
+    function.update = [better](const std::vector<const Vector*>& args, idx_t count,
+                               uint8_t** states, StringHeap& heap) {
+        const T* data = args[0]->data<T>();
+        ForValidRows(*args[0], count, [&](idx_t row, idx_t index) {
+            auto& state = As<MinMaxState<T>>(states[row]);
+            if (!state.has_value || better(data[index], state.value)) {
+                if constexpr (std::is_same_v<T, string_t>) {
+                    state.value = heap.AddString(data[index].view());
+                } else {
+                    state.value = data[index];
+                }
+                state.has_value = true;
+            }
+        });
+    };
+    function.combine = [better](const uint8_t* source, uint8_t* target) {
+        const auto& s = As<MinMaxState<T>>(source);
+        auto& t = As<MinMaxState<T>>(target);
+        if (s.has_value && (!t.has_value || better(s.value, t.value))) {
+            t = s;
+        }
+    };
+    function.finalize = [](const uint8_t* state, Vector& result, idx_t row) {
+        const auto& s = As<MinMaxState<T>>(state);
+        if (!s.has_value) {
+            result.SetNull(row);
+            return;
+        }
+        if constexpr (std::is_same_v<T, string_t>) {
+            result.data<string_t>()[row] = result.AddString(s.value.view());
+        } else {
+            result.data<T>()[row] = s.value;
+        }
+    };
+    return function;
+}
+
+std::optional<AggregateFunction> MinMax(bool is_max, const LogicalType& argument) {
+    switch (argument.physical()) {
+    case PhysicalType::BOOL:
+        return MinMaxTyped<bool>(is_max, argument);
+    case PhysicalType::INT8:
+        return MinMaxTyped<int8_t>(is_max, argument);
+    case PhysicalType::INT16:
+        return MinMaxTyped<int16_t>(is_max, argument);
+    case PhysicalType::INT32:
+        return MinMaxTyped<int32_t>(is_max, argument);
+    case PhysicalType::INT64:
+        return MinMaxTyped<int64_t>(is_max, argument);
+    case PhysicalType::INT128:
+        return MinMaxTyped<hugeint_t>(is_max, argument);
+    case PhysicalType::UINT8:
+        return MinMaxTyped<uint8_t>(is_max, argument);
+    case PhysicalType::UINT16:
+        return MinMaxTyped<uint16_t>(is_max, argument);
+    case PhysicalType::UINT32:
+        return MinMaxTyped<uint32_t>(is_max, argument);
+    case PhysicalType::UINT64:
+        return MinMaxTyped<uint64_t>(is_max, argument);
+    case PhysicalType::FLOAT:
+        return MinMaxTyped<float>(is_max, argument);
+    case PhysicalType::DOUBLE:
+        return MinMaxTyped<double>(is_max, argument);
+    case PhysicalType::VARCHAR:
+        return MinMaxTyped<string_t>(is_max, argument);
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+bool IsAggregateFunctionName(const std::string& name) {
+    return name == "sum" || name == "avg" || name == "mean" || name == "min" || name == "max" ||
+           name == "count" || name == "count_star";
+}
+
+std::optional<AggregateFunction> BindAggregateFunction(const std::string& name,
+                                                       const std::vector<LogicalType>& arguments) {
+    if (name == "count_star" || (name == "count" && arguments.empty())) {
+        return CountFunction(true, LogicalTypeId::SQLNULL);
+    }
+    if (arguments.size() != 1) {
+        return std::nullopt;
+    }
+    const LogicalType& argument = arguments[0];
+    if (name == "count") {
+        return CountFunction(false, argument);
+    }
+    if (name == "min" || name == "max") {
+        if (argument.id() == LogicalTypeId::SQLNULL) {
+            return MinMax(name == "max", LogicalTypeId::INTEGER);
+        }
+        return MinMax(name == "max", argument);
+    }
+    if (name == "sum" || name == "avg" || name == "mean") {
+        if (argument.id() == LogicalTypeId::SQLNULL) {
+            return SumOrAverage(name != "sum", LogicalTypeId::INTEGER);
+        }
+        if (!argument.IsNumeric()) {
+            return std::nullopt;
+        }
+        return SumOrAverage(name != "sum", argument);
+    }
+    return std::nullopt;
+}
+
+} // namespace sluice

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "common/string_heap.hpp"
+#include "common/vector.hpp"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sluice {
+
+// An aggregate chosen for concrete argument types. States are plain bytes (trivially copyable,
+// `state_size` each) that the hash table lays out per group.
+struct AggregateFunction {
+    std::string name;
+    std::vector<LogicalType> argument_types; // the binder casts arguments to these
+    LogicalType return_type;
+    idx_t state_size = 0;
+    std::function<void(uint8_t* state)> initialize;
+    // Adds rows [0, count) of `arguments` to the states `states[row]` (one per row, possibly the
+    // same one repeatedly). Long strings kept in a state are copied into `heap`.
+    std::function<void(const std::vector<const Vector*>& arguments, idx_t count, uint8_t** states,
+                       StringHeap& heap)>
+        update;
+    // Folds `source` into `target` (states of two partial aggregations of the same group).
+    std::function<void(const uint8_t* source, uint8_t* target)> combine;
+    std::function<void(const uint8_t* state, Vector& result, idx_t row)> finalize;
+};
+
+// sum, avg, min, max, count, count_star over `arguments`' types, with DuckDB's result types
+// (sum of integers is HUGEINT, of DECIMAL(p, s) DECIMAL(38, s); avg is DOUBLE). nullopt when
+// the name or the types do not fit.
+std::optional<AggregateFunction> BindAggregateFunction(const std::string& name,
+                                                       const std::vector<LogicalType>& arguments);
+bool IsAggregateFunctionName(const std::string& name);
+
+} // namespace sluice

@@ -1,0 +1,190 @@
+#include "execution/aggregate_hash_table.hpp"
+
+#include "common/exception.hpp"
+#include "execution/row_operations.hpp"
+
+namespace sluice {
+
+namespace {
+
+constexpr idx_t kInitialSlots = 1024;
+constexpr idx_t kStateAlignment = 16;
+
+idx_t AlignUp(idx_t value) {
+    return (value + kStateAlignment - 1) / kStateAlignment * kStateAlignment;
+}
+
+} // namespace
+
+AggregateHashTable::AggregateHashTable(
+    std::vector<LogicalType> key_types,
+    std::shared_ptr<const std::vector<AggregateFunction>> aggregates)
+    : key_types_(std::move(key_types)), aggregates_(std::move(aggregates)) {
+    for (const auto& aggregate : *aggregates_) {
+        offsets_.push_back(stride_);
+        stride_ += AlignUp(aggregate.state_size);
+    }
+    slots_.assign(kInitialSlots, Slot{0, 0});
+    mask_ = kInitialSlots - 1;
+}
+
+uint32_t AggregateHashTable::AddGroup(const std::vector<const Vector*>& keys, idx_t row) {
+    if (group_count_ >= UINT32_MAX - 1) {
+        throw Exception(ErrorKind::OutOfMemory, "too many groups in one aggregate");
+    }
+    auto group = static_cast<uint32_t>(group_count_++);
+    idx_t in_chunk = group % kVectorSize;
+    if (in_chunk == 0) {
+        key_chunks_.push_back(std::make_unique<DataChunk>(key_types_));
+    }
+    DataChunk& chunk = *key_chunks_.back();
+    for (idx_t k = 0; k < keys.size(); k++) {
+        chunk.column(k).CopyRow(*keys[k], row, in_chunk);
+    }
+    chunk.SetSize(in_chunk + 1);
+    states_.resize(group_count_ * stride_);
+    for (idx_t a = 0; a < aggregates_->size(); a++) {
+        (*aggregates_)[a].initialize(State(group, a));
+    }
+    return group;
+}
+
+bool AggregateHashTable::KeysEqual(uint32_t group, const std::vector<const Vector*>& keys,
+                                   idx_t row) const {
+    const DataChunk& chunk = *key_chunks_[group / kVectorSize];
+    idx_t in_chunk = group % kVectorSize;
+    for (idx_t k = 0; k < keys.size(); k++) {
+        if (!RowsEqual(chunk.column(k), in_chunk, *keys[k], row)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void AggregateHashTable::Grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.size() * 2, Slot{0, 0});
+    mask_ = slots_.size() - 1;
+    for (const Slot& slot : old) {
+        if (slot.group_plus_one == 0) {
+            continue;
+        }
+        uint64_t position = slot.hash & mask_;
+        while (slots_[position].group_plus_one != 0) {
+            position = (position + 1) & mask_;
+        }
+        slots_[position] = slot;
+    }
+}
+
+void AggregateHashTable::FindOrCreateGroups(const std::vector<const Vector*>& keys, idx_t count,
+                                            uint32_t* groups) {
+    if (keys.empty()) {
+        if (group_count_ == 0) {
+            AddGroup(keys, 0);
+        }
+        for (idx_t row = 0; row < count; row++) {
+            groups[row] = 0;
+        }
+        return;
+    }
+    uint64_t hashes[kVectorSize];
+    for (idx_t k = 0; k < keys.size(); k++) {
+        HashVector(*keys[k], count, hashes, k == 0);
+    }
+    for (idx_t row = 0; row < count; row++) {
+        if ((group_count_ + 1) * 2 > slots_.size()) {
+            Grow();
+        }
+        uint64_t hash = hashes[row];
+        uint64_t position = hash & mask_;
+        while (true) {
+            Slot& slot = slots_[position];
+            if (slot.group_plus_one == 0) {
+                uint32_t group = AddGroup(keys, row);
+                slot = Slot{hash, group + 1};
+                groups[row] = group;
+                break;
+            }
+            if (slot.hash == hash && KeysEqual(slot.group_plus_one - 1, keys, row)) {
+                groups[row] = slot.group_plus_one - 1;
+                break;
+            }
+            position = (position + 1) & mask_;
+        }
+    }
+}
+
+void AggregateHashTable::Sink(const DataChunk& chunk,
+                              const std::vector<std::vector<idx_t>>& argument_columns) {
+    idx_t count = chunk.size();
+    if (count == 0) {
+        return;
+    }
+    std::vector<const Vector*> keys;
+    for (idx_t k = 0; k < key_types_.size(); k++) {
+        keys.push_back(&chunk.column(k));
+    }
+    uint32_t groups[kVectorSize];
+    FindOrCreateGroups(keys, count, groups);
+    uint8_t* states[kVectorSize];
+    for (idx_t a = 0; a < aggregates_->size(); a++) {
+        for (idx_t row = 0; row < count; row++) {
+            states[row] = State(groups[row], a);
+        }
+        std::vector<const Vector*> arguments;
+        for (idx_t column : argument_columns[a]) {
+            arguments.push_back(&chunk.column(column));
+        }
+        (*aggregates_)[a].update(arguments, count, states, heap_);
+    }
+}
+
+void AggregateHashTable::Combine(AggregateHashTable& other) {
+    uint32_t groups[kVectorSize];
+    for (idx_t c = 0; c < other.key_chunks_.size(); c++) {
+        const DataChunk& chunk = *other.key_chunks_[c];
+        std::vector<const Vector*> keys;
+        for (idx_t k = 0; k < key_types_.size(); k++) {
+            keys.push_back(&chunk.column(k));
+        }
+        FindOrCreateGroups(keys, chunk.size(), groups);
+        for (idx_t row = 0; row < chunk.size(); row++) {
+            auto source_group = static_cast<uint32_t>(c * kVectorSize + row);
+            for (idx_t a = 0; a < aggregates_->size(); a++) {
+                (*aggregates_)[a].combine(other.State(source_group, a), State(groups[row], a));
+            }
+        }
+    }
+    if (key_types_.empty() && other.group_count_ > 0 && group_count_ == 0) {
+        EnsureSingleGroup();
+    }
+}
+
+void AggregateHashTable::EnsureSingleGroup() {
+    if (group_count_ == 0 && key_types_.empty()) {
+        uint32_t group;
+        FindOrCreateGroups({}, 1, &group);
+    }
+}
+
+void AggregateHashTable::Scan(idx_t chunk_index, DataChunk& out) const {
+    const DataChunk& keys = *key_chunks_[chunk_index];
+    idx_t count = keys.size();
+    for (idx_t k = 0; k < key_types_.size(); k++) {
+        out.column(k).Reset();
+        out.column(k).Reference(keys.column(k));
+    }
+    for (idx_t a = 0; a < aggregates_->size(); a++) {
+        Vector& result = out.column(key_types_.size() + a);
+        result.Reset();
+        for (idx_t row = 0; row < count; row++) {
+            auto group = static_cast<uint32_t>(chunk_index * kVectorSize + row);
+            const uint8_t* state = states_.data() + group * stride_ + offsets_[a];
+            (*aggregates_)[a].finalize(state, result, row);
+        }
+    }
+    out.SetSize(count);
+}
+
+} // namespace sluice

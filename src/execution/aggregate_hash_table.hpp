@@ -1,0 +1,61 @@
+#pragma once
+
+#include "common/data_chunk.hpp"
+#include "common/string_heap.hpp"
+#include "execution/aggregate_function.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace sluice {
+
+// Groups rows by key columns and keeps one state per aggregate per group. Group keys are stored
+// in chunks of kVectorSize groups (so results scan out as chunks); the index is an open-addressing
+// table of (hash, group) slots; states are one flat byte array, `stride_` bytes per group.
+// One table per thread; tables of the same query are combined at the end.
+class AggregateHashTable {
+public:
+    AggregateHashTable(std::vector<LogicalType> key_types,
+                       std::shared_ptr<const std::vector<AggregateFunction>> aggregates);
+
+    // `chunk` holds the key columns first, then the aggregates' arguments; `argument_columns[a]`
+    // lists the chunk columns of aggregate a.
+    void Sink(const DataChunk& chunk, const std::vector<std::vector<idx_t>>& argument_columns);
+    // Folds every group of `other` into this table.
+    void Combine(AggregateHashTable& other);
+    // An aggregate without GROUP BY returns one row even over no input.
+    void EnsureSingleGroup();
+
+    idx_t GroupCount() const { return group_count_; }
+    idx_t ChunkCount() const { return key_chunks_.size(); }
+    // The groups of key chunk `chunk_index`: key columns, then one column per aggregate.
+    void Scan(idx_t chunk_index, DataChunk& out) const;
+
+private:
+    void FindOrCreateGroups(const std::vector<const Vector*>& keys, idx_t count, uint32_t* groups);
+    uint32_t AddGroup(const std::vector<const Vector*>& keys, idx_t row);
+    bool KeysEqual(uint32_t group, const std::vector<const Vector*>& keys, idx_t row) const;
+    void Grow();
+    uint8_t* State(uint32_t group, idx_t aggregate) {
+        return states_.data() + group * stride_ + offsets_[aggregate];
+    }
+
+    std::vector<LogicalType> key_types_;
+    std::shared_ptr<const std::vector<AggregateFunction>> aggregates_;
+    std::vector<idx_t> offsets_;
+    idx_t stride_ = 0;
+
+    std::vector<std::unique_ptr<DataChunk>> key_chunks_;
+    std::vector<uint8_t> states_;
+    StringHeap heap_; // long strings held by min/max states
+    idx_t group_count_ = 0;
+
+    struct Slot {
+        uint64_t hash;
+        uint32_t group_plus_one; // 0: empty
+    };
+    std::vector<Slot> slots_;
+    uint64_t mask_ = 0;
+};
+
+} // namespace sluice

@@ -1,0 +1,20 @@
+#pragma once
+
+#include "execution/scalar_functions.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace sluice {
+
+// The type values of both types can be brought to without loss, as DuckDB picks it for CASE
+// branches, COALESCE arguments and UNION columns: NULL -> the other, numbers -> the common
+// numeric type, DATE with TIMESTAMP -> TIMESTAMP. nullopt when there is none.
+std::optional<LogicalType> CommonSuperType(const LogicalType& left, const LogicalType& right);
+
+// CASE WHEN c1 THEN v1 ... ELSE e END over arguments (c1, v1, ..., e), all values of `type`.
+BoundFunction BindCase(size_t branch_count, const LogicalType& type);
+// COALESCE(a, b, ...): the first non-NULL argument.
+BoundFunction BindCoalesce(size_t argument_count, const LogicalType& type);
+
+} // namespace sluice

@@ -1,0 +1,54 @@
+#pragma once
+
+#include "common/data_chunk.hpp"
+#include "execution/row_operations.hpp"
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace sluice {
+
+// The build side of a hash join: the build rows as chunks of [key columns..., payload columns...]
+// and a chained hash index over the rows whose keys are all non-NULL (NULL never equals).
+class JoinHashTable {
+public:
+    JoinHashTable(idx_t key_count, std::vector<LogicalType> types)
+        : key_count_(key_count), types_(std::move(types)) {}
+
+    // Thread-safe: takes a finished task's chunks.
+    void Append(std::vector<std::unique_ptr<DataChunk>> chunks);
+    // Builds the index once every chunk is in.
+    void Build();
+
+    idx_t key_count() const { return key_count_; }
+    const std::vector<LogicalType>& types() const { return types_; }
+    const std::vector<std::unique_ptr<DataChunk>>& chunks() const { return chunks_; }
+    bool empty() const { return row_count_ == 0; }
+    // Some build row has a NULL key (IN then yields NULL instead of false).
+    bool has_null_key() const { return has_null_key_; }
+
+    // The first entry (1-based; 0: none) of the chain `hash` falls in, and the entry after `entry`.
+    uint32_t FirstEntry(uint64_t hash) const { return heads_[hash & mask_]; }
+    uint32_t NextEntry(uint32_t entry) const { return next_[entry - 1]; }
+    uint64_t EntryHash(uint32_t entry) const { return hashes_[entry - 1]; }
+    const RowLocation& EntryRow(uint32_t entry) const { return rows_[entry - 1]; }
+    // The build row of `entry` has keys equal to row `row` of `keys`.
+    bool KeysEqual(uint32_t entry, const std::vector<const Vector*>& keys, idx_t row) const;
+
+private:
+    idx_t key_count_;
+    std::vector<LogicalType> types_;
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<DataChunk>> chunks_;
+    idx_t row_count_ = 0;
+    bool has_null_key_ = false;
+
+    std::vector<uint32_t> heads_;
+    std::vector<uint32_t> next_;
+    std::vector<uint64_t> hashes_;
+    std::vector<RowLocation> rows_;
+    uint64_t mask_ = 0;
+};
+
+} // namespace sluice

@@ -1,0 +1,85 @@
+#include "execution/physical_hash_aggregate.hpp"
+
+#include <algorithm>
+
+namespace sluice {
+
+namespace {
+
+struct AggregateLocal : public LocalState {
+    std::unique_ptr<AggregateHashTable> table;
+};
+
+struct ScanLocal : public LocalState {
+    idx_t chunk = 0;
+};
+
+} // namespace
+
+HashAggregateSink::HashAggregateSink(std::vector<LogicalType> key_types,
+                                     std::vector<AggregateFunction> aggregates,
+                                     std::vector<std::vector<idx_t>> argument_columns)
+    : key_types_(std::move(key_types)),
+      aggregates_(std::make_shared<const std::vector<AggregateFunction>>(std::move(aggregates))),
+      argument_columns_(std::move(argument_columns)) {
+}
+
+std::vector<LogicalType> HashAggregateSink::OutputTypes() const {
+    std::vector<LogicalType> types = key_types_;
+    for (const auto& aggregate : *aggregates_) {
+        types.push_back(aggregate.return_type);
+    }
+    return types;
+}
+
+std::unique_ptr<LocalState> HashAggregateSink::InitLocal() {
+    auto local = std::make_unique<AggregateLocal>();
+    local->table = std::make_unique<AggregateHashTable>(key_types_, aggregates_);
+    return local;
+}
+
+SinkResult HashAggregateSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_index*/) {
+    static_cast<AggregateLocal*>(local)->table->Sink(chunk, argument_columns_);
+    return SinkResult::NeedMoreInput;
+}
+
+void HashAggregateSink::Combine(LocalState* local) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    tables_.push_back(std::move(static_cast<AggregateLocal*>(local)->table));
+}
+
+void HashAggregateSink::Finalize() {
+    if (tables_.empty()) {
+        tables_.push_back(std::make_unique<AggregateHashTable>(key_types_, aggregates_));
+    }
+    // Fold into the largest table: fewest groups to move.
+    std::sort(tables_.begin(), tables_.end(), [](const auto& a, const auto& b) {
+        return a->GroupCount() > b->GroupCount();
+    });
+    for (idx_t i = 1; i < tables_.size(); i++) {
+        tables_.front()->Combine(*tables_[i]);
+    }
+    tables_.front()->EnsureSingleGroup();
+}
+
+std::unique_ptr<LocalState> AggregateResultSource::InitLocal() {
+    return std::make_unique<ScanLocal>();
+}
+
+SourceResult AggregateResultSource::GetData(DataChunk& out, LocalState* local,
+                                            TaskContext& /*context*/) {
+    const AggregateHashTable& table = sink_->result();
+    idx_t chunk = next_chunk_.fetch_add(1);
+    if (chunk >= table.ChunkCount()) {
+        return SourceResult::Finished;
+    }
+    static_cast<ScanLocal*>(local)->chunk = chunk;
+    table.Scan(chunk, out);
+    return SourceResult::HaveMoreOutput;
+}
+
+idx_t AggregateResultSource::BatchIndex(LocalState* local) const {
+    return static_cast<ScanLocal*>(local)->chunk;
+}
+
+} // namespace sluice

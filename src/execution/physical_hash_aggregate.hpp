@@ -1,0 +1,56 @@
+#pragma once
+
+#include "execution/aggregate_hash_table.hpp"
+#include "parallel/pipeline.hpp"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace sluice {
+
+// The sink of GROUP BY (and of aggregates without GROUP BY, and DISTINCT): each task aggregates
+// into its own hash table; Finalize folds them into one, which AggregateResultSource scans.
+class HashAggregateSink : public PipelineSink {
+public:
+    // Input chunks hold the key columns, then the aggregates' arguments (`argument_columns`).
+    HashAggregateSink(std::vector<LogicalType> key_types, std::vector<AggregateFunction> aggregates,
+                      std::vector<std::vector<idx_t>> argument_columns);
+
+    std::unique_ptr<LocalState> InitLocal() override;
+    SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) override;
+    void Combine(LocalState* local) override;
+    void Finalize() override;
+
+    std::vector<LogicalType> OutputTypes() const;
+    const AggregateHashTable& result() const { return *tables_.front(); }
+
+private:
+    std::vector<LogicalType> key_types_;
+    std::shared_ptr<const std::vector<AggregateFunction>> aggregates_;
+    std::vector<std::vector<idx_t>> argument_columns_;
+    std::mutex mutex_;
+    // Every task's table stays alive until the query ends: min/max states may point into the
+    // string memory of the table they came from.
+    std::vector<std::unique_ptr<AggregateHashTable>> tables_;
+};
+
+// Scans the groups of a finished HashAggregateSink, a chunk of groups per call, in parallel.
+class AggregateResultSource : public PipelineSource {
+public:
+    explicit AggregateResultSource(std::shared_ptr<HashAggregateSink> sink)
+        : sink_(std::move(sink)) {}
+
+    std::vector<LogicalType> OutputTypes() const override { return sink_->OutputTypes(); }
+    std::unique_ptr<LocalState> InitLocal() override;
+    SourceResult GetData(DataChunk& out, LocalState* local, TaskContext& context) override;
+    idx_t MaxThreads() const override { return 64; }
+    idx_t BatchIndex(LocalState* local) const override;
+
+private:
+    std::shared_ptr<HashAggregateSink> sink_;
+    std::atomic<idx_t> next_chunk_{0};
+};
+
+} // namespace sluice

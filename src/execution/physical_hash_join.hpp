@@ -1,0 +1,60 @@
+#pragma once
+
+#include "execution/expression.hpp"
+#include "execution/join_hash_table.hpp"
+#include "parallel/pipeline.hpp"
+
+#include <memory>
+
+namespace sluice {
+
+enum class PhysicalJoinType : uint8_t {
+    Inner, // probe columns + build payload, for every matching pair
+    Left,  // as Inner, plus unmatched probe rows with NULL payload
+    Semi,  // probe rows with a match
+    Anti,  // probe rows without a match
+    Mark,  // every probe row + BOOLEAN "has a match" (NULL when unknown, as IN decides)
+};
+
+// The sink of a join's build pipeline. Input chunks are [keys..., payload...].
+class HashJoinBuildSink : public PipelineSink {
+public:
+    explicit HashJoinBuildSink(std::shared_ptr<JoinHashTable> table) : table_(std::move(table)) {}
+
+    std::unique_ptr<LocalState> InitLocal() override;
+    SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) override;
+    void Combine(LocalState* local) override;
+    void Finalize() override { table_->Build(); }
+
+private:
+    std::shared_ptr<JoinHashTable> table_;
+};
+
+// Probes the finished table with each input chunk. `probe_keys` are evaluated over the input;
+// `residual` (optional) is a further condition over [probe columns..., build payload...] that a
+// pair must satisfy.
+class HashJoinProbe : public PipelineOperator {
+public:
+    HashJoinProbe(PhysicalJoinType type, std::vector<LogicalType> probe_types,
+                  std::vector<ExpressionPtr> probe_keys, std::shared_ptr<JoinHashTable> table,
+                  ExpressionPtr residual);
+
+    std::vector<LogicalType> OutputTypes() const override;
+    std::unique_ptr<LocalState> InitLocal() override;
+    OperatorResult Execute(DataChunk& input, DataChunk& output, LocalState* local) override;
+
+private:
+    class ProbeState;
+    // Fills `output` with up to a chunk of key-matching pairs; true when the input is exhausted.
+    bool NextPairs(ProbeState& state, const DataChunk& input, DataChunk& output);
+    void EmitRemaining(ProbeState& state, const DataChunk& input, DataChunk& output);
+
+    PhysicalJoinType type_;
+    std::vector<LogicalType> probe_types_;
+    std::vector<ExpressionPtr> probe_keys_;
+    std::shared_ptr<JoinHashTable> table_;
+    ExpressionPtr residual_;
+    std::vector<LogicalType> pair_types_; // probe columns + payload
+};
+
+} // namespace sluice

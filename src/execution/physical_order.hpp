@@ -1,0 +1,73 @@
+#pragma once
+
+#include "execution/row_operations.hpp"
+#include "parallel/pipeline.hpp"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+namespace sluice {
+
+struct SortKey {
+    idx_t column;
+    bool descending = false;
+    bool nulls_first = false;
+};
+
+// ORDER BY: collects its input, each task sorting its own rows; Finalize merges the sorted runs.
+// With `limit` (ORDER BY ... LIMIT n, the top-N) each run keeps only its first n rows.
+class OrderSink : public PipelineSink {
+public:
+    OrderSink(std::vector<LogicalType> types, std::vector<SortKey> keys,
+              std::optional<idx_t> limit);
+
+    std::unique_ptr<LocalState> InitLocal() override;
+    SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) override;
+    void Combine(LocalState* local) override;
+    void Finalize() override;
+
+    const std::vector<LogicalType>& types() const { return types_; }
+    idx_t RowCount() const { return order_.size(); }
+    // Rows [offset, offset + count) of the sorted result into `out`.
+    void Scan(idx_t offset, idx_t count, DataChunk& out) const;
+
+private:
+    struct Run {
+        std::vector<std::unique_ptr<DataChunk>> chunks;
+        std::vector<RowLocation> order;
+    };
+    bool Less(const std::vector<std::unique_ptr<DataChunk>>& chunks, const RowLocation& a,
+              const RowLocation& b) const;
+    void SortRun(Run& run) const;
+
+    std::vector<LogicalType> types_;
+    std::vector<SortKey> keys_;
+    std::optional<idx_t> limit_;
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<Run>> runs_;
+    // The merged result: rows of `chunks_` in order.
+    std::shared_ptr<std::vector<std::unique_ptr<DataChunk>>> chunks_;
+    std::vector<RowLocation> order_;
+};
+
+// Emits the rows of a finished OrderSink in order, a chunk per call; batch indices keep the
+// order however many tasks scan.
+class OrderSource : public PipelineSource {
+public:
+    explicit OrderSource(std::shared_ptr<OrderSink> sink) : sink_(std::move(sink)) {}
+
+    std::vector<LogicalType> OutputTypes() const override { return sink_->types(); }
+    std::unique_ptr<LocalState> InitLocal() override;
+    SourceResult GetData(DataChunk& out, LocalState* local, TaskContext& context) override;
+    idx_t MaxThreads() const override { return 64; }
+    idx_t BatchIndex(LocalState* local) const override;
+
+private:
+    std::shared_ptr<OrderSink> sink_;
+    std::atomic<idx_t> next_chunk_{0};
+};
+
+} // namespace sluice

@@ -1,0 +1,176 @@
+#include "execution/row_operations.hpp"
+
+#include "common/exception.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <string_view>
+
+namespace sluice {
+
+namespace {
+
+uint64_t Mix(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+constexpr uint64_t kNullHash = 0xbf58476d1ce4e5b9ULL;
+
+template <class T>
+uint64_t HashValue(const T& value) {
+    if constexpr (std::is_same_v<T, string_t>) {
+        return std::hash<std::string_view>()(value.view());
+    } else if constexpr (std::is_same_v<T, hugeint_t>) {
+        return Mix(static_cast<uint64_t>(value) ^ Mix(static_cast<uint64_t>(value >> 64)));
+    } else if constexpr (std::is_floating_point_v<T>) {
+        // -0.0 equals 0.0, and every NaN equals every NaN.
+        double d = value == 0 ? 0.0 : static_cast<double>(value);
+        if (std::isnan(d)) {
+            d = std::numeric_limits<double>::quiet_NaN();
+        }
+        uint64_t bits;
+        std::memcpy(&bits, &d, sizeof(bits));
+        return Mix(bits);
+    } else {
+        return Mix(static_cast<uint64_t>(value));
+    }
+}
+
+template <class T>
+void HashTyped(const Vector& vector, idx_t count, uint64_t* hashes, bool first) {
+    const T* data = vector.data<T>();
+    bool constant = vector.vector_type() == VectorType::CONSTANT;
+    const ValidityMask& validity = vector.validity();
+    for (idx_t row = 0; row < count; row++) {
+        idx_t index = constant ? 0 : row;
+        uint64_t hash = validity.RowIsValid(index) ? HashValue(data[index]) : kNullHash;
+        hashes[row] = first ? hash : Mix(hashes[row] * 31 + hash);
+    }
+}
+
+template <class T>
+bool Equal(const T& a, const T& b) {
+    if constexpr (std::is_floating_point_v<T>) {
+        return a == b || (std::isnan(a) && std::isnan(b));
+    } else {
+        return a == b;
+    }
+}
+
+template <class T>
+int Compare(const T& a, const T& b) {
+    if constexpr (std::is_floating_point_v<T>) {
+        bool a_nan = std::isnan(a), b_nan = std::isnan(b);
+        if (a_nan || b_nan) {
+            return a_nan == b_nan ? 0 : (a_nan ? 1 : -1);
+        }
+    }
+    return a < b ? -1 : (b < a ? 1 : 0);
+}
+
+// Calls `f(T{})` with the C++ type of `type`'s layout.
+template <class F>
+auto Dispatch(PhysicalType type, F&& f) {
+    switch (type) {
+    case PhysicalType::BOOL:
+        return f(bool{});
+    case PhysicalType::INT8:
+        return f(int8_t{});
+    case PhysicalType::INT16:
+        return f(int16_t{});
+    case PhysicalType::INT32:
+        return f(int32_t{});
+    case PhysicalType::INT64:
+        return f(int64_t{});
+    case PhysicalType::INT128:
+        return f(hugeint_t{});
+    case PhysicalType::UINT8:
+        return f(uint8_t{});
+    case PhysicalType::UINT16:
+        return f(uint16_t{});
+    case PhysicalType::UINT32:
+        return f(uint32_t{});
+    case PhysicalType::UINT64:
+        return f(uint64_t{});
+    case PhysicalType::FLOAT:
+        return f(float{});
+    case PhysicalType::DOUBLE:
+        return f(double{});
+    case PhysicalType::VARCHAR:
+        return f(string_t{});
+    }
+    throw Exception(ErrorKind::Internal, "unhandled physical type");
+}
+
+idx_t IndexOf(const Vector& vector, idx_t row) {
+    return vector.vector_type() == VectorType::CONSTANT ? 0 : row;
+}
+
+} // namespace
+
+void HashVector(const Vector& vector, idx_t count, uint64_t* hashes, bool first) {
+    Dispatch(vector.type().physical(), [&](auto tag) {
+        HashTyped<decltype(tag)>(vector, count, hashes, first);
+    });
+}
+
+bool RowsEqual(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
+    a_row = IndexOf(a, a_row);
+    b_row = IndexOf(b, b_row);
+    bool a_valid = a.validity().RowIsValid(a_row), b_valid = b.validity().RowIsValid(b_row);
+    if (!a_valid || !b_valid) {
+        return a_valid == b_valid;
+    }
+    return Dispatch(a.type().physical(), [&](auto tag) {
+        using T = decltype(tag);
+        return Equal<T>(a.data<T>()[a_row], b.data<T>()[b_row]);
+    });
+}
+
+int CompareRows(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
+    a_row = IndexOf(a, a_row);
+    b_row = IndexOf(b, b_row);
+    return Dispatch(a.type().physical(), [&](auto tag) {
+        using T = decltype(tag);
+        return Compare<T>(a.data<T>()[a_row], b.data<T>()[b_row]);
+    });
+}
+
+std::unique_ptr<DataChunk> ReferenceChunk(const DataChunk& source) {
+    auto chunk = std::make_unique<DataChunk>(source.Types(), 1);
+    for (idx_t column = 0; column < source.ColumnCount(); column++) {
+        chunk->column(column).Reference(source.column(column));
+    }
+    chunk->SetSize(source.size());
+    return chunk;
+}
+
+void GatherRows(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
+                const RowLocation* rows, idx_t count, Vector& target, idx_t offset,
+                const std::shared_ptr<const void>& owner) {
+    Dispatch(target.type().physical(), [&](auto tag) {
+        using T = decltype(tag);
+        T* out = target.data<T>();
+        for (idx_t i = 0; i < count; i++) {
+            const Vector& source = chunks[rows[i].chunk]->column(column);
+            idx_t index = IndexOf(source, rows[i].row);
+            if (source.validity().RowIsValid(index)) {
+                out[offset + i] = source.data<T>()[index];
+                target.validity().SetValid(offset + i);
+            } else {
+                target.SetNull(offset + i);
+            }
+        }
+    });
+    if (target.type().physical() == PhysicalType::VARCHAR) {
+        target.KeepAlive(owner);
+    }
+}
+
+} // namespace sluice

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "common/data_chunk.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace sluice {
+
+// Hashes rows [0, count) of `vector` into `hashes`, mixing into the existing hashes unless
+// `first`. NULLs hash alike; CONSTANT vectors are read at row 0.
+void HashVector(const Vector& vector, idx_t count, uint64_t* hashes, bool first);
+
+// Row `a_row` of `a` equals row `b_row` of `b` (same type); NULL equals NULL (grouping
+// semantics: joins drop NULL keys before comparing).
+bool RowsEqual(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row);
+
+// Orders row `a_row` of `a` against row `b_row` of `b` (same type, both non-NULL):
+// negative, zero or positive.
+int CompareRows(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row);
+
+// A chunk showing `source`'s rows without copying them (see Vector::Reference).
+std::unique_ptr<DataChunk> ReferenceChunk(const DataChunk& source);
+
+// Where a row lives in a list of chunks.
+struct RowLocation {
+    uint32_t chunk;
+    uint32_t row;
+};
+
+// Column `column` of `chunks` at `rows[0..count)` into `target` rows [offset, offset + count).
+// Long strings stay where they are; `owner` (which owns the chunks) is kept alive instead.
+void GatherRows(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
+                const RowLocation* rows, idx_t count, Vector& target, idx_t offset,
+                const std::shared_ptr<const void>& owner);
+
+} // namespace sluice

@@ -1,0 +1,22 @@
+#pragma once
+
+#include "execution/scalar_functions.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace sluice {
+
+// s LIKE pattern: % matches any run of characters, _ exactly one; `escape` (if not 0) makes the
+// next character literal. ILIKE compares case-insensitively (ASCII).
+bool LikeMatches(std::string_view text, std::string_view pattern, bool case_insensitive,
+                 char escape = 0);
+// (VARCHAR, VARCHAR) -> BOOLEAN.
+BoundFunction BindLike(bool case_insensitive);
+// substring(s, start[, length]): 1-based, in characters, as DuckDB counts them.
+BoundFunction BindSubstring(size_t argument_count);
+// lower, upper, length (characters); nullopt for other names.
+std::optional<BoundFunction> BindStringFunction(const std::string& name);
+
+} // namespace sluice
