@@ -156,6 +156,10 @@ TableFunction ReadParquetFunction(FileSystem& file_system) {
             bound.types.push_back(LogicalTypeId::BIGINT);
             virtual_ids.push_back(parquet::ParquetScanSource::kFileRowNumberColumn);
         }
+        bound.estimated_rows = 0;
+        for (const auto& file : files) {
+            bound.estimated_rows += static_cast<double>(file.reader->metadata().num_rows);
+        }
         auto types = bound.types;
         bound.make_source = [files, columns, virtual_ids,
                              types](const std::vector<idx_t>& column_ids,
@@ -237,6 +241,7 @@ TableFunction RangeFunction() {
         BoundTableFunction bound;
         bound.names = {"range"};
         bound.types = {LogicalTypeId::BIGINT};
+        bound.estimated_rows = static_cast<double>(RangeSource::Count(start, stop, step));
         bound.make_source = [start, stop, step](const std::vector<idx_t>& column_ids,
                                                 const std::vector<TableFilter>&) {
             return std::make_shared<RangeSource>(start, stop, step, !column_ids.empty());

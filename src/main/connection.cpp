@@ -1,15 +1,49 @@
 #include "main/connection.hpp"
 
+#include "common/cast.hpp"
 #include "common/exception.hpp"
+#include "common/string_util.hpp"
 #include "execution/expression_executor.hpp"
 #include "execution/parquet_copy_sink.hpp"
 #include "execution/result_collector.hpp"
 #include "parallel/executor.hpp"
 #include "sql/binder.hpp"
 #include "sql/parser.hpp"
+#include "sql/optimizer.hpp"
 #include "sql/planner.hpp"
+#include "sql/type_names.hpp"
+
+#include <algorithm>
+#include <chrono>
 
 namespace sluice {
+
+namespace {
+
+std::unique_ptr<QueryResult> EmptyResult() {
+    return std::make_unique<QueryResult>(std::vector<std::string>{}, std::vector<LogicalType>{},
+                                         std::vector<std::unique_ptr<DataChunk>>{});
+}
+
+std::unique_ptr<QueryResult> SingleValueResult(const std::string& name, const Value& value) {
+    auto chunk = std::make_unique<DataChunk>(std::vector<LogicalType>{value.type()}, 1);
+    chunk->SetValue(0, 0, value);
+    chunk->SetSize(1);
+    std::vector<std::unique_ptr<DataChunk>> chunks;
+    chunks.push_back(std::move(chunk));
+    return std::make_unique<QueryResult>(std::vector<std::string>{name},
+                                         std::vector<LogicalType>{value.type()},
+                                         std::move(chunks));
+}
+
+void OptimizeQuery(BoundQuery& query) {
+    for (auto& subquery : query.subqueries) {
+        subquery.plan = Optimizer().Optimize(std::move(subquery.plan));
+    }
+    query.plan = Optimizer().Optimize(std::move(query.plan));
+}
+
+} // namespace
 
 Connection::Connection(Database& database) : database_(database) {
 }
@@ -43,58 +77,205 @@ std::unique_ptr<QueryResult> Connection::Execute(const Statement& statement,
         return ExecuteDescribe(statement, sql);
     case StatementKind::Copy:
         return ExecuteCopy(statement, sql);
+    case StatementKind::Explain:
+        return ExecuteExplain(statement, sql);
+    case StatementKind::CreateTable:
+    case StatementKind::CreateView:
+        return ExecuteCreate(statement, sql);
+    case StatementKind::Insert:
+        return ExecuteInsert(statement, sql);
+    case StatementKind::Drop:
+        database_.catalog().Drop(statement.object_name, statement.drop_view, statement.if_exists);
+        return EmptyResult();
     case StatementKind::Set: {
-        Binder binder(database_.table_functions(), sql);
+        Binder binder(database_.catalog(), sql);
         Value value =
             ExpressionExecutor::EvaluateConstant(*binder.BindConstantExpression(*statement.value));
         database_.ApplySetting(statement.setting_name, value);
-        return std::make_unique<QueryResult>(std::vector<std::string>{}, std::vector<LogicalType>{},
-                                             std::vector<std::unique_ptr<DataChunk>>{});
+        return EmptyResult();
     }
     case StatementKind::Reset:
         database_.ResetSetting(statement.setting_name);
-        return std::make_unique<QueryResult>(std::vector<std::string>{}, std::vector<LogicalType>{},
-                                             std::vector<std::unique_ptr<DataChunk>>{});
+        return EmptyResult();
     }
     throw Exception(ErrorKind::Internal, "unknown statement kind");
 }
 
+
+std::vector<std::unique_ptr<DataChunk>> Connection::RunQuery(BoundQuery& query) {
+    OptimizeQuery(query);
+    Executor executor(database_.scheduler(), database_.scheduler().RegularThreads());
+    auto collector = std::make_shared<ResultCollector>(query.types);
+    PlanQuery(query, executor).sink = collector;
+    Run(executor);
+    return collector->TakeChunks();
+}
+
 std::unique_ptr<QueryResult> Connection::ExecuteSelect(const Statement& statement,
                                                        const std::string& sql) {
-    Binder binder(database_.table_functions(), sql);
-    BoundSelect bound = binder.BindSelect(*statement.select);
-    std::vector<std::string> names = bound.names;
-    std::vector<LogicalType> types = bound.types;
+    Binder binder(database_.catalog(), sql);
+    BoundQuery query = binder.BindStatementQuery(*statement.select);
+    auto chunks = RunQuery(query);
+    return std::make_unique<QueryResult>(query.names, query.types, std::move(chunks));
+}
 
-    Executor executor(database_.scheduler(), database_.scheduler().RegularThreads());
-    auto collector = std::make_shared<ResultCollector>(types);
-    PlanSelect(std::move(bound), executor).sink = collector;
-    Run(executor);
-    return std::make_unique<QueryResult>(std::move(names), std::move(types),
-                                         collector->TakeChunks());
+std::unique_ptr<QueryResult> Connection::ExecuteExplain(const Statement& statement,
+                                                        const std::string& sql) {
+    Binder binder(database_.catalog(), sql);
+    BoundQuery query = binder.BindStatementQuery(*statement.select);
+    OptimizeQuery(query);
+    std::string plan;
+    for (const auto& subquery : query.subqueries) {
+        plan += "SUBQUERY\n" + subquery.plan->ToString(1);
+    }
+    plan += query.plan->ToString();
+    std::string key = "logical_plan";
+    if (statement.analyze) {
+        key = "analyzed_plan";
+        auto start = std::chrono::steady_clock::now();
+        Executor executor(database_.scheduler(), database_.scheduler().RegularThreads());
+        auto collector = std::make_shared<ResultCollector>(query.types);
+        PlanQuery(query, executor).sink = collector;
+        Run(executor);
+        idx_t rows = 0;
+        for (const auto& chunk : collector->TakeChunks()) {
+            rows += chunk->size();
+        }
+        double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        plan += "Total: " + std::to_string(rows) + " rows in " + std::to_string(seconds) + " s\n";
+    }
+    std::vector<std::string> names = {"explain_key", "explain_value"};
+    std::vector<LogicalType> types(2, LogicalTypeId::VARCHAR);
+    auto chunk = std::make_unique<DataChunk>(types, 1);
+    chunk->SetValue(0, 0, Value::Varchar(key));
+    chunk->SetValue(1, 0, Value::Varchar(plan));
+    chunk->SetSize(1);
+    std::vector<std::unique_ptr<DataChunk>> chunks;
+    chunks.push_back(std::move(chunk));
+    return std::make_unique<QueryResult>(std::move(names), std::move(types), std::move(chunks));
+}
+
+std::unique_ptr<QueryResult> Connection::ExecuteCreate(const Statement& statement,
+                                                       const std::string& sql) {
+    Catalog& catalog = database_.catalog();
+    if (statement.kind == StatementKind::CreateView) {
+        Binder binder(catalog, sql);
+        binder.BindStatementQuery(*statement.select); // the view must bind now
+        auto view = std::make_shared<ViewEntry>();
+        view->name = statement.object_name;
+        view->query = statement.select;
+        view->sql = statement.text;
+        catalog.CreateView(std::move(view), statement.or_replace);
+        return EmptyResult();
+    }
+    auto table = std::make_shared<TableEntry>();
+    table->name = statement.object_name;
+    if (statement.select) {
+        Binder binder(catalog, sql);
+        BoundQuery query = binder.BindStatementQuery(*statement.select);
+        table->names = query.names;
+        table->types = query.types;
+        auto chunks = std::make_shared<ChunkList>();
+        for (auto& chunk : RunQuery(query)) {
+            chunks->push_back(std::move(chunk));
+        }
+        table->chunks = std::move(chunks);
+    } else {
+        for (const auto& column : statement.columns) {
+            auto type = ResolveTypeName(column.type);
+            if (!type) {
+                throw Exception(ErrorKind::Catalog,
+                                "Type with name " + column.type.name + " does not exist!");
+            }
+            table->names.push_back(column.name);
+            table->types.push_back(*type);
+        }
+    }
+    catalog.CreateTable(std::move(table), statement.or_replace, statement.if_not_exists);
+    return EmptyResult();
+}
+
+std::unique_ptr<QueryResult> Connection::ExecuteInsert(const Statement& statement,
+                                                       const std::string& sql) {
+    Catalog& catalog = database_.catalog();
+    auto table = catalog.FindTable(statement.object_name);
+    if (!table) {
+        throw Exception(ErrorKind::Catalog,
+                        "Table with name " + statement.object_name + " does not exist!");
+    }
+    // The target column of each query column: all columns in order, or the listed ones.
+    std::vector<idx_t> targets;
+    if (statement.columns.empty()) {
+        for (idx_t i = 0; i < table->names.size(); i++) {
+            targets.push_back(i);
+        }
+    } else {
+        for (const auto& column : statement.columns) {
+            auto found = std::find_if(table->names.begin(), table->names.end(),
+                                      [&](const std::string& name) {
+                                          return Lower(name) == Lower(column.name);
+                                      });
+            if (found == table->names.end()) {
+                throw Exception(ErrorKind::Binder, "Table \"" + table->name +
+                                                       "\" does not have a column with name \"" +
+                                                       column.name + "\"");
+            }
+            targets.push_back(static_cast<idx_t>(found - table->names.begin()));
+        }
+    }
+    Binder binder(catalog, sql);
+    BoundQuery query = binder.BindStatementQuery(*statement.select);
+    if (query.types.size() != targets.size()) {
+        throw Exception(ErrorKind::Binder,
+                        "table " + table->name + " has " + std::to_string(targets.size()) +
+                            " columns but " + std::to_string(query.types.size()) +
+                            " values were supplied");
+    }
+    auto chunks = RunQuery(query);
+    ChunkList converted;
+    int64_t rows = 0;
+    for (auto& chunk : chunks) {
+        auto target = std::make_shared<DataChunk>(table->types, std::max<idx_t>(chunk->size(), 1));
+        for (idx_t column = 0; column < table->types.size(); column++) {
+            auto position = std::find(targets.begin(), targets.end(), column);
+            Vector& out = target->column(column);
+            if (position == targets.end()) {
+                for (idx_t row = 0; row < chunk->size(); row++) {
+                    out.SetNull(row);
+                }
+                continue;
+            }
+            Vector& in = chunk->column(static_cast<idx_t>(position - targets.begin()));
+            if (in.type() == out.type()) {
+                out.Reference(in);
+            } else {
+                CastVector(in, out, chunk->size());
+            }
+        }
+        target->SetSize(chunk->size());
+        rows += static_cast<int64_t>(chunk->size());
+        converted.push_back(std::move(target));
+    }
+    catalog.AppendRows(table->name, converted);
+    return SingleValueResult("Count", Value::Integer(LogicalTypeId::BIGINT, rows));
 }
 
 std::unique_ptr<QueryResult> Connection::ExecuteCopy(const Statement& statement,
                                                      const std::string& sql) {
-    Binder binder(database_.table_functions(), sql);
+    Binder binder(database_.catalog(), sql);
     BoundCopy copy = binder.BindCopy(statement);
-    auto writer = std::make_unique<parquet::ParquetWriter>(copy.path, copy.select.names,
-                                                           copy.select.types, copy.options);
+    OptimizeQuery(copy.query);
+    auto writer = std::make_unique<parquet::ParquetWriter>(copy.path, copy.query.names,
+                                                           copy.query.types, copy.options);
     auto sink = std::make_shared<ParquetCopySink>(std::move(writer));
     Executor executor(database_.scheduler(), database_.scheduler().RegularThreads());
-    Pipeline& pipeline = PlanSelect(std::move(copy.select), executor);
+    Pipeline& pipeline = PlanQuery(copy.query, executor);
     pipeline.sink = sink;
     pipeline.max_threads = 1; // the file keeps the query's row order
     Run(executor);
-    auto chunk = std::make_unique<DataChunk>(std::vector<LogicalType>{LogicalTypeId::BIGINT}, 1);
-    chunk->SetValue(
-        0, 0, Value::Integer(LogicalTypeId::BIGINT, static_cast<int64_t>(sink->rows_written())));
-    chunk->SetSize(1);
-    std::vector<std::unique_ptr<DataChunk>> chunks;
-    chunks.push_back(std::move(chunk));
-    return std::make_unique<QueryResult>(std::vector<std::string>{"Count"},
-                                         std::vector<LogicalType>{LogicalTypeId::BIGINT},
-                                         std::move(chunks));
+    return SingleValueResult(
+        "Count", Value::Integer(LogicalTypeId::BIGINT, static_cast<int64_t>(sink->rows_written())));
 }
 
 void Connection::Run(Executor& executor) {
@@ -118,8 +299,8 @@ void Connection::Run(Executor& executor) {
 
 std::unique_ptr<QueryResult> Connection::ExecuteDescribe(const Statement& statement,
                                                          const std::string& sql) {
-    Binder binder(database_.table_functions(), sql);
-    BoundSelect bound = binder.BindSelect(*statement.select);
+    Binder binder(database_.catalog(), sql);
+    BoundQuery bound = binder.BindStatementQuery(*statement.select);
     std::vector<std::string> names = {"column_name", "column_type", "null",
                                       "key",         "default",     "extra"};
     std::vector<LogicalType> types(names.size(), LogicalTypeId::VARCHAR);

@@ -12,6 +12,7 @@
 namespace sluice {
 
 class Executor;
+struct BoundQuery;
 struct Statement;
 
 // A session on a Database. Runs SQL and returns results; errors are thrown as
@@ -41,6 +42,12 @@ private:
     std::unique_ptr<QueryResult> ExecuteDescribe(const Statement& statement,
                                                  const std::string& sql);
     std::unique_ptr<QueryResult> ExecuteCopy(const Statement& statement, const std::string& sql);
+    std::unique_ptr<QueryResult> ExecuteExplain(const Statement& statement,
+                                                const std::string& sql);
+    std::unique_ptr<QueryResult> ExecuteCreate(const Statement& statement, const std::string& sql);
+    std::unique_ptr<QueryResult> ExecuteInsert(const Statement& statement, const std::string& sql);
+    // Optimizes, plans and runs a bound query; returns its result chunks in order.
+    std::vector<std::unique_ptr<DataChunk>> RunQuery(BoundQuery& query);
     // Runs a planned query, interruptible through Interrupt().
     void Run(Executor& executor);
 

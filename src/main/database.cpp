@@ -10,7 +10,7 @@ Database::Database() {
         static_cast<uint32_t>(settings_.GetInteger("threads")),
         static_cast<uint32_t>(settings_.GetInteger("async_threads")));
     file_system_ = std::make_unique<LocalFileSystem>();
-    RegisterBuiltinTableFunctions(table_functions_, settings_, *file_system_);
+    RegisterBuiltinTableFunctions(catalog_.table_functions(), settings_, *file_system_);
 }
 
 Database::~Database() = default;

@@ -3,14 +3,14 @@
 #include "io/file_system.hpp"
 #include "main/settings.hpp"
 #include "parallel/task_scheduler.hpp"
-#include "sql/table_function.hpp"
+#include "sql/catalog.hpp"
 
 #include <memory>
 
 namespace sluice {
 
-// One Sluice instance: settings, the two thread pools, file access and the catalog of table
-// functions.
+// One Sluice instance: settings, the two thread pools, file access and the catalog (tables,
+// views, table functions).
 // Connections share it; it must outlive them.
 class Database {
 public:
@@ -19,7 +19,7 @@ public:
 
     Settings& settings() { return settings_; }
     TaskScheduler& scheduler() { return *scheduler_; }
-    const TableFunctionCatalog& table_functions() const { return table_functions_; }
+    Catalog& catalog() { return catalog_; }
 
     // Applies a setting and its side effects (pool sizes follow threads / async_threads).
     void ApplySetting(const std::string& name, const Value& value);
@@ -31,7 +31,7 @@ private:
     Settings settings_;
     std::unique_ptr<TaskScheduler> scheduler_;
     std::unique_ptr<FileSystem> file_system_;
-    TableFunctionCatalog table_functions_;
+    Catalog catalog_;
 };
 
 } // namespace sluice

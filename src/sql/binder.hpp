@@ -4,8 +4,11 @@
 #include "execution/expression.hpp"
 #include "formats/parquet/parquet_writer.hpp"
 #include "sql/ast.hpp"
-#include "sql/table_function.hpp"
+#include "sql/catalog.hpp"
+#include "sql/logical_operator.hpp"
 
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,33 +16,41 @@
 
 namespace sluice {
 
-// A SELECT with names resolved and types decided, ready for the planner.
-struct BoundSelect {
-    std::optional<BoundTableFunction> from; // absent: one row, no columns
-    std::vector<idx_t> column_ids;          // the columns of `from` the query reads
-    std::vector<TableFilter> filters;       // WHERE conjuncts a scan can use to skip data
-    ExpressionPtr where;
-    std::vector<ExpressionPtr> projections;
+// "Did you mean" candidate: the closest of `candidates` within a third of the name's length.
+std::string Suggest(const std::string& name, const std::vector<std::string>& candidates);
+
+// An uncorrelated scalar or EXISTS subquery: its plan runs first and fills `value`.
+struct ScalarSubquery {
+    std::shared_ptr<SubqueryValue> value;
+    LogicalOperatorPtr plan;
+    LogicalType type;
+    bool exists = false;
+};
+
+// A query with names resolved and types decided: a logical plan whose output bindings are the
+// result columns, in order.
+struct BoundQuery {
+    LogicalOperatorPtr plan;
     std::vector<std::string> names;
     std::vector<LogicalType> types;
-    std::optional<uint64_t> limit;
-    uint64_t offset = 0;
+    std::vector<ScalarSubquery> subqueries; // to run before `plan`
 };
 
 // COPY (select) TO 'path' (options), bound.
 struct BoundCopy {
-    BoundSelect select;
+    BoundQuery query;
     std::string path;
     parquet::ParquetWriteOptions options;
 };
 
-// Resolves names and types. Errors name the offending expression's line and column.
+// Resolves names and types and builds the logical plan. Errors name the offending expression's
+// line and column. One binder per statement.
 class Binder {
 public:
-    Binder(const TableFunctionCatalog& catalog, std::string_view query_text)
+    Binder(const Catalog& catalog, std::string_view query_text)
         : catalog_(catalog), text_(query_text) {}
 
-    BoundSelect BindSelect(const SelectStatement& select);
+    BoundQuery BindStatementQuery(const SelectStatement& select);
     BoundCopy BindCopy(const Statement& statement);
     // Binds an expression that may not reference columns (SET values, function arguments).
     ExpressionPtr BindConstantExpression(const ParsedExpression& expression);
@@ -50,29 +61,84 @@ private:
         ExpressionPtr expression;
         LiteralOrigin origin = LiteralOrigin::None;
     };
+    // The columns of one FROM item, as the query can name them.
+    struct ScopeEntry {
+        std::string alias;
+        std::vector<std::string> names;
+        std::vector<LogicalType> types;
+        std::vector<ColumnBinding> bindings;
+        std::vector<bool> hidden; // USING duplicates, skipped by *
+    };
+    struct Scope {
+        std::vector<ScopeEntry> entries;
+        const Scope* outer = nullptr; // the enclosing query's, to recognise correlation
+    };
+    // While binding the SELECT list, HAVING and ORDER BY of an aggregate query.
+    struct AggregateContext {
+        LogicalOperator* aggregate;
+        std::vector<std::string> keys; // the aggregates' text, to share equal calls
+    };
+    struct CteScope {
+        std::map<std::string, const CommonTableExpression*> ctes;
+        const CteScope* outer = nullptr;
+    };
+
+    BoundQuery BindQuery(const SelectStatement& select, const Scope* outer);
+    BoundQuery BindSelectBlock(const SelectStatement& select, const Scope* outer);
+    BoundQuery BindUnion(const SelectStatement& select, const Scope* outer);
+    BoundQuery BindValues(const SelectStatement& select);
+    LogicalOperatorPtr BindTableRef(const TableRef& ref, Scope& scope);
+    LogicalOperatorPtr BindJoin(const TableRef& ref, Scope& scope);
+    LogicalOperatorPtr BindNamedTable(const TableRef& ref, Scope& scope);
+    LogicalOperatorPtr MakeGet(std::shared_ptr<BoundTableFunction> function, std::string name,
+                               const TableRef& ref, Scope& scope);
+    void AddScopeEntry(Scope& scope, const std::string& alias, const BoundQuery& query,
+                       const TableRef& ref);
+    void ApplyOrderAndLimit(const SelectStatement& select, BoundQuery& query,
+                            const std::vector<const ParsedExpression*>& select_items,
+                            std::vector<ExpressionPtr>* pre_projection, bool distinct);
 
     Bound Bind(const ParsedExpression& expression);
     Bound BindConstant(const ParsedExpression& expression);
     Bound BindColumn(const ParsedExpression& expression);
     Bound BindCast(const ParsedExpression& expression);
     Bound BindFunction(const ParsedExpression& expression);
+    Bound BindAggregate(const ParsedExpression& expression);
     Bound BindOperator(const ParsedExpression& expression);
     Bound BindComparison(const ParsedExpression& expression);
     Bound BindLogical(const ParsedExpression& expression);
+    Bound BindBetween(const ParsedExpression& expression);
+    Bound BindInList(const ParsedExpression& expression);
+    Bound BindLike(const ParsedExpression& expression);
+    Bound BindCase(const ParsedExpression& expression);
+    Bound BindInterval(const ParsedExpression& expression);
+    Bound BindSubquery(const ParsedExpression& expression);
+    ExpressionPtr BindComparisonOf(const std::string& op, Bound left, Bound right,
+                                   SourceLocation location);
     ExpressionPtr BindBoolean(const ParsedExpression& expression, const char* clause);
     uint64_t BindCount(const ParsedExpression& expression, const char* clause);
+    ExpressionPtr CastTo(ExpressionPtr expression, const LogicalType& type);
     // Lets integer and string literals take the type of the other operand, as DuckDB does.
     void AdaptLiterals(Bound& left, Bound& right, bool strings_too);
     ExpressionPtr Fold(ExpressionPtr expression);
-    void PushDownProjection(BoundSelect& bound);
-    void ExtractTableFilters(const Expression& predicate, std::vector<TableFilter>& filters);
+    // Replaces subexpressions equal to GROUP BY keys by references to them, and rejects columns
+    // that are neither grouped nor aggregated.
+    ExpressionPtr ReplaceGroupKeys(ExpressionPtr expression, SourceLocation location);
+    std::string NameOf(ColumnBinding binding) const;
     [[noreturn]] void Fail(ErrorKind kind, const std::string& message,
                            SourceLocation location) const;
 
-    const TableFunctionCatalog& catalog_;
+    const Catalog& catalog_;
     std::string_view text_;
-    const BoundTableFunction* columns_ = nullptr;
-    std::vector<bool> used_columns_;
+    idx_t next_table_index_ = 0;
+    Scope* scope_ = nullptr;
+    AggregateContext* aggregate_ = nullptr;
+    // Where an IN (subquery) attaches its mark join: the current FROM plan.
+    LogicalOperatorPtr* from_plan_ = nullptr;
+    const CteScope* ctes_ = nullptr;
+    std::vector<ScalarSubquery> subqueries_;
+    std::map<std::pair<idx_t, idx_t>, std::string> binding_names_;
+    int view_depth_ = 0;
 };
 
 } // namespace sluice

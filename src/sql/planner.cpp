@@ -1,32 +1,269 @@
 #include "sql/planner.hpp"
 
+#include "common/exception.hpp"
+#include "execution/chunk_scan_source.hpp"
 #include "execution/physical_filter.hpp"
+#include "execution/physical_hash_aggregate.hpp"
+#include "execution/physical_hash_join.hpp"
 #include "execution/physical_limit.hpp"
+#include "execution/physical_order.hpp"
 #include "execution/physical_projection.hpp"
-#include "execution/rows_source.hpp"
+#include "execution/result_collector.hpp"
+#include "execution/subquery_value_sink.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <optional>
 
 namespace sluice {
 
-Pipeline& PlanSelect(BoundSelect select, Executor& executor) {
-    Pipeline& pipeline = executor.AddPipeline();
-    if (select.from) {
-        pipeline.source = select.from->make_source(select.column_ids, select.filters);
-    } else {
-        pipeline.source = RowsSource::SingleRow();
+namespace {
+
+// A pipeline under construction and the bindings of the columns its last stage outputs.
+struct Planned {
+    Pipeline* pipeline;
+    std::vector<ColumnBinding> bindings;
+    std::vector<LogicalType> types;
+};
+
+class PhysicalPlanner {
+public:
+    explicit PhysicalPlanner(Executor& executor) : executor_(executor) {}
+
+    Planned Plan(LogicalOperator& op);
+    void PlanSubquery(ScalarSubquery& subquery);
+
+private:
+    Pipeline& NewPipeline() {
+        Pipeline& pipeline = executor_.AddPipeline();
+        pipeline.dependencies = barrier_;
+        return pipeline;
     }
-    std::vector<LogicalType> types = pipeline.source->OutputTypes();
-    if (select.where) {
-        pipeline.operators.push_back(
-            std::make_shared<PhysicalFilter>(types, std::move(select.where)));
+    static ExpressionPtr Resolve(const Expression& expression,
+                                 const std::vector<ColumnBinding>& bindings);
+    static void AddOperator(Planned& planned, std::shared_ptr<PipelineOperator> op) {
+        planned.types = op->OutputTypes();
+        planned.pipeline->operators.push_back(std::move(op));
     }
-    pipeline.operators.push_back(
-        std::make_shared<PhysicalProjection>(std::move(select.projections)));
-    if (select.limit || select.offset > 0) {
-        pipeline.operators.push_back(
-            std::make_shared<PhysicalLimit>(select.types, select.limit, select.offset));
-        pipeline.max_threads = 1; // LIMIT counts rows in arrival order
+    // Appends a projection computing `expressions` over the planned output.
+    static void Project(Planned& planned, const std::vector<const Expression*>& expressions);
+
+    Executor& executor_;
+    std::vector<Pipeline*> barrier_; // scalar subqueries every later pipeline waits for
+    std::optional<idx_t> order_limit_; // set while planning the ORDER BY under a LIMIT
+};
+
+ExpressionPtr PhysicalPlanner::Resolve(const Expression& expression,
+                                       const std::vector<ColumnBinding>& bindings) {
+    ExpressionPtr copy = expression.Copy();
+    std::function<void(Expression&)> resolve = [&](Expression& e) {
+        if (e.kind == ExpressionKind::BoundColumn) {
+            auto found = std::find(bindings.begin(), bindings.end(), e.binding);
+            if (found == bindings.end()) {
+                throw Exception(ErrorKind::Internal,
+                                "column " + e.ToString() + " is not available at this point of "
+                                                           "the plan");
+            }
+            e.kind = ExpressionKind::ColumnRef;
+            e.column_index = static_cast<idx_t>(found - bindings.begin());
+        }
+        for (auto& child : e.children) {
+            resolve(*child);
+        }
+    };
+    resolve(*copy);
+    return copy;
+}
+
+void PhysicalPlanner::Project(Planned& planned,
+                              const std::vector<const Expression*>& expressions) {
+    std::vector<ExpressionPtr> resolved;
+    for (const Expression* expression : expressions) {
+        resolved.push_back(Resolve(*expression, planned.bindings));
     }
-    return pipeline;
+    AddOperator(planned, std::make_shared<PhysicalProjection>(std::move(resolved)));
+}
+
+void PhysicalPlanner::PlanSubquery(ScalarSubquery& subquery) {
+    Planned planned = Plan(*subquery.plan);
+    if (subquery.exists) {
+        AddOperator(planned, std::make_shared<PhysicalLimit>(planned.types, 1, 0));
+        planned.pipeline->max_threads = 1;
+    }
+    planned.pipeline->sink =
+        std::make_shared<SubqueryValueSink>(subquery.value, subquery.type, subquery.exists);
+    barrier_.push_back(planned.pipeline);
+}
+
+Planned PhysicalPlanner::Plan(LogicalOperator& op) {
+    switch (op.kind) {
+    case LogicalOperatorKind::Get: {
+        Pipeline& pipeline = NewPipeline();
+        pipeline.source = op.function->make_source(op.column_ids, op.table_filters);
+        return {&pipeline, op.Bindings(), pipeline.source->OutputTypes()};
+    }
+    case LogicalOperatorKind::Filter: {
+        Planned planned = Plan(*op.children[0]);
+        ExpressionPtr predicate;
+        for (const auto& conjunct : op.expressions) {
+            ExpressionPtr resolved = Resolve(*conjunct, planned.bindings);
+            if (!predicate) {
+                predicate = std::move(resolved);
+                continue;
+            }
+            auto both = std::make_unique<Expression>();
+            both->kind = ExpressionKind::And;
+            both->type = LogicalTypeId::BOOLEAN;
+            both->children.push_back(std::move(predicate));
+            both->children.push_back(std::move(resolved));
+            predicate = std::move(both);
+        }
+        AddOperator(planned, std::make_shared<PhysicalFilter>(planned.types, std::move(predicate)));
+        return planned;
+    }
+    case LogicalOperatorKind::Projection: {
+        Planned planned = Plan(*op.children[0]);
+        std::vector<const Expression*> expressions;
+        for (const auto& expression : op.expressions) {
+            expressions.push_back(expression.get());
+        }
+        Project(planned, expressions);
+        planned.bindings = op.Bindings();
+        return planned;
+    }
+    case LogicalOperatorKind::Aggregate: {
+        Planned child = Plan(*op.children[0]);
+        std::vector<const Expression*> inputs;
+        std::vector<LogicalType> key_types;
+        for (const auto& key : op.expressions) {
+            inputs.push_back(key.get());
+            key_types.push_back(key->type);
+        }
+        std::vector<AggregateFunction> functions;
+        std::vector<std::vector<idx_t>> argument_columns;
+        for (const auto& aggregate : op.aggregates) {
+            std::vector<idx_t> columns;
+            for (const auto& argument : aggregate.arguments) {
+                columns.push_back(inputs.size());
+                inputs.push_back(argument.get());
+            }
+            argument_columns.push_back(std::move(columns));
+            functions.push_back(aggregate.function);
+        }
+        Project(child, inputs);
+        auto sink = std::make_shared<HashAggregateSink>(std::move(key_types), std::move(functions),
+                                                        std::move(argument_columns));
+        child.pipeline->sink = sink;
+        Pipeline& pipeline = NewPipeline();
+        pipeline.source = std::make_shared<AggregateResultSource>(sink);
+        pipeline.dependencies.push_back(child.pipeline);
+        return {&pipeline, op.Bindings(), sink->OutputTypes()};
+    }
+    case LogicalOperatorKind::Join: {
+        Planned build = Plan(*op.children[1]);
+        std::vector<const Expression*> build_columns;
+        for (const auto& condition : op.conditions) {
+            build_columns.push_back(condition.right.get());
+        }
+        std::vector<ExpressionPtr> passthrough;
+        for (idx_t i = 0; i < build.bindings.size(); i++) {
+            passthrough.push_back(MakeBoundColumn(build.bindings[i], build.types[i]));
+            build_columns.push_back(passthrough.back().get());
+        }
+        auto build_bindings = build.bindings;
+        Project(build, build_columns);
+        auto table = std::make_shared<JoinHashTable>(op.conditions.size(), build.types);
+        build.pipeline->sink = std::make_shared<HashJoinBuildSink>(table);
+
+        Planned probe = Plan(*op.children[0]);
+        std::vector<ExpressionPtr> probe_keys;
+        for (const auto& condition : op.conditions) {
+            probe_keys.push_back(Resolve(*condition.left, probe.bindings));
+        }
+        std::vector<ColumnBinding> pair_bindings = probe.bindings;
+        pair_bindings.insert(pair_bindings.end(), build_bindings.begin(), build_bindings.end());
+        ExpressionPtr residual = op.residual ? Resolve(*op.residual, pair_bindings) : nullptr;
+        AddOperator(probe, std::make_shared<HashJoinProbe>(op.join_type, probe.types,
+                                                           std::move(probe_keys), table,
+                                                           std::move(residual)));
+        probe.pipeline->dependencies.push_back(build.pipeline);
+        probe.bindings = op.Bindings();
+        return probe;
+    }
+    case LogicalOperatorKind::Order: {
+        std::optional<idx_t> top = order_limit_;
+        order_limit_.reset();
+        Planned child = Plan(*op.children[0]);
+        std::vector<SortKey> keys;
+        for (const auto& order : op.orders) {
+            ExpressionPtr resolved = Resolve(*order.expression, child.bindings);
+            if (resolved->kind != ExpressionKind::ColumnRef) {
+                throw Exception(ErrorKind::Internal, "ORDER BY key is not a column");
+            }
+            keys.push_back({resolved->column_index, order.descending, order.nulls_first});
+        }
+        auto sink = std::make_shared<OrderSink>(child.types, std::move(keys), top);
+        child.pipeline->sink = sink;
+        Pipeline& pipeline = NewPipeline();
+        pipeline.source = std::make_shared<OrderSource>(sink);
+        pipeline.dependencies.push_back(child.pipeline);
+        return {&pipeline, child.bindings, child.types};
+    }
+    case LogicalOperatorKind::Limit: {
+        // ORDER BY ... LIMIT: the sort keeps only the first limit + offset rows.
+        if (op.limit && op.children[0]->kind == LogicalOperatorKind::Order) {
+            order_limit_ = *op.limit + op.offset;
+        }
+        Planned planned = Plan(*op.children[0]);
+        order_limit_.reset();
+        AddOperator(planned,
+                    std::make_shared<PhysicalLimit>(planned.types, op.limit, op.offset));
+        planned.pipeline->max_threads = 1; // LIMIT counts rows in arrival order
+        return planned;
+    }
+    case LogicalOperatorKind::Union: {
+        std::vector<std::shared_ptr<ResultCollector>> inputs;
+        std::vector<Pipeline*> producers;
+        std::vector<LogicalType> types;
+        for (auto& child : op.children) {
+            Planned planned = Plan(*child);
+            types = planned.types;
+            auto collector = std::make_shared<ResultCollector>(planned.types);
+            planned.pipeline->sink = collector;
+            inputs.push_back(collector);
+            producers.push_back(planned.pipeline);
+        }
+        auto provider = [inputs]() {
+            auto chunks = std::make_shared<ChunkList>();
+            for (const auto& input : inputs) {
+                for (auto& chunk : input->TakeChunks()) {
+                    chunks->push_back(std::move(chunk));
+                }
+            }
+            return std::shared_ptr<const ChunkList>(std::move(chunks));
+        };
+        std::vector<idx_t> column_ids;
+        for (idx_t i = 0; i < types.size(); i++) {
+            column_ids.push_back(i);
+        }
+        Pipeline& pipeline = NewPipeline();
+        pipeline.source = std::make_shared<ChunkScanSource>(types, provider, column_ids);
+        pipeline.dependencies.insert(pipeline.dependencies.end(), producers.begin(),
+                                     producers.end());
+        return {&pipeline, op.Bindings(), types};
+    }
+    }
+    throw Exception(ErrorKind::Internal, "unknown logical operator");
+}
+
+} // namespace
+
+Pipeline& PlanQuery(BoundQuery& query, Executor& executor) {
+    PhysicalPlanner planner(executor);
+    for (auto& subquery : query.subqueries) {
+        planner.PlanSubquery(subquery);
+    }
+    return *planner.Plan(*query.plan).pipeline;
 }
 
 } // namespace sluice

@@ -7,8 +7,11 @@
 
 namespace sluice {
 
-// Turns a bound SELECT into pipelines on `executor`. The caller attaches the sink of the
-// returned final pipeline (a result collector, a COPY writer ...).
-Pipeline& PlanSelect(BoundSelect select, Executor& executor);
+// Turns an optimized bound query into pipelines on `executor`: scans become sources; filters,
+// projections, join probes and limits become operators; aggregates, join builds, sorts and
+// UNION inputs end pipelines in sinks that later pipelines read. Returns the final pipeline,
+// whose sink the caller attaches (a result collector, a COPY writer ...). Its chunks hold the
+// query's result columns in order.
+Pipeline& PlanQuery(BoundQuery& query, Executor& executor);
 
 } // namespace sluice

@@ -1,0 +1,960 @@
+#include "sql/binder.hpp"
+
+#include "common/cast.hpp"
+#include "common/exception.hpp"
+#include "common/number_format.hpp"
+#include "common/string_util.hpp"
+#include "execution/conditional_functions.hpp"
+#include "execution/date_functions.hpp"
+#include "execution/expression_executor.hpp"
+#include "execution/scalar_functions.hpp"
+#include "execution/string_functions.hpp"
+#include "sql/lexer.hpp"
+#include "sql/type_names.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+namespace sluice {
+
+namespace {
+
+bool IsIntegerLiteralOf(const Value& value, const LogicalType& target) {
+    Value cast;
+    return TryCastValue(value, target, cast);
+}
+
+ExpressionPtr MakeFunction(const std::string& name, BoundFunction function,
+                           std::vector<ExpressionPtr> arguments) {
+    auto expression = std::make_unique<Expression>();
+    expression->kind = ExpressionKind::Function;
+    expression->function_name = name;
+    expression->type = function.return_type;
+    expression->function = std::move(function.body);
+    for (size_t i = 0; i < arguments.size(); i++) {
+        expression->children.push_back(
+            MakeCast(std::move(arguments[i]), function.argument_types[i]));
+    }
+    return expression;
+}
+
+
+} // namespace
+
+namespace {
+
+size_t EditDistance(const std::string& a, const std::string& b) {
+    std::vector<size_t> previous(b.size() + 1), current(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); j++) {
+        previous[j] = j;
+    }
+    for (size_t i = 1; i <= a.size(); i++) {
+        current[0] = i;
+        for (size_t j = 1; j <= b.size(); j++) {
+            size_t substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+            current[j] = std::min({previous[j] + 1, current[j - 1] + 1, substitution});
+        }
+        std::swap(previous, current);
+    }
+    return previous[b.size()];
+}
+
+} // namespace
+
+// "Did you mean" candidates: the closest names within a third of the name's length.
+std::string Suggest(const std::string& name, const std::vector<std::string>& candidates) {
+    std::string best;
+    size_t best_distance = name.size() / 3 + 2;
+    for (const auto& candidate : candidates) {
+        size_t distance = EditDistance(Lower(name), Lower(candidate));
+        if (distance < best_distance) {
+            best_distance = distance;
+            best = candidate;
+        }
+    }
+    return best;
+}
+
+void Binder::Fail(ErrorKind kind, const std::string& message, SourceLocation location) const {
+    throw Exception(kind, message + DescribeLocation(text_, location));
+}
+
+ExpressionPtr Binder::Fold(ExpressionPtr expression) {
+    if (expression->kind == ExpressionKind::Constant || !expression->IsFoldable()) {
+        return expression;
+    }
+    LogicalType type = expression->type;
+    Value value = ExpressionExecutor::EvaluateConstant(*expression);
+    auto folded = MakeConstant(value);
+    folded->type = type;
+    return folded;
+}
+
+BoundCopy Binder::BindCopy(const Statement& statement) {
+    BoundCopy copy;
+    copy.query = BindStatementQuery(*statement.select);
+    copy.path = statement.copy_path;
+    std::string format = Lower(copy.path).size() >= 4 &&
+                                 Lower(copy.path).compare(copy.path.size() - 4, 4, ".csv") == 0
+                             ? "csv"
+                             : "parquet";
+    for (const auto& option : statement.copy_options) {
+        Value value =
+            option.value
+                ? ExpressionExecutor::EvaluateConstant(*BindConstantExpression(*option.value))
+                : Value::Boolean(true);
+        if (option.name == "format") {
+            format = Lower(value.ToString());
+        } else if (option.name == "row_group_size") {
+            Value rows;
+            if (!TryCastValue(value, LogicalTypeId::BIGINT, rows) || rows.IsNull() ||
+                rows.GetInteger() < 1) {
+                Fail(ErrorKind::Binder,
+                     "ROW_GROUP_SIZE must be a positive integer, got " + value.ToString(),
+                     option.location);
+            }
+            copy.options.row_group_size = static_cast<uint64_t>(rows.GetInteger());
+        } else if (option.name == "compression" || option.name == "codec") {
+            static const std::vector<std::pair<std::string, parquet::Codec>> kCodecs = {
+                {"uncompressed", parquet::Codec::UNCOMPRESSED},
+                {"snappy", parquet::Codec::SNAPPY},
+                {"gzip", parquet::Codec::GZIP},
+                {"zstd", parquet::Codec::ZSTD},
+                {"lz4", parquet::Codec::LZ4_RAW},
+                {"lz4_raw", parquet::Codec::LZ4_RAW},
+                {"brotli", parquet::Codec::BROTLI}};
+            std::string name = Lower(value.ToString());
+            auto codec = std::find_if(kCodecs.begin(), kCodecs.end(),
+                                      [&](const auto& entry) { return entry.first == name; });
+            if (codec == kCodecs.end()) {
+                Fail(ErrorKind::Binder,
+                     "unknown COMPRESSION '" + name +
+                         "'; use uncompressed, snappy, gzip, zstd, lz4 or brotli",
+                     option.location);
+            }
+            copy.options.codec = codec->second;
+        } else {
+            Fail(ErrorKind::Binder, "unknown COPY option " + Upper(option.name), option.location);
+        }
+    }
+    if (format != "parquet") {
+        Fail(ErrorKind::NotImplemented,
+             "COPY TO " + Upper(format) + " is not supported yet; FORMAT parquet is",
+             statement.location);
+    }
+    return copy;
+}
+
+uint64_t Binder::BindCount(const ParsedExpression& expression, const char* clause) {
+    Value value = ExpressionExecutor::EvaluateConstant(*BindConstantExpression(expression));
+    Value count;
+    if (value.IsNull() || !TryCastValue(value, LogicalTypeId::BIGINT, count) ||
+        count.GetInteger() < 0) {
+        Fail(ErrorKind::Binder,
+             std::string(clause) + " must be a non-negative integer, got " + value.ToString(),
+             expression.location);
+    }
+    return static_cast<uint64_t>(count.GetInteger());
+}
+
+ExpressionPtr Binder::BindConstantExpression(const ParsedExpression& expression) {
+    Scope empty;
+    Scope* saved_scope = scope_;
+    AggregateContext* saved_aggregate = aggregate_;
+    LogicalOperatorPtr* saved_from = from_plan_;
+    scope_ = &empty;
+    aggregate_ = nullptr;
+    from_plan_ = nullptr;
+    Bound bound = Bind(expression);
+    scope_ = saved_scope;
+    aggregate_ = saved_aggregate;
+    from_plan_ = saved_from;
+    return Fold(std::move(bound.expression));
+}
+
+ExpressionPtr Binder::BindBoolean(const ParsedExpression& expression, const char* clause) {
+    Bound bound = Bind(expression);
+    const LogicalType& type = bound.expression->type;
+    if (type.id() != LogicalTypeId::BOOLEAN && type.id() != LogicalTypeId::SQLNULL &&
+        !type.IsNumeric()) {
+        Fail(ErrorKind::Binder,
+             std::string(clause) + " clause must be a BOOLEAN expression, got " + type.ToString(),
+             expression.location);
+    }
+    return Fold(MakeCast(std::move(bound.expression), LogicalTypeId::BOOLEAN));
+}
+
+Binder::Bound Binder::Bind(const ParsedExpression& expression) {
+    switch (expression.kind) {
+    case ParsedExpressionKind::Constant:
+        return BindConstant(expression);
+    case ParsedExpressionKind::ColumnRef:
+        return BindColumn(expression);
+    case ParsedExpressionKind::Cast:
+        return BindCast(expression);
+    case ParsedExpressionKind::Function:
+        return BindFunction(expression);
+    case ParsedExpressionKind::Operator:
+        return BindOperator(expression);
+    case ParsedExpressionKind::Comparison:
+        return BindComparison(expression);
+    case ParsedExpressionKind::And:
+    case ParsedExpressionKind::Or:
+    case ParsedExpressionKind::Not:
+    case ParsedExpressionKind::IsNull:
+    case ParsedExpressionKind::IsNotNull:
+        return BindLogical(expression);
+    case ParsedExpressionKind::Star:
+        Fail(ErrorKind::Binder, "* can only be used in the SELECT list", expression.location);
+    case ParsedExpressionKind::List:
+        Fail(ErrorKind::NotImplemented,
+             "list values are supported only as table function arguments", expression.location);
+    case ParsedExpressionKind::Between:
+        return BindBetween(expression);
+    case ParsedExpressionKind::InList:
+        return BindInList(expression);
+    case ParsedExpressionKind::Like:
+        return BindLike(expression);
+    case ParsedExpressionKind::Case:
+        return BindCase(expression);
+    case ParsedExpressionKind::Interval:
+        return BindInterval(expression);
+    case ParsedExpressionKind::Subquery:
+        return BindSubquery(expression);
+    }
+    Fail(ErrorKind::Internal, "unknown expression kind", expression.location);
+}
+
+Binder::Bound Binder::BindConstant(const ParsedExpression& expression) {
+    const std::string& text = expression.text;
+    switch (expression.literal_kind) {
+    case LiteralKind::Null:
+        return {MakeConstant(Value()), LiteralOrigin::None};
+    case LiteralKind::Boolean:
+        return {MakeConstant(Value::Boolean(text == "t")), LiteralOrigin::None};
+    case LiteralKind::String:
+        return {MakeConstant(Value::Varchar(text)), LiteralOrigin::String};
+    case LiteralKind::Integer: {
+        // The magnitude decides INTEGER; beyond that the signed value picks BIGINT or HUGEINT.
+        std::string magnitude = text[0] == '-' ? text.substr(1) : text;
+        hugeint_t value;
+        if (TryParseHugeint(magnitude, value) && value <= INT32_MAX) {
+            return {MakeConstant(
+                        Value::Integer(LogicalTypeId::INTEGER, text[0] == '-' ? -value : value)),
+                    LiteralOrigin::Integer};
+        }
+        if (TryParseHugeint(text, value)) {
+            bool big = value >= INT64_MIN && value <= INT64_MAX;
+            return {MakeConstant(Value::Integer(
+                        big ? LogicalTypeId::BIGINT : LogicalTypeId::HUGEINT, value)),
+                    LiteralOrigin::Integer};
+        }
+        return {MakeConstant(Value::Double(std::strtod(text.c_str(), nullptr))),
+                LiteralOrigin::None};
+    }
+    case LiteralKind::Decimal: {
+        size_t digits = 0, scale = 0;
+        bool after_point = false;
+        for (char c : text) {
+            if (c == '.') {
+                after_point = true;
+            } else if (std::isdigit((unsigned char)c)) {
+                digits++;
+                scale += after_point ? 1 : 0;
+            }
+        }
+        if (digits > kMaxDecimalWidth) {
+            return {MakeConstant(Value::Double(std::strtod(text.c_str(), nullptr))),
+                    LiteralOrigin::None};
+        }
+        LogicalType type = LogicalType::Decimal(static_cast<uint8_t>(std::max<size_t>(digits, 1)),
+                                                static_cast<uint8_t>(scale));
+        Value value;
+        if (!TryParseValue(text, type, value)) {
+            Fail(ErrorKind::Parser, "invalid numeric literal " + text, expression.location);
+        }
+        return {MakeConstant(value), LiteralOrigin::None};
+    }
+    case LiteralKind::Float:
+        return {MakeConstant(Value::Double(std::strtod(text.c_str(), nullptr))),
+                LiteralOrigin::None};
+    }
+    Fail(ErrorKind::Internal, "unknown literal", expression.location);
+}
+
+Binder::Bound Binder::BindCast(const ParsedExpression& expression) {
+    Bound child = Bind(*expression.children[0]);
+    std::optional<LogicalType> target;
+    try {
+        target = ResolveTypeName(expression.cast_type);
+    } catch (const Exception& error) {
+        Fail(error.Kind(), error.RawMessage(), expression.location);
+    }
+    if (!target) {
+        Fail(ErrorKind::Catalog, "Type with name " + expression.cast_type.name + " does not exist!",
+             expression.location);
+    }
+    if (!CastExists(child.expression->type, *target)) {
+        Fail(ErrorKind::Binder,
+             "Unimplemented type for cast (" + child.expression->type.ToString() + " -> " +
+                 target->ToString() + ")",
+             expression.location);
+    }
+    bool try_cast = expression.text == "TRY_CAST";
+    auto cast = std::make_unique<Expression>();
+    cast->kind = ExpressionKind::Cast;
+    cast->type = *target;
+    cast->try_cast = try_cast;
+    cast->children.push_back(std::move(child.expression));
+    try {
+        return {Fold(std::move(cast)), LiteralOrigin::None};
+    } catch (const Exception& error) {
+        Fail(error.Kind(), error.RawMessage(), expression.location);
+    }
+}
+
+void Binder::AdaptLiterals(Bound& left, Bound& right, bool strings_too) {
+    auto adapt = [&](Bound& literal, const Bound& other) {
+        const LogicalType& target = other.expression->type;
+        if (literal.expression->type.id() == LogicalTypeId::SQLNULL) {
+            if (target.id() != LogicalTypeId::SQLNULL) {
+                literal.expression = Fold(MakeCast(std::move(literal.expression), target));
+            }
+            return;
+        }
+        if (literal.origin == LiteralOrigin::Integer && other.origin == LiteralOrigin::None &&
+            target.IsInteger() && IsIntegerLiteralOf(literal.expression->value, target)) {
+            literal.expression = Fold(MakeCast(std::move(literal.expression), target));
+            literal.origin = LiteralOrigin::None;
+        } else if (strings_too && literal.origin == LiteralOrigin::String &&
+                   other.origin != LiteralOrigin::String && target.id() != LogicalTypeId::VARCHAR &&
+                   target.id() != LogicalTypeId::SQLNULL) {
+            literal.expression = Fold(MakeCast(std::move(literal.expression), target));
+            literal.origin = LiteralOrigin::None;
+        }
+    };
+    adapt(left, right);
+    adapt(right, left);
+}
+
+
+Binder::Bound Binder::BindOperator(const ParsedExpression& expression) {
+    const std::string& op = expression.text;
+    try {
+        if (expression.children.size() == 1) {
+            Bound operand = Bind(*expression.children[0]);
+            if (operand.expression->type.id() == LogicalTypeId::SQLNULL) {
+                // -NULL picks the BIGINT overload, as in DuckDB.
+                operand.expression =
+                    Fold(MakeCast(std::move(operand.expression), LogicalTypeId::BIGINT));
+            }
+            auto function = BindNegate(operand.expression->type);
+            if (!function) {
+                Fail(ErrorKind::Binder,
+                     "No function matches the given name and argument types '-(" +
+                         operand.expression->type.ToString() +
+                         ")'. You might need to add explicit type casts.",
+                     expression.location);
+            }
+            std::vector<ExpressionPtr> arguments;
+            arguments.push_back(std::move(operand.expression));
+            return {Fold(MakeFunction("-", std::move(*function), std::move(arguments))),
+                    LiteralOrigin::None};
+        }
+        Bound left = Bind(*expression.children[0]);
+        Bound right = Bind(*expression.children[1]);
+        bool left_null = left.expression->type.id() == LogicalTypeId::SQLNULL;
+        bool right_null = right.expression->type.id() == LogicalTypeId::SQLNULL;
+        if (left_null != right_null || (left_null && op == "||")) {
+            // An untyped NULL operand makes the whole operation an untyped NULL, as in DuckDB.
+            return {MakeConstant(Value()), LiteralOrigin::None};
+        }
+        if (left_null) {
+            // NULL op NULL resolves to the BIGINT overload.
+            left.expression = Fold(MakeCast(std::move(left.expression), LogicalTypeId::BIGINT));
+            right.expression = Fold(MakeCast(std::move(right.expression), LogicalTypeId::BIGINT));
+        }
+        std::optional<BoundFunction> function;
+        if (op == "||") {
+            function = BindConcat();
+        } else if (op.size() == 1 &&
+                   (function = BindIntervalArithmetic(op[0], left.expression->type,
+                                                      right.expression->type))) {
+        } else {
+            AdaptLiterals(left, right, false);
+            function = BindArithmetic(op, left.expression->type, right.expression->type);
+        }
+        if (!function) {
+            Fail(ErrorKind::Binder,
+                 "No function matches the given name and argument types '" + op + "(" +
+                     left.expression->type.ToString() + ", " + right.expression->type.ToString() +
+                     ")'. You might need to add explicit type casts.",
+                 expression.location);
+        }
+        std::vector<ExpressionPtr> arguments;
+        arguments.push_back(std::move(left.expression));
+        arguments.push_back(std::move(right.expression));
+        return {Fold(MakeFunction(op, std::move(*function), std::move(arguments))),
+                LiteralOrigin::None};
+    } catch (const Exception& error) {
+        // Errors raised while folding constants (overflow, bad casts) point at the operator.
+        if (error.RawMessage().find("\nLINE ") != std::string::npos) {
+            throw;
+        }
+        Fail(error.Kind(), error.RawMessage(), expression.location);
+    }
+}
+
+Binder::Bound Binder::BindComparison(const ParsedExpression& expression) {
+    Bound left = Bind(*expression.children[0]);
+    Bound right = Bind(*expression.children[1]);
+    return {BindComparisonOf(expression.text, std::move(left), std::move(right),
+                             expression.location),
+            LiteralOrigin::None};
+}
+
+ExpressionPtr Binder::BindComparisonOf(const std::string& op, Bound left, Bound right,
+                                       SourceLocation location) {
+    try {
+        AdaptLiterals(left, right, true);
+        const LogicalType& l = left.expression->type;
+        const LogicalType& r = right.expression->type;
+        std::optional<LogicalType> common;
+        if (l == r) {
+            common = l.id() == LogicalTypeId::SQLNULL ? LogicalType(LogicalTypeId::INTEGER) : l;
+        } else if (l.IsNumeric() && r.IsNumeric()) {
+            common = CommonNumericType(l, r);
+        } else if (l.id() != LogicalTypeId::VARCHAR && r.id() != LogicalTypeId::VARCHAR) {
+            common = CommonSuperType(l, r);
+        }
+        if (!common) {
+            Fail(ErrorKind::Binder,
+                 "Cannot compare values of type " + l.ToString() + " and type " + r.ToString() +
+                     " - an explicit cast is required",
+                 location);
+        }
+        std::vector<ExpressionPtr> arguments;
+        arguments.push_back(std::move(left.expression));
+        arguments.push_back(std::move(right.expression));
+        return Fold(MakeFunction(op, sluice::BindComparison(op, *common), std::move(arguments)));
+    } catch (const Exception& error) {
+        if (error.RawMessage().find("\nLINE ") != std::string::npos) {
+            throw;
+        }
+        Fail(error.Kind(), error.RawMessage(), location);
+    }
+}
+
+Binder::Bound Binder::BindLogical(const ParsedExpression& expression) {
+    auto result = std::make_unique<Expression>();
+    result->type = LogicalTypeId::BOOLEAN;
+    switch (expression.kind) {
+    case ParsedExpressionKind::And:
+        result->kind = ExpressionKind::And;
+        break;
+    case ParsedExpressionKind::Or:
+        result->kind = ExpressionKind::Or;
+        break;
+    case ParsedExpressionKind::Not:
+        result->kind = ExpressionKind::Not;
+        break;
+    case ParsedExpressionKind::IsNull:
+        result->kind = ExpressionKind::IsNull;
+        break;
+    default:
+        result->kind = ExpressionKind::IsNotNull;
+        break;
+    }
+    bool null_test =
+        result->kind == ExpressionKind::IsNull || result->kind == ExpressionKind::IsNotNull;
+    for (const auto& child : expression.children) {
+        if (null_test) {
+            result->children.push_back(Bind(*child).expression);
+        } else {
+            result->children.push_back(BindBoolean(*child, "AND/OR/NOT"));
+        }
+    }
+    return {Fold(std::move(result)), LiteralOrigin::None};
+}
+
+
+ExpressionPtr Binder::CastTo(ExpressionPtr expression, const LogicalType& type) {
+    return Fold(MakeCast(std::move(expression), type));
+}
+
+std::string Binder::NameOf(ColumnBinding binding) const {
+    auto found = binding_names_.find({binding.table_index, binding.column_index});
+    return found == binding_names_.end() ? "?" : found->second;
+}
+
+Binder::Bound Binder::BindColumn(const ParsedExpression& expression) {
+    const std::string& name = expression.names.back();
+    std::string table = expression.names.size() > 1 ? expression.names[expression.names.size() - 2]
+                                                    : "";
+    auto lookup = [&](const Scope& scope, const ScopeEntry** entry_out, idx_t* column_out) {
+        int matches = 0;
+        for (const auto& entry : scope.entries) {
+            if (!table.empty() && Lower(entry.alias) != Lower(table)) {
+                continue;
+            }
+            for (idx_t i = 0; i < entry.names.size(); i++) {
+                if (Lower(entry.names[i]) == Lower(name) && !(table.empty() && entry.hidden[i])) {
+                    if (matches == 0) {
+                        *entry_out = &entry;
+                        *column_out = i;
+                    }
+                    matches++;
+                    break;
+                }
+            }
+        }
+        return matches;
+    };
+    const ScopeEntry* entry = nullptr;
+    idx_t column = 0;
+    int matches = scope_ ? lookup(*scope_, &entry, &column) : 0;
+    if (matches > 1) {
+        Fail(ErrorKind::Binder,
+             "Ambiguous reference to column name \"" + name +
+                 "\" (use: a qualified name such as \"table." + name + "\")",
+             expression.location);
+    }
+    if (matches == 1) {
+        return {MakeBoundColumn(entry->bindings[column], entry->types[column]),
+                LiteralOrigin::None};
+    }
+    for (const Scope* outer = scope_ ? scope_->outer : nullptr; outer; outer = outer->outer) {
+        if (lookup(*outer, &entry, &column) > 0) {
+            Fail(ErrorKind::NotImplemented,
+                 "correlated subqueries are not supported yet (the subquery refers to \"" + name +
+                     "\" of the outer query)",
+                 expression.location);
+        }
+    }
+    if (!scope_ || scope_->entries.empty()) {
+        Fail(ErrorKind::Binder,
+             "Referenced column \"" + name + "\" was not found because the FROM clause is missing",
+             expression.location);
+    }
+    std::vector<std::string> candidates;
+    for (const auto& candidate_entry : scope_->entries) {
+        for (const auto& candidate : candidate_entry.names) {
+            candidates.push_back(candidate);
+        }
+    }
+    std::string hint = Suggest(name, candidates);
+    std::string shown = table.empty() ? name : table + "." + name;
+    Fail(ErrorKind::Binder,
+         "Referenced column \"" + shown + "\" not found in FROM clause!" +
+             (hint.empty() ? "" : "\nDid you mean \"" + hint + "\"?"),
+         expression.location);
+}
+
+Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
+    const std::string& name = expression.text;
+    auto arity = [&](size_t low, size_t high) {
+        if (expression.children.size() < low || expression.children.size() > high) {
+            Fail(ErrorKind::Binder,
+                 "No function matches the given name and argument count " + name + "(" +
+                     std::to_string(expression.children.size()) + ")",
+                 expression.location);
+        }
+    };
+    if (IsAggregateFunctionName(name)) {
+        return BindAggregate(expression);
+    }
+    if (name == "typeof") {
+        arity(1, 1);
+        Bound child = Bind(*expression.children[0]);
+        return {MakeConstant(Value::Varchar(child.expression->type.ToString())),
+                LiteralOrigin::None};
+    }
+    std::vector<ExpressionPtr> arguments;
+    for (const auto& child : expression.children) {
+        arguments.push_back(Bind(*child).expression);
+    }
+    std::optional<BoundFunction> function;
+    if (name == "date_part" || name == "datepart" || name == "year" || name == "month" ||
+        name == "day" || name == "quarter" || name == "dayofweek" || name == "dayofyear" ||
+        name == "hour" || name == "minute" || name == "second") {
+        std::string part = name;
+        if (name == "date_part" || name == "datepart") {
+            arity(2, 2);
+            if (arguments[0]->kind != ExpressionKind::Constant ||
+                arguments[0]->type.id() != LogicalTypeId::VARCHAR) {
+                Fail(ErrorKind::Binder, "date_part requires a constant part name",
+                     expression.location);
+            }
+            part = Lower(arguments[0]->value.GetString());
+            arguments.erase(arguments.begin());
+        } else {
+            arity(1, 1);
+        }
+        if (arguments[0]->type.id() == LogicalTypeId::VARCHAR &&
+            arguments[0]->kind == ExpressionKind::Constant) {
+            arguments[0] = CastTo(std::move(arguments[0]), LogicalTypeId::TIMESTAMP);
+        }
+        function = BindDatePart(part, arguments[0]->type);
+        if (!function) {
+            Fail(ErrorKind::Binder,
+                 "date_part: unsupported part '" + part + "' for type " +
+                     arguments[0]->type.ToString(),
+                 expression.location);
+        }
+    } else if (name == "substring" || name == "substr") {
+        arity(2, 3);
+        function = BindSubstring(arguments.size());
+    } else if (name == "coalesce") {
+        if (arguments.empty()) {
+            arity(1, SIZE_MAX);
+        }
+        LogicalType type = arguments[0]->type;
+        for (const auto& argument : arguments) {
+            auto common = CommonSuperType(type, argument->type);
+            if (!common) {
+                Fail(ErrorKind::Binder,
+                     "Cannot mix values of type " + type.ToString() + " and " +
+                         argument->type.ToString() + " in COALESCE - an explicit cast is required",
+                     expression.location);
+            }
+            type = *common;
+        }
+        if (type.id() == LogicalTypeId::SQLNULL) {
+            type = LogicalTypeId::INTEGER;
+        }
+        function = sluice::BindCoalesce(arguments.size(), type);
+    } else if (name.rfind("to_", 0) == 0 && name.size() > 4 && name.back() == 's') {
+        arity(1, 1);
+        function = BindToInterval(name.substr(3, name.size() - 4));
+    } else {
+        function = BindStringFunction(name);
+        if (function) {
+            arity(function->argument_types.size(), function->argument_types.size());
+        }
+    }
+    if (!function) {
+        Fail(ErrorKind::Catalog, "Scalar Function with name " + name + " does not exist!",
+             expression.location);
+    }
+    for (size_t i = 0; i < arguments.size(); i++) {
+        if (!CastExists(arguments[i]->type, function->argument_types[i])) {
+            Fail(ErrorKind::Binder,
+                 "No function matches the given name and argument types '" + name + "(" +
+                     arguments[i]->type.ToString() + ")'. You might need to add explicit type "
+                     "casts.",
+                 expression.location);
+        }
+    }
+    try {
+        return {Fold(MakeFunction(name, std::move(*function), std::move(arguments))),
+                LiteralOrigin::None};
+    } catch (const Exception& error) {
+        Fail(error.Kind(), error.RawMessage(), expression.location);
+    }
+}
+
+Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
+    const std::string& name = expression.text;
+    if (!aggregate_) {
+        Fail(ErrorKind::Binder,
+             "aggregate function calls cannot be used here (" + expression.ToString() + ")",
+             expression.location);
+    }
+    if (expression.distinct && name != "min" && name != "max") {
+        Fail(ErrorKind::NotImplemented, "DISTINCT aggregates are not supported yet",
+             expression.location);
+    }
+    // Arguments see the FROM clause, not other aggregates.
+    AggregateContext* context = aggregate_;
+    aggregate_ = nullptr;
+    std::vector<ExpressionPtr> arguments;
+    std::vector<LogicalType> types;
+    for (const auto& child : expression.children) {
+        arguments.push_back(Bind(*child).expression);
+        types.push_back(arguments.back()->type);
+    }
+    aggregate_ = context;
+    auto function = BindAggregateFunction(name, types);
+    if (!function) {
+        std::string shown;
+        for (size_t i = 0; i < types.size(); i++) {
+            shown += (i ? ", " : "") + types[i].ToString();
+        }
+        Fail(ErrorKind::Binder,
+             "No function matches the given name and argument types '" + name + "(" + shown +
+                 ")'. You might need to add explicit type casts.",
+             expression.location);
+    }
+    for (size_t i = 0; i < arguments.size(); i++) {
+        arguments[i] = CastTo(std::move(arguments[i]), function->argument_types[i]);
+    }
+    std::string key = name + "(";
+    for (const auto& argument : arguments) {
+        key += argument->ToString() + "," + argument->type.ToString() + ";";
+    }
+    LogicalOperator& aggregate = *context->aggregate;
+    idx_t index = context->keys.size();
+    for (idx_t i = 0; i < context->keys.size(); i++) {
+        if (context->keys[i] == key) {
+            index = i;
+        }
+    }
+    if (index == context->keys.size()) {
+        context->keys.push_back(key);
+        LogicalType type = function->return_type;
+        aggregate.aggregates.push_back({std::move(*function), std::move(arguments)});
+        binding_names_[{aggregate.aggregate_index, index}] = expression.ToString();
+        (void)type;
+    }
+    return {MakeBoundColumn({aggregate.aggregate_index, index},
+                            aggregate.aggregates[index].function.return_type),
+            LiteralOrigin::None};
+}
+
+ExpressionPtr Binder::ReplaceGroupKeys(ExpressionPtr expression, SourceLocation location) {
+    LogicalOperator& aggregate = *aggregate_->aggregate;
+    for (idx_t i = 0; i < aggregate.expressions.size(); i++) {
+        if (aggregate.expressions[i]->Equals(*expression)) {
+            return MakeBoundColumn({aggregate.table_index, i}, expression->type);
+        }
+    }
+    if (expression->kind == ExpressionKind::BoundColumn &&
+        expression->binding.table_index != aggregate.aggregate_index &&
+        expression->binding.table_index != aggregate.table_index) {
+        Fail(ErrorKind::Binder,
+             "column \"" + NameOf(expression->binding) +
+                 "\" must appear in the GROUP BY clause or must be part of an aggregate "
+                 "function.\nEither add it to the GROUP BY list, or use \"ANY_VALUE(" +
+                 NameOf(expression->binding) + ")\" if the exact value of \"" +
+                 NameOf(expression->binding) + "\" is not important.",
+             location);
+    }
+    for (auto& child : expression->children) {
+        child = ReplaceGroupKeys(std::move(child), location);
+    }
+    return expression;
+}
+
+Binder::Bound Binder::BindBetween(const ParsedExpression& expression) {
+    // x BETWEEN a AND b is x >= a AND x <= b, x evaluated twice.
+    auto lower = BindComparisonOf(">=", Bind(*expression.children[0]),
+                                  Bind(*expression.children[1]), expression.location);
+    auto upper = BindComparisonOf("<=", Bind(*expression.children[0]),
+                                  Bind(*expression.children[2]), expression.location);
+    auto both = std::make_unique<Expression>();
+    both->kind = ExpressionKind::And;
+    both->type = LogicalTypeId::BOOLEAN;
+    both->children.push_back(std::move(lower));
+    both->children.push_back(std::move(upper));
+    ExpressionPtr result = std::move(both);
+    if (expression.negated) {
+        auto negation = std::make_unique<Expression>();
+        negation->kind = ExpressionKind::Not;
+        negation->type = LogicalTypeId::BOOLEAN;
+        negation->children.push_back(std::move(result));
+        result = std::move(negation);
+    }
+    return {Fold(std::move(result)), LiteralOrigin::None};
+}
+
+Binder::Bound Binder::BindInList(const ParsedExpression& expression) {
+    // x IN (a, b) is x = a OR x = b, with the same NULL semantics.
+    ExpressionPtr result;
+    for (size_t i = 1; i < expression.children.size(); i++) {
+        auto equal = BindComparisonOf("=", Bind(*expression.children[0]),
+                                      Bind(*expression.children[i]), expression.location);
+        if (!result) {
+            result = std::move(equal);
+            continue;
+        }
+        auto either = std::make_unique<Expression>();
+        either->kind = ExpressionKind::Or;
+        either->type = LogicalTypeId::BOOLEAN;
+        either->children.push_back(std::move(result));
+        either->children.push_back(std::move(equal));
+        result = std::move(either);
+    }
+    if (expression.negated) {
+        auto negation = std::make_unique<Expression>();
+        negation->kind = ExpressionKind::Not;
+        negation->type = LogicalTypeId::BOOLEAN;
+        negation->children.push_back(std::move(result));
+        result = std::move(negation);
+    }
+    return {Fold(std::move(result)), LiteralOrigin::None};
+}
+
+Binder::Bound Binder::BindLike(const ParsedExpression& expression) {
+    std::vector<ExpressionPtr> arguments;
+    for (const auto& child : expression.children) {
+        ExpressionPtr argument = Bind(*child).expression;
+        if (argument->type.id() != LogicalTypeId::VARCHAR &&
+            argument->type.id() != LogicalTypeId::SQLNULL) {
+            Fail(ErrorKind::Binder,
+                 "No function matches the given name and argument types '~~(" +
+                     argument->type.ToString() + ")'. You might need to add explicit type casts.",
+                 expression.location);
+        }
+        arguments.push_back(CastTo(std::move(argument), LogicalTypeId::VARCHAR));
+    }
+    BoundFunction function = sluice::BindLike(expression.text == "ILIKE");
+    if (arguments.size() > 2) {
+        function.argument_types.push_back(LogicalTypeId::VARCHAR);
+    }
+    ExpressionPtr result = MakeFunction(expression.text == "ILIKE" ? "~~*" : "~~",
+                                        std::move(function), std::move(arguments));
+    if (expression.negated) {
+        auto negation = std::make_unique<Expression>();
+        negation->kind = ExpressionKind::Not;
+        negation->type = LogicalTypeId::BOOLEAN;
+        negation->children.push_back(std::move(result));
+        result = std::move(negation);
+    }
+    return {Fold(std::move(result)), LiteralOrigin::None};
+}
+
+Binder::Bound Binder::BindCase(const ParsedExpression& expression) {
+    size_t branches = (expression.children.size() - (expression.has_else ? 1 : 0)) / 2;
+    std::vector<ExpressionPtr> conditions;
+    std::vector<ExpressionPtr> values;
+    for (size_t i = 0; i < branches; i++) {
+        conditions.push_back(BindBoolean(*expression.children[2 * i], "CASE WHEN"));
+        values.push_back(Bind(*expression.children[2 * i + 1]).expression);
+    }
+    values.push_back(expression.has_else ? Bind(*expression.children.back()).expression
+                                         : MakeConstant(Value()));
+    LogicalType type = LogicalTypeId::SQLNULL;
+    for (const auto& value : values) {
+        auto common = CommonSuperType(type, value->type);
+        if (!common) {
+            Fail(ErrorKind::Binder,
+                 "Cannot mix values of type " + type.ToString() + " and " + value->type.ToString() +
+                     " in CASE expression - an explicit cast is required",
+                 expression.location);
+        }
+        type = *common;
+    }
+    if (type.id() == LogicalTypeId::SQLNULL) {
+        type = LogicalTypeId::INTEGER;
+    }
+    std::vector<ExpressionPtr> arguments;
+    for (size_t i = 0; i < branches; i++) {
+        arguments.push_back(std::move(conditions[i]));
+        arguments.push_back(std::move(values[i]));
+    }
+    arguments.push_back(std::move(values.back()));
+    try {
+        return {Fold(MakeFunction("case", sluice::BindCase(branches, type), std::move(arguments))),
+                LiteralOrigin::None};
+    } catch (const Exception& error) {
+        Fail(error.Kind(), error.RawMessage(), expression.location);
+    }
+}
+
+Binder::Bound Binder::BindInterval(const ParsedExpression& expression) {
+    Bound quantity = Bind(*expression.children[0]);
+    try {
+        if (expression.text.empty()) {
+            // INTERVAL '1 year 2 days'
+            return {CastTo(std::move(quantity.expression), LogicalTypeId::INTERVAL),
+                    LiteralOrigin::None};
+        }
+        ExpressionPtr count = std::move(quantity.expression);
+        if (count->type.id() == LogicalTypeId::VARCHAR) {
+            count = CastTo(std::move(count), LogicalTypeId::DOUBLE);
+        }
+        count = CastTo(std::move(count), LogicalTypeId::BIGINT);
+        auto function = BindToInterval(expression.text);
+        if (!function) {
+            Fail(ErrorKind::Parser, "unknown interval unit " + expression.text,
+                 expression.location);
+        }
+        std::vector<ExpressionPtr> arguments;
+        arguments.push_back(std::move(count));
+        return {Fold(MakeFunction("to_" + expression.text + "s", std::move(*function),
+                                  std::move(arguments))),
+                LiteralOrigin::None};
+    } catch (const Exception& error) {
+        if (error.RawMessage().find("\nLINE ") != std::string::npos) {
+            throw;
+        }
+        Fail(error.Kind(), error.RawMessage(), expression.location);
+    }
+}
+
+Binder::Bound Binder::BindSubquery(const ParsedExpression& expression) {
+    AggregateContext* saved_aggregate = aggregate_;
+    aggregate_ = nullptr;
+    BoundQuery query = BindQuery(*expression.subquery, scope_);
+    aggregate_ = saved_aggregate;
+    if (expression.subquery_kind != SubqueryKind::Exists && query.types.size() != 1) {
+        Fail(ErrorKind::Binder,
+             "Subquery returns " + std::to_string(query.types.size()) +
+                 " columns - expected 1",
+             expression.location);
+    }
+    for (auto& nested : query.subqueries) {
+        subqueries_.push_back(std::move(nested));
+    }
+    if (expression.subquery_kind == SubqueryKind::In) {
+        if (!from_plan_ || !*from_plan_ || aggregate_) {
+            Fail(ErrorKind::NotImplemented,
+                 "IN (subquery) is supported in WHERE and in the SELECT list of queries without "
+                 "GROUP BY",
+                 expression.location);
+        }
+        Bound operand = Bind(*expression.children[0]);
+        auto column = query.plan->Bindings()[0];
+        Bound value{MakeBoundColumn(column, query.types[0]), LiteralOrigin::None};
+        AdaptLiterals(operand, value, true);
+        auto common = CommonSuperType(operand.expression->type, value.expression->type);
+        if (!common) {
+            Fail(ErrorKind::Binder,
+                 "Cannot compare values of type " + operand.expression->type.ToString() +
+                     " and type " + value.expression->type.ToString() + " in IN (subquery)",
+                 expression.location);
+        }
+        auto join = std::make_unique<LogicalOperator>(LogicalOperatorKind::Join);
+        join->join_type = PhysicalJoinType::Mark;
+        join->mark_index = next_table_index_++;
+        join->conditions.push_back({CastTo(std::move(operand.expression), *common),
+                                    CastTo(std::move(value.expression), *common)});
+        join->children.push_back(std::move(*from_plan_));
+        join->children.push_back(std::move(query.plan));
+        ExpressionPtr mark = MakeBoundColumn({join->mark_index, 0}, LogicalTypeId::BOOLEAN);
+        *from_plan_ = std::move(join);
+        if (expression.negated) {
+            auto negation = std::make_unique<Expression>();
+            negation->kind = ExpressionKind::Not;
+            negation->type = LogicalTypeId::BOOLEAN;
+            negation->children.push_back(std::move(mark));
+            mark = std::move(negation);
+        }
+        return {std::move(mark), LiteralOrigin::None};
+    }
+    ScalarSubquery subquery;
+    subquery.value = std::make_shared<SubqueryValue>();
+    subquery.exists = expression.subquery_kind == SubqueryKind::Exists;
+    subquery.type = subquery.exists ? LogicalType(LogicalTypeId::BOOLEAN) : query.types[0];
+    if (subquery.type.id() == LogicalTypeId::SQLNULL) {
+        subquery.type = LogicalTypeId::INTEGER;
+    }
+    subquery.plan = std::move(query.plan);
+    auto result = std::make_unique<Expression>();
+    result->kind = ExpressionKind::SubqueryValue;
+    result->type = subquery.type;
+    result->subquery_value = subquery.value;
+    subqueries_.push_back(std::move(subquery));
+    ExpressionPtr value = std::move(result);
+    if (expression.negated) {
+        auto negation = std::make_unique<Expression>();
+        negation->kind = ExpressionKind::Not;
+        negation->type = LogicalTypeId::BOOLEAN;
+        negation->children.push_back(std::move(value));
+        value = std::move(negation);
+    }
+    return {std::move(value), LiteralOrigin::None};
+}
+
+} // namespace sluice

@@ -1,0 +1,729 @@
+#include "common/cast.hpp"
+#include "common/string_util.hpp"
+#include "execution/conditional_functions.hpp"
+#include "execution/expression_executor.hpp"
+#include "execution/rows_source.hpp"
+#include "sql/binder.hpp"
+#include "sql/lexer.hpp"
+#include "sql/parser.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace sluice {
+
+namespace {
+
+constexpr int kMaxViewDepth = 64;
+
+LogicalOperatorPtr MakeProjection(idx_t table_index, std::vector<ExpressionPtr> expressions,
+                                  LogicalOperatorPtr child) {
+    auto projection = std::make_unique<LogicalOperator>(LogicalOperatorKind::Projection);
+    projection->table_index = table_index;
+    projection->expressions = std::move(expressions);
+    projection->children.push_back(std::move(child));
+    return projection;
+}
+
+bool IsIntegerLiteral(const ParsedExpression& expression) {
+    return expression.kind == ParsedExpressionKind::Constant &&
+           expression.literal_kind == LiteralKind::Integer;
+}
+
+} // namespace
+
+BoundQuery Binder::BindStatementQuery(const SelectStatement& select) {
+    BoundQuery query = BindQuery(select, nullptr);
+    query.subqueries = std::move(subqueries_);
+    return query;
+}
+
+BoundQuery Binder::BindQuery(const SelectStatement& select, const Scope* outer) {
+    CteScope cte_scope;
+    const CteScope* saved = ctes_;
+    if (!select.ctes.empty()) {
+        for (const auto& cte : select.ctes) {
+            cte_scope.ctes[Lower(cte.name)] = &cte;
+        }
+        cte_scope.outer = ctes_;
+        ctes_ = &cte_scope;
+    }
+    BoundQuery query;
+    switch (select.kind) {
+    case QueryKind::Select:
+        query = BindSelectBlock(select, outer);
+        break;
+    case QueryKind::Union:
+        query = BindUnion(select, outer);
+        break;
+    case QueryKind::Values:
+        query = BindValues(select);
+        break;
+    }
+    ctes_ = saved;
+    return query;
+}
+
+BoundQuery Binder::BindValues(const SelectStatement& select) {
+    std::vector<std::vector<Value>> rows;
+    size_t width = select.values[0].size();
+    std::vector<LogicalType> types(width, LogicalTypeId::SQLNULL);
+    for (const auto& parsed_row : select.values) {
+        std::vector<Value> row;
+        for (size_t i = 0; i < width; i++) {
+            Value value = ExpressionExecutor::EvaluateConstant(
+                *BindConstantExpression(*parsed_row[i]));
+            auto common = CommonSuperType(types[i], value.type());
+            if (!common) {
+                Fail(ErrorKind::Binder,
+                     "VALUES column " + std::to_string(i + 1) + " mixes " + types[i].ToString() +
+                         " and " + value.type().ToString(),
+                     parsed_row[i]->location);
+            }
+            types[i] = *common;
+            row.push_back(std::move(value));
+        }
+        rows.push_back(std::move(row));
+    }
+    for (auto& type : types) {
+        if (type.id() == LogicalTypeId::SQLNULL) {
+            type = LogicalTypeId::INTEGER;
+        }
+    }
+    for (auto& row : rows) {
+        for (size_t i = 0; i < width; i++) {
+            row[i] = CastValue(row[i], types[i]);
+        }
+    }
+    auto function = std::make_shared<BoundTableFunction>();
+    for (size_t i = 0; i < width; i++) {
+        function->names.push_back("col" + std::to_string(i));
+    }
+    function->types = types;
+    function->estimated_rows = static_cast<double>(rows.size());
+    auto shared_rows = std::make_shared<std::vector<std::vector<Value>>>(std::move(rows));
+    function->make_source = [types, shared_rows](const std::vector<idx_t>& column_ids,
+                                                 const std::vector<TableFilter>&) {
+        std::vector<LogicalType> projected;
+        std::vector<std::vector<Value>> projected_rows;
+        for (idx_t id : column_ids) {
+            projected.push_back(types[id]);
+        }
+        for (const auto& row : *shared_rows) {
+            std::vector<Value> values;
+            for (idx_t id : column_ids) {
+                values.push_back(row[id]);
+            }
+            projected_rows.push_back(std::move(values));
+        }
+        return std::make_shared<RowsSource>(std::move(projected), std::move(projected_rows));
+    };
+    TableRef ref;
+    ref.location = select.location;
+    Scope scope;
+    BoundQuery query;
+    query.plan = MakeGet(function, "VALUES", ref, scope);
+    query.plan->column_ids.clear();
+    for (size_t i = 0; i < width; i++) {
+        query.plan->column_ids.push_back(i);
+    }
+    query.names = function->names;
+    query.types = types;
+    return query;
+}
+
+BoundQuery Binder::BindUnion(const SelectStatement& select, const Scope* outer) {
+    BoundQuery left = BindQuery(*select.left, outer);
+    BoundQuery right = BindQuery(*select.right, outer);
+    if (left.types.size() != right.types.size()) {
+        Fail(ErrorKind::Binder,
+             "Set operations can only apply to expressions with the same number of result "
+             "columns",
+             select.location);
+    }
+    std::vector<LogicalType> types;
+    for (size_t i = 0; i < left.types.size(); i++) {
+        auto common = CommonSuperType(left.types[i], right.types[i]);
+        if (!common) {
+            Fail(ErrorKind::Binder,
+                 "UNION column " + std::to_string(i + 1) + " mixes " + left.types[i].ToString() +
+                     " and " + right.types[i].ToString(),
+                 select.location);
+        }
+        types.push_back(common->id() == LogicalTypeId::SQLNULL ? LogicalTypeId::INTEGER
+                                                               : *common);
+    }
+    auto cast_side = [&](BoundQuery& side) {
+        std::vector<ExpressionPtr> expressions;
+        auto bindings = side.plan->Bindings();
+        for (size_t i = 0; i < types.size(); i++) {
+            expressions.push_back(CastTo(MakeBoundColumn(bindings[i], side.types[i]), types[i]));
+        }
+        return MakeProjection(next_table_index_++, std::move(expressions), std::move(side.plan));
+    };
+    auto node = std::make_unique<LogicalOperator>(LogicalOperatorKind::Union);
+    node->table_index = next_table_index_++;
+    node->children.push_back(cast_side(left));
+    node->children.push_back(cast_side(right));
+    BoundQuery query;
+    query.names = left.names;
+    query.types = types;
+    query.plan = std::move(node);
+    if (!select.union_all) {
+        // UNION removes duplicates: group by every column.
+        auto distinct = std::make_unique<LogicalOperator>(LogicalOperatorKind::Aggregate);
+        distinct->table_index = next_table_index_++;
+        distinct->aggregate_index = next_table_index_++;
+        auto bindings = query.plan->Bindings();
+        for (size_t i = 0; i < types.size(); i++) {
+            distinct->expressions.push_back(MakeBoundColumn(bindings[i], types[i]));
+        }
+        distinct->children.push_back(std::move(query.plan));
+        query.plan = std::move(distinct);
+    }
+    for (size_t i = 0; i < types.size(); i++) {
+        binding_names_[{query.plan->Bindings()[i].table_index, i}] = query.names[i];
+    }
+    return query;
+}
+
+LogicalOperatorPtr Binder::MakeGet(std::shared_ptr<BoundTableFunction> function, std::string name,
+                                   const TableRef& ref, Scope& scope) {
+    auto get = std::make_unique<LogicalOperator>(LogicalOperatorKind::Get);
+    get->table_index = next_table_index_++;
+    get->table_name = std::move(name);
+    ScopeEntry entry;
+    entry.alias = ref.alias.empty() ? get->table_name : ref.alias;
+    for (idx_t i = 0; i < function->names.size(); i++) {
+        get->column_ids.push_back(i);
+        entry.names.push_back(i < ref.column_aliases.size() ? ref.column_aliases[i]
+                                                            : function->names[i]);
+        entry.types.push_back(function->types[i]);
+        entry.bindings.push_back({get->table_index, i});
+        entry.hidden.push_back(false);
+        binding_names_[{get->table_index, i}] = entry.names.back();
+    }
+    get->function = std::move(function);
+    scope.entries.push_back(std::move(entry));
+    return get;
+}
+
+void Binder::AddScopeEntry(Scope& scope, const std::string& alias, const BoundQuery& query,
+                           const TableRef& ref) {
+    ScopeEntry entry;
+    entry.alias = alias;
+    auto bindings = query.plan->Bindings();
+    for (idx_t i = 0; i < query.names.size(); i++) {
+        entry.names.push_back(i < ref.column_aliases.size() ? ref.column_aliases[i]
+                                                            : query.names[i]);
+        entry.types.push_back(query.types[i]);
+        entry.bindings.push_back(bindings[i]);
+        entry.hidden.push_back(false);
+        binding_names_[{bindings[i].table_index, bindings[i].column_index}] = entry.names.back();
+    }
+    scope.entries.push_back(std::move(entry));
+}
+
+LogicalOperatorPtr Binder::BindNamedTable(const TableRef& ref, Scope& scope) {
+    // A CTE, then a view, then a table.
+    for (const CteScope* ctes = ctes_; ctes; ctes = ctes->outer) {
+        auto found = ctes->ctes.find(Lower(ref.name));
+        if (found == ctes->ctes.end()) {
+            continue;
+        }
+        const CommonTableExpression& cte = *found->second;
+        // A CTE sees only the CTEs before it (no recursion).
+        const CteScope* saved = ctes_;
+        CteScope visible;
+        visible.outer = ctes->outer;
+        for (const auto& [name, other] : ctes->ctes) {
+            if (other != &cte && other < &cte) {
+                visible.ctes[name] = other;
+            }
+        }
+        ctes_ = &visible;
+        BoundQuery query = BindQuery(*cte.query, nullptr);
+        ctes_ = saved;
+        TableRef renamed;
+        renamed.column_aliases = ref.column_aliases.empty() ? cte.column_names : ref.column_aliases;
+        AddScopeEntry(scope, ref.alias.empty() ? cte.name : ref.alias, query, renamed);
+        return std::move(query.plan);
+    }
+    if (auto view = catalog_.FindView(ref.name)) {
+        if (++view_depth_ > kMaxViewDepth) {
+            Fail(ErrorKind::Binder, "view " + ref.name + " refers to itself", ref.location);
+        }
+        const CteScope* saved = ctes_;
+        ctes_ = nullptr;
+        BoundQuery query = BindQuery(*view->query, nullptr);
+        ctes_ = saved;
+        view_depth_--;
+        AddScopeEntry(scope, ref.alias.empty() ? view->name : ref.alias, query, ref);
+        return std::move(query.plan);
+    }
+    if (auto table = catalog_.FindTable(ref.name)) {
+        auto function = std::make_shared<BoundTableFunction>();
+        function->names = table->names;
+        function->types = table->types;
+        auto chunks = table->chunks;
+        double rows = 0;
+        for (const auto& chunk : *chunks) {
+            rows += static_cast<double>(chunk->size());
+        }
+        function->estimated_rows = rows;
+        auto types = table->types;
+        function->make_source = [types, chunks](const std::vector<idx_t>& column_ids,
+                                                const std::vector<TableFilter>&) {
+            return std::make_shared<ChunkScanSource>(
+                types, [chunks] { return chunks; }, column_ids);
+        };
+        return MakeGet(std::move(function), table->name, ref, scope);
+    }
+    std::vector<std::string> candidates = catalog_.Names();
+    for (const CteScope* ctes = ctes_; ctes; ctes = ctes->outer) {
+        for (const auto& [name, cte] : ctes->ctes) {
+            candidates.push_back(cte->name);
+        }
+    }
+    std::string hint = Suggest(ref.name, candidates);
+    Fail(ErrorKind::Catalog,
+         "Table with name " + ref.name + " does not exist!" +
+             (hint.empty() ? "" : "\nDid you mean \"" + hint + "\"?"),
+         ref.location);
+}
+
+LogicalOperatorPtr Binder::BindTableRef(const TableRef& ref, Scope& scope) {
+    switch (ref.kind) {
+    case TableRefKind::Table:
+        return BindNamedTable(ref, scope);
+    case TableRefKind::Subquery: {
+        BoundQuery query = BindQuery(*ref.subquery, nullptr);
+        for (auto& nested : query.subqueries) {
+            subqueries_.push_back(std::move(nested));
+        }
+        AddScopeEntry(scope, ref.alias.empty() ? "unnamed_subquery" : ref.alias, query, ref);
+        return std::move(query.plan);
+    }
+    case TableRefKind::Join:
+        return BindJoin(ref, scope);
+    case TableRefKind::TableFunction:
+        break;
+    }
+    const TableFunction* function = catalog_.table_functions().Find(ref.name);
+    if (!function) {
+        std::string hint = Suggest(ref.name, catalog_.table_functions().Names());
+        Fail(ErrorKind::Catalog,
+             "Table Function with name " + ref.name + " does not exist!" +
+                 (hint.empty() ? "" : "\nDid you mean \"" + hint + "\"?"),
+             ref.location);
+    }
+    TableFunctionInput arguments;
+    auto evaluate = [&](const ParsedExpression& argument) {
+        return ExpressionExecutor::EvaluateConstant(*BindConstantExpression(argument));
+    };
+    for (const auto& argument : ref.arguments) {
+        std::vector<Value> values;
+        if (argument->kind == ParsedExpressionKind::List) {
+            for (const auto& element : argument->children) {
+                values.push_back(evaluate(*element));
+            }
+        } else {
+            values.push_back(evaluate(*argument));
+        }
+        arguments.positional.push_back(
+            {std::move(values), argument->kind == ParsedExpressionKind::List});
+    }
+    for (const auto& [name, value] : ref.named_arguments) {
+        if (arguments.named.count(name)) {
+            Fail(ErrorKind::Binder, "parameter " + name + " given twice", ref.location);
+        }
+        arguments.named[name] = evaluate(*value);
+    }
+    std::shared_ptr<BoundTableFunction> bound;
+    try {
+        bound = std::make_shared<BoundTableFunction>(function->bind(arguments));
+    } catch (const Exception& error) {
+        Fail(error.Kind(), error.RawMessage(), ref.location);
+    }
+    return MakeGet(std::move(bound), ref.name, ref, scope);
+}
+
+LogicalOperatorPtr Binder::BindJoin(const TableRef& ref, Scope& scope) {
+    Scope left_scope, right_scope;
+    left_scope.outer = scope.outer;
+    right_scope.outer = scope.outer;
+    LogicalOperatorPtr left = BindTableRef(*ref.left, left_scope);
+    LogicalOperatorPtr right = BindTableRef(*ref.right, right_scope);
+    if (ref.join_type == JoinType::Full) {
+        Fail(ErrorKind::NotImplemented, "FULL OUTER JOIN is not supported yet", ref.location);
+    }
+    // The combined scope: the condition sees both sides.
+    Scope combined;
+    combined.outer = scope.outer;
+    for (auto& entry : left_scope.entries) {
+        combined.entries.push_back(entry);
+    }
+    for (auto& entry : right_scope.entries) {
+        combined.entries.push_back(entry);
+    }
+    ExpressionPtr condition;
+    if (!ref.using_columns.empty()) {
+        for (const auto& name : ref.using_columns) {
+            auto find = [&](Scope& side, const char* which) -> std::pair<ScopeEntry*, idx_t> {
+                for (auto& entry : side.entries) {
+                    for (idx_t i = 0; i < entry.names.size(); i++) {
+                        if (Lower(entry.names[i]) == Lower(name)) {
+                            return {&entry, i};
+                        }
+                    }
+                }
+                Fail(ErrorKind::Binder,
+                     "Column \"" + name + "\" does not exist on " + which + " side of join!",
+                     ref.location);
+            };
+            auto [l_entry, l_column] = find(left_scope, "left");
+            auto [r_entry, r_column] = find(right_scope, "right");
+            Bound l{MakeBoundColumn(l_entry->bindings[l_column], l_entry->types[l_column])};
+            Bound r{MakeBoundColumn(r_entry->bindings[r_column], r_entry->types[r_column])};
+            ExpressionPtr equal = BindComparisonOf("=", std::move(l), std::move(r), ref.location);
+            if (condition) {
+                auto both = std::make_unique<Expression>();
+                both->kind = ExpressionKind::And;
+                both->type = LogicalTypeId::BOOLEAN;
+                both->children.push_back(std::move(condition));
+                both->children.push_back(std::move(equal));
+                condition = std::move(both);
+            } else {
+                condition = std::move(equal);
+            }
+            // The right side's copy is not repeated by *.
+            size_t offset = left_scope.entries.size();
+            for (size_t e = 0; e < right_scope.entries.size(); e++) {
+                if (&right_scope.entries[e] == r_entry) {
+                    combined.entries[offset + e].hidden[r_column] = true;
+                }
+            }
+        }
+    } else if (ref.condition) {
+        Scope* saved = scope_;
+        scope_ = &combined;
+        LogicalOperatorPtr* saved_from = from_plan_;
+        from_plan_ = nullptr;
+        condition = BindBoolean(*ref.condition, "JOIN ON");
+        scope_ = saved;
+        from_plan_ = saved_from;
+    }
+    for (auto& entry : combined.entries) {
+        scope.entries.push_back(std::move(entry));
+    }
+    auto join = std::make_unique<LogicalOperator>(LogicalOperatorKind::Join);
+    switch (ref.join_type) {
+    case JoinType::Inner:
+    case JoinType::Cross:
+        join->join_type = PhysicalJoinType::Inner;
+        break;
+    case JoinType::Left:
+    case JoinType::Right:
+        join->join_type = PhysicalJoinType::Left;
+        break;
+    case JoinType::Semi:
+        join->join_type = PhysicalJoinType::Semi;
+        break;
+    case JoinType::Anti:
+        join->join_type = PhysicalJoinType::Anti;
+        break;
+    case JoinType::Full:
+        break;
+    }
+    if (ref.join_type == JoinType::Right) {
+        std::swap(left, right); // output columns are named by binding, so order is free
+    }
+    join->children.push_back(std::move(left));
+    join->children.push_back(std::move(right));
+    // The optimizer splits the condition into equalities (hash keys) and the rest.
+    join->residual = std::move(condition);
+    return join;
+}
+
+BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* outer) {
+    Scope scope;
+    scope.outer = outer;
+    Scope* saved_scope = scope_;
+    AggregateContext* saved_aggregate = aggregate_;
+    LogicalOperatorPtr* saved_from = from_plan_;
+    aggregate_ = nullptr;
+
+    LogicalOperatorPtr plan;
+    if (select.from) {
+        scope_ = &scope;
+        from_plan_ = nullptr;
+        plan = BindTableRef(*select.from, scope);
+    } else {
+        auto function = std::make_shared<BoundTableFunction>();
+        function->estimated_rows = 1;
+        function->make_source = [](const std::vector<idx_t>&, const std::vector<TableFilter>&) {
+            return RowsSource::SingleRow();
+        };
+        Scope none;
+        TableRef ref;
+        plan = MakeGet(std::move(function), "dummy", ref, none);
+    }
+    scope_ = &scope;
+    from_plan_ = &plan;
+
+    if (select.where) {
+        ExpressionPtr where = BindBoolean(*select.where, "WHERE");
+        auto filter = std::make_unique<LogicalOperator>(LogicalOperatorKind::Filter);
+        filter->expressions.push_back(std::move(where));
+        filter->children.push_back(std::move(plan));
+        plan = std::move(filter);
+    }
+
+    // The SELECT list with * expanded; each item's parsed expression and name.
+    std::vector<ParsedExpressionPtr> star_columns;
+    std::vector<const ParsedExpression*> items;
+    std::vector<std::string> names;
+    for (const auto& item : select.select_list) {
+        if (item->kind != ParsedExpressionKind::Star) {
+            items.push_back(item.get());
+            names.push_back(item->alias.empty() ? item->ToString() : item->alias);
+            continue;
+        }
+        if (scope.entries.empty()) {
+            Fail(ErrorKind::Binder, "SELECT * expression without FROM clause!", item->location);
+        }
+        for (const auto& entry : scope.entries) {
+            for (idx_t i = 0; i < entry.names.size(); i++) {
+                if (entry.hidden[i]) {
+                    continue;
+                }
+                auto column = std::make_unique<ParsedExpression>();
+                column->kind = ParsedExpressionKind::ColumnRef;
+                column->location = item->location;
+                column->names = {entry.alias, entry.names[i]};
+                items.push_back(column.get());
+                names.push_back(entry.names[i]);
+                star_columns.push_back(std::move(column));
+            }
+        }
+    }
+
+    // Aggregation: GROUP BY, or aggregate calls anywhere in SELECT / HAVING / ORDER BY.
+    std::function<bool(const ParsedExpression&)> has_aggregate = [&](const ParsedExpression& e) {
+        if (e.kind == ParsedExpressionKind::Function && IsAggregateFunctionName(e.text)) {
+            return true;
+        }
+        if (e.kind == ParsedExpressionKind::Subquery) {
+            return e.subquery_kind == SubqueryKind::In && has_aggregate(*e.children[0]);
+        }
+        for (const auto& child : e.children) {
+            if (has_aggregate(*child)) {
+                return true;
+            }
+        }
+        return false;
+    };
+    bool aggregated = !select.group_by.empty() || select.having;
+    for (const auto* item : items) {
+        aggregated |= has_aggregate(*item);
+    }
+    for (const auto& term : select.order_by) {
+        aggregated |= has_aggregate(*term.expression);
+    }
+    AggregateContext context;
+    LogicalOperator* aggregate_node = nullptr;
+    if (aggregated) {
+        auto aggregate = std::make_unique<LogicalOperator>(LogicalOperatorKind::Aggregate);
+        aggregate->table_index = next_table_index_++;
+        aggregate->aggregate_index = next_table_index_++;
+        for (const auto& group : select.group_by) {
+            const ParsedExpression* target = group.get();
+            if (IsIntegerLiteral(*group)) {
+                int64_t ordinal = std::stoll(group->text);
+                if (ordinal < 1 || ordinal > static_cast<int64_t>(items.size())) {
+                    Fail(ErrorKind::Binder,
+                         "GROUP BY term out of range - should be between 1 and " +
+                             std::to_string(items.size()),
+                         group->location);
+                }
+                target = items[ordinal - 1];
+            } else if (group->kind == ParsedExpressionKind::ColumnRef &&
+                       group->names.size() == 1) {
+                // A SELECT alias, unless a FROM column has that name.
+                bool from_column = false;
+                for (const auto& entry : scope.entries) {
+                    for (const auto& name : entry.names) {
+                        from_column |= Lower(name) == Lower(group->names[0]);
+                    }
+                }
+                for (size_t i = 0; i < items.size() && !from_column; i++) {
+                    if (!items[i]->alias.empty() &&
+                        Lower(items[i]->alias) == Lower(group->names[0])) {
+                        target = items[i];
+                    }
+                }
+            }
+            if (has_aggregate(*target)) {
+                Fail(ErrorKind::Binder, "GROUP BY clause cannot contain aggregates!",
+                     group->location);
+            }
+            ExpressionPtr key = Bind(*target).expression;
+            binding_names_[{aggregate->table_index, aggregate->expressions.size()}] =
+                target->alias.empty() ? target->ToString() : target->alias;
+            aggregate->expressions.push_back(std::move(key));
+        }
+        aggregate->children.push_back(std::move(plan));
+        aggregate_node = aggregate.get();
+        plan = std::move(aggregate);
+        context.aggregate = aggregate_node;
+        aggregate_ = &context;
+        from_plan_ = nullptr; // IN (subquery) would have to attach below the aggregate
+    }
+    auto bind_output = [&](const ParsedExpression& parsed) {
+        ExpressionPtr expression = Bind(parsed).expression;
+        if (aggregate_) {
+            expression = ReplaceGroupKeys(std::move(expression), parsed.location);
+        }
+        return expression;
+    };
+
+    std::vector<ExpressionPtr> projections;
+    std::vector<LogicalType> types;
+    for (const auto* item : items) {
+        ExpressionPtr expression = bind_output(*item);
+        // A bare NULL is typed INTEGER in results, as in DuckDB.
+        if (expression->type.id() == LogicalTypeId::SQLNULL) {
+            expression = CastTo(std::move(expression), LogicalTypeId::INTEGER);
+        }
+        types.push_back(expression->type);
+        projections.push_back(std::move(expression));
+    }
+    if (select.having) {
+        if (!aggregate_) {
+            Fail(ErrorKind::Binder, "HAVING clause without aggregation", select.having->location);
+        }
+        ExpressionPtr having = bind_output(*select.having);
+        having = CastTo(std::move(having), LogicalTypeId::BOOLEAN);
+        auto filter = std::make_unique<LogicalOperator>(LogicalOperatorKind::Filter);
+        filter->expressions.push_back(std::move(having));
+        filter->children.push_back(std::move(plan));
+        plan = std::move(filter);
+    }
+
+    BoundQuery query;
+    query.names = names;
+    query.types = types;
+    // ORDER BY terms not in the SELECT list are bound here, as hidden projection columns.
+    std::vector<BoundOrder> orders;
+    size_t visible = projections.size();
+    for (const auto& term : select.order_by) {
+        const ParsedExpression& parsed = *term.expression;
+        std::optional<size_t> column;
+        if (IsIntegerLiteral(parsed)) {
+            int64_t ordinal = std::stoll(parsed.text);
+            if (ordinal < 1 || ordinal > static_cast<int64_t>(visible)) {
+                Fail(ErrorKind::Binder,
+                     "ORDER term out of range - should be between 1 and " +
+                         std::to_string(visible),
+                     parsed.location);
+            }
+            column = static_cast<size_t>(ordinal - 1);
+        } else if (parsed.kind == ParsedExpressionKind::ColumnRef && parsed.names.size() == 1) {
+            for (size_t i = 0; i < visible && !column; i++) {
+                if (Lower(names[i]) == Lower(parsed.names[0])) {
+                    column = i;
+                }
+            }
+        }
+        if (!column) {
+            std::string text = parsed.ToString();
+            for (size_t i = 0; i < visible && !column; i++) {
+                if (items[i]->alias.empty() && items[i]->ToString() == text) {
+                    column = i;
+                }
+            }
+        }
+        if (!column) {
+            if (select.distinct) {
+                Fail(ErrorKind::Binder,
+                     "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
+                     parsed.location);
+            }
+            ExpressionPtr expression = bind_output(parsed);
+            for (size_t i = 0; i < projections.size() && !column; i++) {
+                if (projections[i]->Equals(*expression)) {
+                    column = i;
+                }
+            }
+            if (!column) {
+                column = projections.size();
+                projections.push_back(std::move(expression));
+            }
+        }
+        BoundOrder order;
+        order.descending = term.descending;
+        order.nulls_first = term.nulls_first;
+        order.expression = MakeBoundColumn({0, *column}, projections[*column]->type);
+        orders.push_back(std::move(order));
+    }
+
+    idx_t projection_index = next_table_index_++;
+    for (size_t i = 0; i < projections.size(); i++) {
+        binding_names_[{projection_index, i}] = i < names.size() ? names[i] : "#" + std::to_string(i);
+    }
+    plan = MakeProjection(projection_index, std::move(projections), std::move(plan));
+    for (auto& order : orders) {
+        order.expression->binding.table_index = projection_index;
+    }
+    if (select.distinct) {
+        auto distinct = std::make_unique<LogicalOperator>(LogicalOperatorKind::Aggregate);
+        distinct->table_index = next_table_index_++;
+        distinct->aggregate_index = next_table_index_++;
+        for (size_t i = 0; i < visible; i++) {
+            distinct->expressions.push_back(MakeBoundColumn({projection_index, i}, types[i]));
+            binding_names_[{distinct->table_index, i}] = names[i];
+        }
+        distinct->children.push_back(std::move(plan));
+        for (auto& order : orders) {
+            order.expression->binding.table_index = distinct->table_index;
+        }
+        plan = std::move(distinct);
+    }
+    if (!orders.empty()) {
+        auto order = std::make_unique<LogicalOperator>(LogicalOperatorKind::Order);
+        order->orders = std::move(orders);
+        order->children.push_back(std::move(plan));
+        plan = std::move(order);
+    }
+    scope_ = saved_scope;
+    aggregate_ = saved_aggregate;
+    from_plan_ = saved_from;
+    if (select.limit || select.offset) {
+        auto limit = std::make_unique<LogicalOperator>(LogicalOperatorKind::Limit);
+        if (select.limit) {
+            limit->limit = BindCount(*select.limit, "LIMIT");
+        }
+        if (select.offset) {
+            limit->offset = BindCount(*select.offset, "OFFSET");
+        }
+        limit->children.push_back(std::move(plan));
+        plan = std::move(limit);
+    }
+    if (plan->Bindings().size() > visible) {
+        // Drop the hidden ORDER BY columns.
+        std::vector<ExpressionPtr> outputs;
+        auto bindings = plan->Bindings();
+        for (size_t i = 0; i < visible; i++) {
+            outputs.push_back(MakeBoundColumn(bindings[i], types[i]));
+        }
+        idx_t index = next_table_index_++;
+        for (size_t i = 0; i < visible; i++) {
+            binding_names_[{index, i}] = names[i];
+        }
+        plan = MakeProjection(index, std::move(outputs), std::move(plan));
+    }
+    query.plan = std::move(plan);
+    return query;
+}
+
+} // namespace sluice

@@ -1,0 +1,150 @@
+#include "sql/logical_operator.hpp"
+
+#include <cmath>
+
+namespace sluice {
+
+std::vector<ColumnBinding> LogicalOperator::Bindings() const {
+    std::vector<ColumnBinding> bindings;
+    switch (kind) {
+    case LogicalOperatorKind::Get:
+        for (idx_t id : column_ids) {
+            bindings.push_back({table_index, id});
+        }
+        return bindings;
+    case LogicalOperatorKind::Projection:
+    case LogicalOperatorKind::Union: {
+        idx_t count = kind == LogicalOperatorKind::Projection ? expressions.size()
+                                                              : children[0]->Types().size();
+        for (idx_t i = 0; i < count; i++) {
+            bindings.push_back({table_index, i});
+        }
+        return bindings;
+    }
+    case LogicalOperatorKind::Aggregate:
+        for (idx_t i = 0; i < expressions.size(); i++) {
+            bindings.push_back({table_index, i});
+        }
+        for (idx_t i = 0; i < aggregates.size(); i++) {
+            bindings.push_back({aggregate_index, i});
+        }
+        return bindings;
+    case LogicalOperatorKind::Join: {
+        bindings = children[0]->Bindings();
+        if (join_type == PhysicalJoinType::Inner || join_type == PhysicalJoinType::Left) {
+            auto right = children[1]->Bindings();
+            bindings.insert(bindings.end(), right.begin(), right.end());
+        } else if (join_type == PhysicalJoinType::Mark) {
+            bindings.push_back({mark_index, 0});
+        }
+        return bindings;
+    }
+    default:
+        return children[0]->Bindings();
+    }
+}
+
+std::vector<LogicalType> LogicalOperator::Types() const {
+    std::vector<LogicalType> types;
+    switch (kind) {
+    case LogicalOperatorKind::Get:
+        for (idx_t id : column_ids) {
+            types.push_back(function->types[id]);
+        }
+        return types;
+    case LogicalOperatorKind::Projection:
+        for (const auto& expression : expressions) {
+            types.push_back(expression->type);
+        }
+        return types;
+    case LogicalOperatorKind::Aggregate:
+        for (const auto& expression : expressions) {
+            types.push_back(expression->type);
+        }
+        for (const auto& aggregate : aggregates) {
+            types.push_back(aggregate.function.return_type);
+        }
+        return types;
+    case LogicalOperatorKind::Join: {
+        types = children[0]->Types();
+        if (join_type == PhysicalJoinType::Inner || join_type == PhysicalJoinType::Left) {
+            auto right = children[1]->Types();
+            types.insert(types.end(), right.begin(), right.end());
+        } else if (join_type == PhysicalJoinType::Mark) {
+            types.push_back(LogicalTypeId::BOOLEAN);
+        }
+        return types;
+    }
+    default:
+        return children[0]->Types();
+    }
+}
+
+std::string LogicalOperator::ToString(int indent) const {
+    std::string pad(indent * 2, ' ');
+    std::string out = pad;
+    auto list = [](const std::vector<ExpressionPtr>& expressions) {
+        std::string text;
+        for (size_t i = 0; i < expressions.size(); i++) {
+            text += (i ? ", " : "") + expressions[i]->ToString();
+        }
+        return text;
+    };
+    switch (kind) {
+    case LogicalOperatorKind::Get:
+        out += "SCAN " + table_name + " #" + std::to_string(table_index) + " columns [";
+        for (size_t i = 0; i < column_ids.size(); i++) {
+            out += (i ? ", " : "") + function->names[column_ids[i]];
+        }
+        out += "]";
+        if (!table_filters.empty()) {
+            out += " filters " + std::to_string(table_filters.size());
+        }
+        break;
+    case LogicalOperatorKind::Filter:
+        out += "FILTER " + list(expressions);
+        break;
+    case LogicalOperatorKind::Projection:
+        out += "PROJECTION #" + std::to_string(table_index) + " " + list(expressions);
+        break;
+    case LogicalOperatorKind::Aggregate: {
+        out += "HASH_GROUP_BY #" + std::to_string(table_index) + " [" + list(expressions) + "]";
+        for (const auto& aggregate : aggregates) {
+            out += " " + aggregate.function.name + "(" + list(aggregate.arguments) + ")";
+        }
+        break;
+    }
+    case LogicalOperatorKind::Join: {
+        static const char* kNames[] = {"INNER", "LEFT", "SEMI", "ANTI", "MARK"};
+        out += std::string("HASH_JOIN ") + kNames[static_cast<int>(join_type)];
+        for (const auto& condition : conditions) {
+            out += " " + condition.left->ToString() + " = " + condition.right->ToString();
+        }
+        if (residual) {
+            out += " AND " + residual->ToString();
+        }
+        break;
+    }
+    case LogicalOperatorKind::Order:
+        out += "ORDER_BY";
+        for (const auto& order : orders) {
+            out += " " + order.expression->ToString() + (order.descending ? " DESC" : " ASC");
+        }
+        break;
+    case LogicalOperatorKind::Limit:
+        out += "LIMIT " + (limit ? std::to_string(*limit) : std::string("ALL")) + " OFFSET " +
+               std::to_string(offset);
+        break;
+    case LogicalOperatorKind::Union:
+        out += "UNION ALL #" + std::to_string(table_index);
+        break;
+    }
+    out += "  (~" + std::to_string(static_cast<long long>(std::llround(estimated_rows))) +
+           " rows)\n";
+    for (const auto& child : children) {
+        out += child->ToString(indent + 1);
+    }
+    return out;
+}
+
+} // namespace sluice

@@ -1,0 +1,84 @@
+#pragma once
+
+#include "execution/aggregate_function.hpp"
+#include "execution/expression.hpp"
+#include "execution/physical_hash_join.hpp"
+#include "sql/table_function.hpp"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sluice {
+
+enum class LogicalOperatorKind : uint8_t {
+    Get,         // a table function or table: function, table_index, column_ids, table_filters
+    Filter,      // conjuncts in `expressions`
+    Projection,  // `expressions` as columns of table_index
+    Aggregate,   // groups (`expressions`, table_index) and `aggregates` (aggregate_index)
+    Join,        // join_type over children[0] (probe) and children[1] (build)
+    Order,       // orders
+    Limit,       // limit, offset
+    Union,       // children's columns, positionally, as columns of table_index
+};
+
+struct BoundAggregate {
+    AggregateFunction function;
+    std::vector<ExpressionPtr> arguments;
+};
+
+struct BoundOrder {
+    ExpressionPtr expression;
+    bool descending = false;
+    bool nulls_first = false;
+};
+
+// An equality between an expression over the left input and one over the right.
+struct JoinCondition {
+    ExpressionPtr left;
+    ExpressionPtr right;
+};
+
+// A node of the logical plan. Columns are named by ColumnBinding, so rewrites can move
+// operators without renumbering: each operator lists the bindings it outputs.
+struct LogicalOperator {
+    LogicalOperatorKind kind;
+    std::vector<std::unique_ptr<LogicalOperator>> children;
+
+    idx_t table_index = 0;
+    std::vector<ExpressionPtr> expressions;
+
+    // Get
+    std::shared_ptr<BoundTableFunction> function;
+    std::string table_name;
+    std::vector<idx_t> column_ids; // after pruning: the function columns read
+    std::vector<TableFilter> table_filters;
+
+    // Aggregate
+    idx_t aggregate_index = 0;
+    std::vector<BoundAggregate> aggregates;
+
+    // Join: conditions, then `residual` (any other predicate over both sides)
+    PhysicalJoinType join_type = PhysicalJoinType::Inner;
+    std::vector<JoinCondition> conditions;
+    ExpressionPtr residual;
+    idx_t mark_index = 0; // Mark: the BOOLEAN column's binding (mark_index, 0)
+
+    std::vector<BoundOrder> orders;
+    std::optional<uint64_t> limit;
+    uint64_t offset = 0;
+
+    double estimated_rows = 0;
+
+    explicit LogicalOperator(LogicalOperatorKind k) : kind(k) {}
+
+    std::vector<ColumnBinding> Bindings() const;
+    std::vector<LogicalType> Types() const;
+    // The plan as an indented tree, for EXPLAIN.
+    std::string ToString(int indent = 0) const;
+};
+
+using LogicalOperatorPtr = std::unique_ptr<LogicalOperator>;
+
+} // namespace sluice

@@ -1,0 +1,587 @@
+#include "sql/optimizer.hpp"
+
+#include "common/exception.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+namespace sluice {
+
+namespace {
+
+constexpr double kFilterSelectivity = 0.2;
+
+void CollectTables(const Expression& expression, std::set<idx_t>& tables) {
+    if (expression.kind == ExpressionKind::BoundColumn) {
+        tables.insert(expression.binding.table_index);
+    }
+    for (const auto& child : expression.children) {
+        CollectTables(*child, tables);
+    }
+}
+
+std::set<idx_t> TablesOfOperator(const LogicalOperator& op) {
+    std::set<idx_t> tables;
+    for (const auto& binding : op.Bindings()) {
+        tables.insert(binding.table_index);
+    }
+    return tables;
+}
+
+bool IsSubset(const std::set<idx_t>& inner, const std::set<idx_t>& outer) {
+    return std::includes(outer.begin(), outer.end(), inner.begin(), inner.end());
+}
+
+void SplitConjuncts(ExpressionPtr expression, std::vector<ExpressionPtr>& out) {
+    if (expression->kind == ExpressionKind::And) {
+        SplitConjuncts(std::move(expression->children[0]), out);
+        SplitConjuncts(std::move(expression->children[1]), out);
+        return;
+    }
+    // TRUE is no condition at all.
+    if (expression->kind == ExpressionKind::Constant && !expression->value.IsNull() &&
+        expression->type.id() == LogicalTypeId::BOOLEAN && expression->value.GetBoolean()) {
+        return;
+    }
+    out.push_back(std::move(expression));
+}
+
+ExpressionPtr CombineConjuncts(std::vector<ExpressionPtr> conjuncts) {
+    ExpressionPtr result;
+    for (auto& conjunct : conjuncts) {
+        if (!result) {
+            result = std::move(conjunct);
+            continue;
+        }
+        auto both = std::make_unique<Expression>();
+        both->kind = ExpressionKind::And;
+        both->type = LogicalTypeId::BOOLEAN;
+        both->children.push_back(std::move(result));
+        both->children.push_back(std::move(conjunct));
+        result = std::move(both);
+    }
+    return result;
+}
+
+LogicalOperatorPtr WrapInFilter(LogicalOperatorPtr op, std::vector<ExpressionPtr> filters) {
+    if (filters.empty()) {
+        return op;
+    }
+    auto filter = std::make_unique<LogicalOperator>(LogicalOperatorKind::Filter);
+    filter->expressions = std::move(filters);
+    filter->children.push_back(std::move(op));
+    return filter;
+}
+
+// Replaces references to `table_index` columns by copies of `expressions`.
+ExpressionPtr Substitute(ExpressionPtr expression, idx_t table_index,
+                         const std::vector<ExpressionPtr>& expressions) {
+    if (expression->kind == ExpressionKind::BoundColumn &&
+        expression->binding.table_index == table_index) {
+        return expressions[expression->binding.column_index]->Copy();
+    }
+    for (auto& child : expression->children) {
+        child = Substitute(std::move(child), table_index, expressions);
+    }
+    return expression;
+}
+
+// If `predicate` is `a = b` with one side over `left` tables and the other over `right`, the
+// join condition (left side first).
+std::optional<JoinCondition> AsJoinCondition(const Expression& predicate,
+                                             const std::set<idx_t>& left,
+                                             const std::set<idx_t>& right) {
+    if (predicate.kind != ExpressionKind::Function || predicate.function_name != "=" ||
+        predicate.children.size() != 2) {
+        return std::nullopt;
+    }
+    auto a = TablesOf(*predicate.children[0]);
+    auto b = TablesOf(*predicate.children[1]);
+    if (a.empty() || b.empty()) {
+        return std::nullopt;
+    }
+    if (IsSubset(a, left) && IsSubset(b, right)) {
+        return JoinCondition{predicate.children[0]->Copy(), predicate.children[1]->Copy()};
+    }
+    if (IsSubset(a, right) && IsSubset(b, left)) {
+        return JoinCondition{predicate.children[1]->Copy(), predicate.children[0]->Copy()};
+    }
+    return std::nullopt;
+}
+
+// TableFilters for a scan: `column op constant` conjuncts on its own columns.
+void ExtractTableFilters(LogicalOperator& get, const std::vector<ExpressionPtr>& filters) {
+    using Op = TableFilter::Op;
+    for (const auto& predicate : filters) {
+        if ((predicate->kind == ExpressionKind::IsNull ||
+             predicate->kind == ExpressionKind::IsNotNull) &&
+            predicate->children[0]->kind == ExpressionKind::BoundColumn &&
+            predicate->children[0]->binding.table_index == get.table_index) {
+            get.table_filters.push_back(
+                {predicate->children[0]->binding.column_index,
+                 predicate->kind == ExpressionKind::IsNull ? Op::IsNull : Op::IsNotNull, Value()});
+            continue;
+        }
+        if (predicate->kind != ExpressionKind::Function || predicate->children.size() != 2) {
+            continue;
+        }
+        static const std::vector<std::pair<std::string, Op>> kOps = {
+            {"=", Op::Equal},      {"!=", Op::NotEqual}, {"<", Op::Less},
+            {"<=", Op::LessEqual}, {">", Op::Greater},   {">=", Op::GreaterEqual}};
+        auto op = std::find_if(kOps.begin(), kOps.end(), [&](const auto& entry) {
+            return entry.first == predicate->function_name;
+        });
+        if (op == kOps.end()) {
+            continue;
+        }
+        const Expression* left = predicate->children[0].get();
+        const Expression* right = predicate->children[1].get();
+        Op comparison = op->second;
+        if (left->kind == ExpressionKind::Constant && right->kind == ExpressionKind::BoundColumn) {
+            std::swap(left, right);
+            static const std::vector<std::pair<Op, Op>> kMirror = {
+                {Op::Less, Op::Greater},
+                {Op::LessEqual, Op::GreaterEqual},
+                {Op::Greater, Op::Less},
+                {Op::GreaterEqual, Op::LessEqual}};
+            for (const auto& [from, to] : kMirror) {
+                if (comparison == from) {
+                    comparison = to;
+                    break;
+                }
+            }
+        }
+        // Only an uncast column against a constant of its own type: casts may change the order.
+        if (left->kind == ExpressionKind::BoundColumn &&
+            left->binding.table_index == get.table_index &&
+            right->kind == ExpressionKind::Constant && right->type == left->type) {
+            get.table_filters.push_back({left->binding.column_index, comparison, right->value});
+        }
+    }
+}
+
+void ForEachExpression(LogicalOperator& op, const std::function<void(ExpressionPtr&)>& visit) {
+    for (auto& expression : op.expressions) {
+        visit(expression);
+    }
+    for (auto& aggregate : op.aggregates) {
+        for (auto& argument : aggregate.arguments) {
+            visit(argument);
+        }
+    }
+    for (auto& condition : op.conditions) {
+        visit(condition.left);
+        visit(condition.right);
+    }
+    if (op.residual) {
+        visit(op.residual);
+    }
+    for (auto& order : op.orders) {
+        visit(order.expression);
+    }
+    for (auto& child : op.children) {
+        ForEachExpression(*child, visit);
+    }
+}
+
+void CollectReferences(const Expression& expression, std::set<std::pair<idx_t, idx_t>>& out) {
+    if (expression.kind == ExpressionKind::BoundColumn) {
+        out.insert({expression.binding.table_index, expression.binding.column_index});
+    }
+    for (const auto& child : expression.children) {
+        CollectReferences(*child, out);
+    }
+}
+
+} // namespace
+
+std::set<idx_t> TablesOf(const Expression& expression) {
+    std::set<idx_t> tables;
+    CollectTables(expression, tables);
+    return tables;
+}
+
+LogicalOperatorPtr Optimizer::Optimize(LogicalOperatorPtr plan) {
+    plan = PushDown(std::move(plan), {});
+    PruneColumns(*plan);
+    Estimate(*plan);
+    return plan;
+}
+
+LogicalOperatorPtr Optimizer::PushDown(LogicalOperatorPtr op, std::vector<ExpressionPtr> filters) {
+    switch (op->kind) {
+    case LogicalOperatorKind::Filter: {
+        for (auto& expression : op->expressions) {
+            SplitConjuncts(std::move(expression), filters);
+        }
+        return PushDown(std::move(op->children[0]), std::move(filters));
+    }
+    case LogicalOperatorKind::Join:
+        if (op->join_type == PhysicalJoinType::Inner) {
+            return PushDownJoinRegion(std::move(op), std::move(filters));
+        }
+        return PushDownOuterJoin(std::move(op), std::move(filters));
+    case LogicalOperatorKind::Projection: {
+        std::vector<ExpressionPtr> below, above;
+        for (auto& filter : filters) {
+            auto tables = TablesOf(*filter);
+            if (tables.size() == 1 && *tables.begin() == op->table_index) {
+                below.push_back(Substitute(std::move(filter), op->table_index, op->expressions));
+            } else {
+                above.push_back(std::move(filter));
+            }
+        }
+        op->children[0] = PushDown(std::move(op->children[0]), std::move(below));
+        return WrapInFilter(std::move(op), std::move(above));
+    }
+    case LogicalOperatorKind::Aggregate: {
+        std::vector<ExpressionPtr> below, above;
+        for (auto& filter : filters) {
+            auto tables = TablesOf(*filter);
+            if (tables.size() == 1 && *tables.begin() == op->table_index) {
+                below.push_back(Substitute(std::move(filter), op->table_index, op->expressions));
+            } else {
+                above.push_back(std::move(filter));
+            }
+        }
+        op->children[0] = PushDown(std::move(op->children[0]), std::move(below));
+        return WrapInFilter(std::move(op), std::move(above));
+    }
+    case LogicalOperatorKind::Order:
+        op->children[0] = PushDown(std::move(op->children[0]), std::move(filters));
+        return op;
+    case LogicalOperatorKind::Get:
+        ExtractTableFilters(*op, filters);
+        return WrapInFilter(std::move(op), std::move(filters));
+    case LogicalOperatorKind::Limit:
+    case LogicalOperatorKind::Union:
+        for (auto& child : op->children) {
+            child = PushDown(std::move(child), {});
+        }
+        return WrapInFilter(std::move(op), std::move(filters));
+    }
+    return op;
+}
+
+LogicalOperatorPtr Optimizer::PushDownOuterJoin(LogicalOperatorPtr op,
+                                                std::vector<ExpressionPtr> filters) {
+    auto left_tables = TablesOfOperator(*op->children[0]);
+    auto right_tables = TablesOfOperator(*op->children[1]);
+    std::vector<ExpressionPtr> left_filters, right_filters, above;
+    for (auto& filter : filters) {
+        if (op->join_type == PhysicalJoinType::Mark &&
+            filter->kind == ExpressionKind::BoundColumn &&
+            filter->binding.table_index == op->mark_index) {
+            // WHERE x IN (subquery): keep only rows with a match, a semi join.
+            op->join_type = PhysicalJoinType::Semi;
+            continue;
+        }
+        auto tables = TablesOf(*filter);
+        if (!tables.empty() && IsSubset(tables, left_tables)) {
+            left_filters.push_back(std::move(filter));
+        } else {
+            above.push_back(std::move(filter));
+        }
+    }
+    // The ON clause: equalities become hash keys; conjuncts over the right side alone filter
+    // the right input; the rest stays a residual.
+    if (op->residual) {
+        std::vector<ExpressionPtr> conjuncts, rest;
+        SplitConjuncts(std::move(op->residual), conjuncts);
+        for (auto& conjunct : conjuncts) {
+            auto tables = TablesOf(*conjunct);
+            if (auto condition = AsJoinCondition(*conjunct, left_tables, right_tables)) {
+                op->conditions.push_back(std::move(*condition));
+            } else if (!tables.empty() && IsSubset(tables, right_tables)) {
+                right_filters.push_back(std::move(conjunct));
+            } else {
+                rest.push_back(std::move(conjunct));
+            }
+        }
+        op->residual = CombineConjuncts(std::move(rest));
+    }
+    op->children[0] = PushDown(std::move(op->children[0]), std::move(left_filters));
+    op->children[1] = PushDown(std::move(op->children[1]), std::move(right_filters));
+    return WrapInFilter(std::move(op), std::move(above));
+}
+
+LogicalOperatorPtr Optimizer::PushDownJoinRegion(LogicalOperatorPtr op,
+                                                 std::vector<ExpressionPtr> filters) {
+    // Flatten the tree of inner joins (and filters between them) into relations and predicates.
+    std::vector<LogicalOperatorPtr> relations;
+    std::function<void(LogicalOperatorPtr)> flatten = [&](LogicalOperatorPtr node) {
+        if (node->kind == LogicalOperatorKind::Join &&
+            node->join_type == PhysicalJoinType::Inner) {
+            if (node->residual) {
+                SplitConjuncts(std::move(node->residual), filters);
+            }
+            flatten(std::move(node->children[0]));
+            flatten(std::move(node->children[1]));
+            return;
+        }
+        if (node->kind == LogicalOperatorKind::Filter) {
+            for (auto& expression : node->expressions) {
+                SplitConjuncts(std::move(expression), filters);
+            }
+            flatten(std::move(node->children[0]));
+            return;
+        }
+        relations.push_back(std::move(node));
+    };
+    flatten(std::move(op));
+    // Predicates over one relation go into it.
+    std::vector<std::set<idx_t>> tables;
+    for (const auto& relation : relations) {
+        tables.push_back(TablesOfOperator(*relation));
+    }
+    std::vector<std::vector<ExpressionPtr>> pushed(relations.size());
+    std::vector<ExpressionPtr> predicates;
+    for (auto& filter : filters) {
+        auto used = TablesOf(*filter);
+        bool placed = false;
+        for (size_t i = 0; i < relations.size() && !placed && !used.empty(); i++) {
+            if (IsSubset(used, tables[i])) {
+                pushed[i].push_back(std::move(filter));
+                placed = true;
+            }
+        }
+        if (!placed) {
+            predicates.push_back(std::move(filter));
+        }
+    }
+    for (size_t i = 0; i < relations.size(); i++) {
+        relations[i] = PushDown(std::move(relations[i]), std::move(pushed[i]));
+    }
+    auto joined = ReorderJoins(std::move(relations), predicates);
+    return WrapInFilter(std::move(joined), std::move(predicates));
+}
+
+double Optimizer::DistinctEstimate(const Expression& key, double fallback) const {
+    if (key.kind == ExpressionKind::BoundColumn) {
+        auto found = base_rows_.find(key.binding.table_index);
+        if (found != base_rows_.end()) {
+            return std::max(1.0, found->second);
+        }
+    }
+    if (key.kind == ExpressionKind::Cast) {
+        return DistinctEstimate(*key.children[0], fallback);
+    }
+    return std::max(1.0, fallback);
+}
+
+LogicalOperatorPtr Optimizer::ReorderJoins(std::vector<LogicalOperatorPtr> relations,
+                                           std::vector<ExpressionPtr>& predicates) {
+    struct Node {
+        LogicalOperatorPtr op;
+        std::set<idx_t> tables;
+        double rows;
+    };
+    std::vector<Node> nodes;
+    for (auto& relation : relations) {
+        double rows = Estimate(*relation);
+        auto tables = TablesOfOperator(*relation);
+        nodes.push_back({std::move(relation), std::move(tables), rows});
+    }
+    // Greedy: join the connected pair with the smallest estimated result until one is left.
+    while (nodes.size() > 1) {
+        size_t best_a = 0, best_b = 1;
+        double best_rows = -1;
+        bool best_connected = false;
+        for (size_t a = 0; a < nodes.size(); a++) {
+            for (size_t b = a + 1; b < nodes.size(); b++) {
+                double divisor = 0;
+                for (const auto& predicate : predicates) {
+                    auto condition = AsJoinCondition(*predicate, nodes[a].tables, nodes[b].tables);
+                    if (condition) {
+                        divisor = std::max(divisor,
+                                           std::min(DistinctEstimate(*condition->left,
+                                                                     nodes[a].rows),
+                                                    DistinctEstimate(*condition->right,
+                                                                     nodes[b].rows)));
+                    }
+                }
+                bool connected = divisor > 0;
+                double rows = nodes[a].rows * nodes[b].rows / (connected ? divisor : 1);
+                if ((connected && !best_connected) ||
+                    (connected == best_connected && (best_rows < 0 || rows < best_rows))) {
+                    best_a = a;
+                    best_b = b;
+                    best_rows = rows;
+                    best_connected = connected;
+                }
+            }
+        }
+        Node& a = nodes[best_a];
+        Node& b = nodes[best_b];
+        // The smaller input is the build side (children[1]).
+        bool a_builds = a.rows < b.rows;
+        Node& probe = a_builds ? b : a;
+        Node& build = a_builds ? a : b;
+        auto join = std::make_unique<LogicalOperator>(LogicalOperatorKind::Join);
+        join->join_type = PhysicalJoinType::Inner;
+        std::set<idx_t> all = probe.tables;
+        all.insert(build.tables.begin(), build.tables.end());
+        std::vector<ExpressionPtr> residual, remaining;
+        for (auto& predicate : predicates) {
+            if (auto condition = AsJoinCondition(*predicate, probe.tables, build.tables)) {
+                join->conditions.push_back(std::move(*condition));
+            } else if (IsSubset(TablesOf(*predicate), all) && !TablesOf(*predicate).empty()) {
+                residual.push_back(std::move(predicate));
+            } else {
+                remaining.push_back(std::move(predicate));
+            }
+        }
+        predicates = std::move(remaining);
+        join->residual = CombineConjuncts(std::move(residual));
+        join->estimated_rows = std::max(1.0, best_rows);
+        join->children.push_back(std::move(probe.op));
+        join->children.push_back(std::move(build.op));
+        Node merged{std::move(join), std::move(all), std::max(1.0, best_rows)};
+        nodes.erase(nodes.begin() + static_cast<long>(std::max(best_a, best_b)));
+        nodes.erase(nodes.begin() + static_cast<long>(std::min(best_a, best_b)));
+        nodes.push_back(std::move(merged));
+    }
+    return std::move(nodes[0].op);
+}
+
+double Optimizer::Estimate(LogicalOperator& op) {
+    double rows = 1;
+    switch (op.kind) {
+    case LogicalOperatorKind::Get:
+        rows = op.function->estimated_rows >= 0 ? op.function->estimated_rows : 1000;
+        base_rows_[op.table_index] = rows;
+        break;
+    case LogicalOperatorKind::Filter:
+        rows = Estimate(*op.children[0]) *
+               std::pow(kFilterSelectivity, static_cast<double>(op.expressions.size()));
+        break;
+    case LogicalOperatorKind::Projection:
+        rows = Estimate(*op.children[0]);
+        base_rows_[op.table_index] = rows;
+        break;
+    case LogicalOperatorKind::Aggregate:
+        rows = Estimate(*op.children[0]);
+        rows = op.expressions.empty() ? 1 : std::max(1.0, rows / 4);
+        base_rows_[op.table_index] = rows;
+        break;
+    case LogicalOperatorKind::Join: {
+        double left = Estimate(*op.children[0]);
+        double right = Estimate(*op.children[1]);
+        switch (op.join_type) {
+        case PhysicalJoinType::Inner:
+            rows = op.estimated_rows > 0 ? op.estimated_rows
+                                         : (op.conditions.empty() ? left * right
+                                                                  : std::max(left, right));
+            break;
+        case PhysicalJoinType::Left:
+            rows = std::max(left, op.estimated_rows > 0 ? op.estimated_rows : left);
+            break;
+        case PhysicalJoinType::Semi:
+        case PhysicalJoinType::Anti:
+            rows = std::max(1.0, left * 0.5);
+            break;
+        case PhysicalJoinType::Mark:
+            rows = left;
+            break;
+        }
+        break;
+    }
+    case LogicalOperatorKind::Order:
+        rows = Estimate(*op.children[0]);
+        break;
+    case LogicalOperatorKind::Limit:
+        rows = Estimate(*op.children[0]);
+        if (op.limit) {
+            rows = std::min(rows, static_cast<double>(*op.limit));
+        }
+        break;
+    case LogicalOperatorKind::Union:
+        rows = Estimate(*op.children[0]) + Estimate(*op.children[1]);
+        base_rows_[op.table_index] = rows;
+        break;
+    }
+    op.estimated_rows = std::max(1.0, rows);
+    return op.estimated_rows;
+}
+
+void Optimizer::PruneColumns(LogicalOperator& root) {
+    std::set<idx_t> union_inputs; // projections read positionally by a UNION: keep whole
+    std::function<void(LogicalOperator&)> find_union_inputs = [&](LogicalOperator& op) {
+        if (op.kind == LogicalOperatorKind::Union) {
+            for (auto& child : op.children) {
+                union_inputs.insert(child->table_index);
+            }
+        }
+        for (auto& child : op.children) {
+            find_union_inputs(*child);
+        }
+    };
+    find_union_inputs(root);
+    for (int round = 0; round < 3; round++) {
+        std::set<std::pair<idx_t, idx_t>> used;
+        for (const auto& binding : root.Bindings()) {
+            used.insert({binding.table_index, binding.column_index});
+        }
+        ForEachExpression(root, [&](ExpressionPtr& expression) {
+            CollectReferences(*expression, used);
+        });
+        std::function<void(LogicalOperator&, bool)> prune = [&](LogicalOperator& op,
+                                                                bool is_root) {
+            for (auto& child : op.children) {
+                prune(*child, false);
+            }
+            if (op.kind == LogicalOperatorKind::Get) {
+                std::vector<idx_t> kept;
+                for (idx_t id : op.column_ids) {
+                    if (used.count({op.table_index, id})) {
+                        kept.push_back(id);
+                    }
+                }
+                if (kept.empty() && !op.column_ids.empty()) {
+                    kept.push_back(op.column_ids[0]); // rows still need counting
+                }
+                op.column_ids = std::move(kept);
+                return;
+            }
+            if (op.kind != LogicalOperatorKind::Projection || is_root ||
+                union_inputs.count(op.table_index)) {
+                return;
+            }
+            idx_t used_count = 0;
+            for (idx_t i = 0; i < op.expressions.size(); i++) {
+                used_count += used.count({op.table_index, i});
+            }
+            if (used_count == op.expressions.size()) {
+                return;
+            }
+            std::vector<idx_t> new_index(op.expressions.size(), 0);
+            std::vector<ExpressionPtr> kept;
+            for (idx_t i = 0; i < op.expressions.size(); i++) {
+                if (used.count({op.table_index, i})) {
+                    new_index[i] = kept.size();
+                    kept.push_back(std::move(op.expressions[i]));
+                }
+            }
+            if (kept.empty()) {
+                kept.push_back(MakeConstant(Value::Boolean(true)));
+            }
+            op.expressions = std::move(kept);
+            idx_t table = op.table_index;
+            ForEachExpression(root, [&](ExpressionPtr& expression) {
+                std::function<void(Expression&)> remap = [&](Expression& e) {
+                    if (e.kind == ExpressionKind::BoundColumn && e.binding.table_index == table) {
+                        e.binding.column_index = new_index[e.binding.column_index];
+                    }
+                    for (auto& child : e.children) {
+                        remap(*child);
+                    }
+                };
+                remap(*expression);
+            });
+        };
+        prune(root, true);
+    }
+}
+
+} // namespace sluice

@@ -1,0 +1,37 @@
+#pragma once
+
+#include "sql/logical_operator.hpp"
+
+#include <map>
+#include <set>
+#include <vector>
+
+namespace sluice {
+
+// Rewrites a logical plan: pushes filters down through projections, aggregates and joins into
+// scans (as TableFilters, so Parquet can skip row groups), turns WHERE x IN (subquery) into a
+// semi join, splits join conditions into hash keys and residuals, orders inner joins greedily by
+// estimated cardinality (smaller input builds), and prunes columns nobody reads.
+class Optimizer {
+public:
+    LogicalOperatorPtr Optimize(LogicalOperatorPtr plan);
+
+private:
+    LogicalOperatorPtr PushDown(LogicalOperatorPtr op, std::vector<ExpressionPtr> filters);
+    LogicalOperatorPtr PushDownJoinRegion(LogicalOperatorPtr op,
+                                          std::vector<ExpressionPtr> filters);
+    LogicalOperatorPtr PushDownOuterJoin(LogicalOperatorPtr op,
+                                         std::vector<ExpressionPtr> filters);
+    LogicalOperatorPtr ReorderJoins(std::vector<LogicalOperatorPtr> relations,
+                                    std::vector<ExpressionPtr>& predicates);
+    double Estimate(LogicalOperator& op);
+    double DistinctEstimate(const Expression& key, double fallback) const;
+    void PruneColumns(LogicalOperator& root);
+
+    std::map<idx_t, double> base_rows_; // table index -> rows before filters
+};
+
+// The table indexes an expression's columns come from.
+std::set<idx_t> TablesOf(const Expression& expression);
+
+} // namespace sluice
