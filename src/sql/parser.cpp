@@ -380,6 +380,15 @@ Statement Parser::ParseCopy() {
 
 std::shared_ptr<SelectStatement> Parser::ParseQuery() {
     DepthGuard guard(*this);
+    // A subquery's expressions are checked on their own: the outer check does not enter it.
+    size_t outer_nesting = expression_nesting_;
+    expression_nesting_ = 0;
+    auto query = ParseQueryBody();
+    expression_nesting_ = outer_nesting;
+    return query;
+}
+
+std::shared_ptr<SelectStatement> Parser::ParseQueryBody() {
     std::vector<CommonTableExpression> ctes;
     if (AcceptKeyword("WITH")) {
         AcceptKeyword("RECURSIVE");
@@ -715,8 +724,9 @@ ParsedExpressionPtr Parser::ParseSingleExpression() {
 
 ParsedExpressionPtr Parser::ParseExpression() {
     DepthGuard guard(*this);
+    expression_nesting_++;
     auto expression = ParseOr();
-    if (depth_ == 1) {
+    if (--expression_nesting_ == 0) {
         CheckExpressionDepth(*expression);
     }
     return expression;

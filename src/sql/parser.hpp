@@ -21,6 +21,7 @@ private:
     Statement ParseStatement();
     // A whole query: [WITH ...] blocks joined by UNION, then ORDER BY / LIMIT / OFFSET.
     std::shared_ptr<SelectStatement> ParseQuery();
+    std::shared_ptr<SelectStatement> ParseQueryBody();
     std::shared_ptr<SelectStatement> ParseQueryTerm();
     std::shared_ptr<SelectStatement> ParseSelectBlock();
     std::shared_ptr<SelectStatement> ParseValues();
@@ -75,6 +76,7 @@ private:
     std::vector<Token> tokens_;
     size_t pos_ = 0;
     size_t depth_ = 0;
+    size_t expression_nesting_ = 0; // ParseExpression calls in progress
 };
 
 // How deeply expressions may nest (DuckDB's default max_expression_depth).
