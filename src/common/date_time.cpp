@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 
 namespace sluice {
 
@@ -453,8 +453,8 @@ bool TryParse(std::string_view text, interval_t& result) {
         if (text[pos] == '-' || text[pos] == '+') {
             pos++;
         }
-        while (pos < text.size() && (std::isdigit(static_cast<unsigned char>(text[pos])) ||
-                                     text[pos] == '.')) {
+        while (pos < text.size() &&
+               (std::isdigit(static_cast<unsigned char>(text[pos])) || text[pos] == '.')) {
             pos++;
         }
         std::string number(text.substr(start, pos - start));

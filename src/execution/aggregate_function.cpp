@@ -207,9 +207,7 @@ AggregateFunction MinMaxTyped(bool is_max, const LogicalType& argument) {
     function.argument_types = {argument};
     function.return_type = argument;
     function.state_size = sizeof(MinMaxState<T>);
-    function.initialize = [](uint8_t* state) {
-        std::memset(state, 0, sizeof(MinMaxState<T>));
-    };
+    function.initialize = [](uint8_t* state) { std::memset(state, 0, sizeof(MinMaxState<T>)); };
     auto better = [is_max](const T& candidate, const T& current) {
         if constexpr (std::is_floating_point_v<T>) {
             // NaN is the largest value, as in DuckDB.

@@ -14,8 +14,7 @@ struct ScanLocal : public LocalState {
 
 ChunkScanSource::ChunkScanSource(std::vector<LogicalType> types, Provider provider,
                                  std::vector<idx_t> column_ids)
-    : types_(std::move(types)), provider_(std::move(provider)),
-      column_ids_(std::move(column_ids)) {
+    : types_(std::move(types)), provider_(std::move(provider)), column_ids_(std::move(column_ids)) {
 }
 
 std::vector<LogicalType> ChunkScanSource::OutputTypes() const {

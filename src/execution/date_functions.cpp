@@ -34,7 +34,9 @@ std::optional<int64_t (*)(int32_t)> DatePartOfDays(const std::string& part) {
         return +[](int32_t days) { return static_cast<int64_t>(ToCivil(days).day); };
     }
     if (part == "quarter") {
-        return +[](int32_t days) { return static_cast<int64_t>((ToCivil(days).month - 1) / 3 + 1); };
+        return +[](int32_t days) {
+            return static_cast<int64_t>((ToCivil(days).month - 1) / 3 + 1);
+        };
     }
     if (part == "dow" || part == "dayofweek") { // Sunday = 0
         return +[](int32_t days) {
@@ -44,8 +46,7 @@ std::optional<int64_t (*)(int32_t)> DatePartOfDays(const std::string& part) {
     }
     if (part == "doy" || part == "dayofyear") {
         return +[](int32_t days) {
-            return static_cast<int64_t>(days) -
-                   date::FromCivil(ToCivil(days).year, 1, 1) + 1;
+            return static_cast<int64_t>(days) - date::FromCivil(ToCivil(days).year, 1, 1) + 1;
         };
     }
     if (part == "decade") {
@@ -210,8 +211,8 @@ std::optional<BoundFunction> BindToInterval(const std::string& unit) {
                                                      idx_t count, Vector& result) {
         UnaryLoop<int64_t, interval_t>(*args[0], count, result, [&](int64_t n, interval_t& out) {
             if (std::abs(n) > INT32_MAX / 12) {
-                throw Exception(ErrorKind::OutOfRange, "Interval value " + std::to_string(n) +
-                                                           " " + "out of range");
+                throw Exception(ErrorKind::OutOfRange,
+                                "Interval value " + std::to_string(n) + " " + "out of range");
             }
             out.months = static_cast<int32_t>(months * n);
             out.days = static_cast<int32_t>(days * n);

@@ -42,8 +42,8 @@ enum class ExpressionKind : uint8_t {
     ColumnRef,     // column_index into the input chunk
     BoundColumn,   // binding, before resolution
     SubqueryValue, // subquery_value->value
-    Cast,      // children[0] to type
-    Function,  // function(children)
+    Cast,          // children[0] to type
+    Function,      // function(children)
     And,
     Or,
     Not,

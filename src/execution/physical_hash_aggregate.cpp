@@ -53,9 +53,8 @@ void HashAggregateSink::Finalize() {
         tables_.push_back(std::make_unique<AggregateHashTable>(key_types_, aggregates_));
     }
     // Fold into the largest table: fewest groups to move.
-    std::sort(tables_.begin(), tables_.end(), [](const auto& a, const auto& b) {
-        return a->GroupCount() > b->GroupCount();
-    });
+    std::sort(tables_.begin(), tables_.end(),
+              [](const auto& a, const auto& b) { return a->GroupCount() > b->GroupCount(); });
     for (idx_t i = 1; i < tables_.size(); i++) {
         tables_.front()->Combine(*tables_[i]);
     }

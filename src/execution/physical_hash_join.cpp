@@ -29,8 +29,8 @@ void HashJoinBuildSink::Combine(LocalState* local) {
 class HashJoinProbe::ProbeState : public LocalState {
 public:
     bool started = false;
-    idx_t row = 0;        // the probe row whose chain is being walked
-    uint32_t entry = 0;   // the next chain entry of `row` to look at (0: start the chain)
+    idx_t row = 0;      // the probe row whose chain is being walked
+    uint32_t entry = 0; // the next chain entry of `row` to look at (0: start the chain)
     bool chain_started = false;
     bool pairs_done = false;
     std::vector<std::unique_ptr<Vector>> keys;
@@ -85,9 +85,9 @@ bool HashJoinProbe::NextPairs(ProbeState& state, const DataChunk& input, DataChu
     RowLocation build_rows[kVectorSize];
     idx_t pair_count = 0;
     // Semi, anti and mark joins without a residual only need to know whether a match exists.
-    bool existence_only = residual_ == nullptr && (type_ == PhysicalJoinType::Semi ||
-                                                   type_ == PhysicalJoinType::Anti ||
-                                                   type_ == PhysicalJoinType::Mark);
+    bool existence_only = residual_ == nullptr &&
+                          (type_ == PhysicalJoinType::Semi || type_ == PhysicalJoinType::Anti ||
+                           type_ == PhysicalJoinType::Mark);
     while (state.row < input.size() && pair_count < kVectorSize) {
         idx_t row = state.row;
         if (state.key_null[row]) {

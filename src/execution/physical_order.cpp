@@ -59,9 +59,7 @@ void OrderSink::SortRun(Run& run) const {
             run.order.push_back({static_cast<uint32_t>(c), static_cast<uint32_t>(row)});
         }
     }
-    auto less = [&](const RowLocation& a, const RowLocation& b) {
-        return Less(run.chunks, a, b);
-    };
+    auto less = [&](const RowLocation& a, const RowLocation& b) { return Less(run.chunks, a, b); };
     if (limit_ && *limit_ < run.order.size()) {
         std::partial_sort(run.order.begin(), run.order.begin() + *limit_, run.order.end(), less);
         run.order.resize(*limit_);

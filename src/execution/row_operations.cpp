@@ -115,9 +115,8 @@ idx_t IndexOf(const Vector& vector, idx_t row) {
 } // namespace
 
 void HashVector(const Vector& vector, idx_t count, uint64_t* hashes, bool first) {
-    Dispatch(vector.type().physical(), [&](auto tag) {
-        HashTyped<decltype(tag)>(vector, count, hashes, first);
-    });
+    Dispatch(vector.type().physical(),
+             [&](auto tag) { HashTyped<decltype(tag)>(vector, count, hashes, first); });
 }
 
 bool RowsEqual(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {

@@ -112,8 +112,8 @@ BoundFunction BindLike(bool case_insensitive) {
 }
 
 BoundFunction BindSubstring(size_t argument_count) {
-    ScalarFunctionBody body = [argument_count](const std::vector<const Vector*>& args,
-                                               idx_t count, Vector& result) {
+    ScalarFunctionBody body = [argument_count](const std::vector<const Vector*>& args, idx_t count,
+                                               Vector& result) {
         const Vector& strings = *args[0];
         const Vector& starts = *args[1];
         const Vector* lengths = argument_count > 2 ? args[2] : nullptr;
@@ -160,17 +160,16 @@ std::optional<BoundFunction> BindStringFunction(const std::string& name) {
         ScalarFunctionBody body = [upper](const std::vector<const Vector*>& args, idx_t count,
                                           Vector& result) {
             std::string buffer;
-            UnaryLoop<string_t, string_t>(*args[0], count, result,
-                                          [&](const string_t& text, string_t& out) {
-                                              buffer.assign(text.data(), text.size());
-                                              for (char& c : buffer) {
-                                                  unsigned char u = static_cast<unsigned char>(c);
-                                                  c = static_cast<char>(upper ? std::toupper(u)
-                                                                              : std::tolower(u));
-                                              }
-                                              out = result.AddString(buffer);
-                                              return true;
-                                          });
+            UnaryLoop<string_t, string_t>(
+                *args[0], count, result, [&](const string_t& text, string_t& out) {
+                    buffer.assign(text.data(), text.size());
+                    for (char& c : buffer) {
+                        unsigned char u = static_cast<unsigned char>(c);
+                        c = static_cast<char>(upper ? std::toupper(u) : std::tolower(u));
+                    }
+                    out = result.AddString(buffer);
+                    return true;
+                });
         };
         return BoundFunction{{varchar}, varchar, body};
     }

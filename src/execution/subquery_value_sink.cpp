@@ -4,8 +4,7 @@
 
 namespace sluice {
 
-SinkResult SubqueryValueSink::Sink(DataChunk& chunk, LocalState* /*local*/,
-                                   idx_t /*batch_index*/) {
+SinkResult SubqueryValueSink::Sink(DataChunk& chunk, LocalState* /*local*/, idx_t /*batch_index*/) {
     std::lock_guard<std::mutex> guard(mutex_);
     if (chunk.size() == 0) {
         return SinkResult::NeedMoreInput;

@@ -8,8 +8,8 @@
 #include "execution/result_collector.hpp"
 #include "parallel/executor.hpp"
 #include "sql/binder.hpp"
-#include "sql/parser.hpp"
 #include "sql/optimizer.hpp"
+#include "sql/parser.hpp"
 #include "sql/planner.hpp"
 #include "sql/type_names.hpp"
 
@@ -32,8 +32,7 @@ std::unique_ptr<QueryResult> SingleValueResult(const std::string& name, const Va
     std::vector<std::unique_ptr<DataChunk>> chunks;
     chunks.push_back(std::move(chunk));
     return std::make_unique<QueryResult>(std::vector<std::string>{name},
-                                         std::vector<LogicalType>{value.type()},
-                                         std::move(chunks));
+                                         std::vector<LogicalType>{value.type()}, std::move(chunks));
 }
 
 void OptimizeQuery(BoundQuery& query) {
@@ -100,7 +99,6 @@ std::unique_ptr<QueryResult> Connection::Execute(const Statement& statement,
     }
     throw Exception(ErrorKind::Internal, "unknown statement kind");
 }
-
 
 std::vector<std::unique_ptr<DataChunk>> Connection::RunQuery(BoundQuery& query) {
     OptimizeQuery(query);
@@ -180,7 +178,14 @@ std::unique_ptr<QueryResult> Connection::ExecuteCreate(const Statement& statemen
         for (auto& chunk : RunQuery(query)) {
             chunks->push_back(std::move(chunk));
         }
+        idx_t rows = 0;
+        for (const auto& chunk : *chunks) {
+            rows += chunk->size();
+        }
         table->chunks = std::move(chunks);
+        catalog.CreateTable(std::move(table), statement.or_replace, statement.if_not_exists);
+        return SingleValueResult("Count",
+                                 Value::Integer(LogicalTypeId::BIGINT, static_cast<int64_t>(rows)));
     } else {
         for (const auto& column : statement.columns) {
             auto type = ResolveTypeName(column.type);
@@ -212,10 +217,9 @@ std::unique_ptr<QueryResult> Connection::ExecuteInsert(const Statement& statemen
         }
     } else {
         for (const auto& column : statement.columns) {
-            auto found = std::find_if(table->names.begin(), table->names.end(),
-                                      [&](const std::string& name) {
-                                          return Lower(name) == Lower(column.name);
-                                      });
+            auto found = std::find_if(
+                table->names.begin(), table->names.end(),
+                [&](const std::string& name) { return Lower(name) == Lower(column.name); });
             if (found == table->names.end()) {
                 throw Exception(ErrorKind::Binder, "Table \"" + table->name +
                                                        "\" does not have a column with name \"" +
@@ -227,10 +231,10 @@ std::unique_ptr<QueryResult> Connection::ExecuteInsert(const Statement& statemen
     Binder binder(catalog, sql);
     BoundQuery query = binder.BindStatementQuery(*statement.select);
     if (query.types.size() != targets.size()) {
-        throw Exception(ErrorKind::Binder,
-                        "table " + table->name + " has " + std::to_string(targets.size()) +
-                            " columns but " + std::to_string(query.types.size()) +
-                            " values were supplied");
+        throw Exception(ErrorKind::Binder, "table " + table->name + " has " +
+                                               std::to_string(targets.size()) + " columns but " +
+                                               std::to_string(query.types.size()) +
+                                               " values were supplied");
     }
     auto chunks = RunQuery(query);
     ChunkList converted;

@@ -42,8 +42,7 @@ private:
     std::unique_ptr<QueryResult> ExecuteDescribe(const Statement& statement,
                                                  const std::string& sql);
     std::unique_ptr<QueryResult> ExecuteCopy(const Statement& statement, const std::string& sql);
-    std::unique_ptr<QueryResult> ExecuteExplain(const Statement& statement,
-                                                const std::string& sql);
+    std::unique_ptr<QueryResult> ExecuteExplain(const Statement& statement, const std::string& sql);
     std::unique_ptr<QueryResult> ExecuteCreate(const Statement& statement, const std::string& sql);
     std::unique_ptr<QueryResult> ExecuteInsert(const Statement& statement, const std::string& sql);
     // Optimizes, plans and runs a bound query; returns its result chunks in order.

@@ -104,8 +104,8 @@ std::string ParsedExpression::ToString() const {
         }
         return text + "(" + (distinct ? "DISTINCT " : "") + JoinChildren(children, 0) + ")";
     case ParsedExpressionKind::Between:
-        return std::string(negated ? "(NOT " : "") + "(" + children[0]->ToString() +
-               " BETWEEN " + children[1]->ToString() + " AND " + children[2]->ToString() + ")" +
+        return std::string(negated ? "(NOT " : "") + "(" + children[0]->ToString() + " BETWEEN " +
+               children[1]->ToString() + " AND " + children[2]->ToString() + ")" +
                (negated ? ")" : "");
     case ParsedExpressionKind::InList:
         return "(" + children[0]->ToString() + (negated ? " NOT IN (" : " IN (") +
@@ -131,13 +131,12 @@ std::string ParsedExpression::ToString() const {
         }
         bool big = unit == "hour" || unit == "minute" || unit == "second" ||
                    unit == "millisecond" || unit == "microsecond";
-        return "to_" + unit + "s(CAST(trunc(CAST(" + children[0]->ToString() +
-               " AS DOUBLE)) AS " + (big ? "BIGINT" : "INTEGER") + "))";
+        return "to_" + unit + "s(CAST(trunc(CAST(" + children[0]->ToString() + " AS DOUBLE)) AS " +
+               (big ? "BIGINT" : "INTEGER") + "))";
     }
     case ParsedExpressionKind::Subquery:
         if (subquery_kind == SubqueryKind::In) {
-            return "(" + children[0]->ToString() + (negated ? " NOT IN (" : " IN (") + text +
-                   "))";
+            return "(" + children[0]->ToString() + (negated ? " NOT IN (" : " IN (") + text + "))";
         }
         return (subquery_kind == SubqueryKind::Exists ? "EXISTS(" : "(") + text + ")";
     case ParsedExpressionKind::Operator:

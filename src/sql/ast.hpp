@@ -168,8 +168,8 @@ struct Statement {
     bool if_exists = false;     // DROP ... IF EXISTS
     bool if_not_exists = false; // CREATE ... IF NOT EXISTS
     bool drop_view = false;
-    bool analyze = false;                   // EXPLAIN ANALYZE
-    std::vector<ColumnDefinition> columns;  // CREATE TABLE name (columns)
+    bool analyze = false;                  // EXPLAIN ANALYZE
+    std::vector<ColumnDefinition> columns; // CREATE TABLE name (columns)
     SourceLocation location;
 };
 

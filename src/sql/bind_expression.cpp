@@ -39,7 +39,6 @@ ExpressionPtr MakeFunction(const std::string& name, BoundFunction function,
     return expression;
 }
 
-
 } // namespace
 
 namespace {
@@ -338,7 +337,6 @@ void Binder::AdaptLiterals(Bound& left, Bound& right, bool strings_too) {
     adapt(right, left);
 }
 
-
 Binder::Bound Binder::BindOperator(const ParsedExpression& expression) {
     const std::string& op = expression.text;
     try {
@@ -378,9 +376,8 @@ Binder::Bound Binder::BindOperator(const ParsedExpression& expression) {
         std::optional<BoundFunction> function;
         if (op == "||") {
             function = BindConcat();
-        } else if (op.size() == 1 &&
-                   (function = BindIntervalArithmetic(op[0], left.expression->type,
-                                                      right.expression->type))) {
+        } else if (op.size() == 1 && (function = BindIntervalArithmetic(
+                                          op[0], left.expression->type, right.expression->type))) {
         } else {
             AdaptLiterals(left, right, false);
             function = BindArithmetic(op, left.expression->type, right.expression->type);
@@ -409,9 +406,9 @@ Binder::Bound Binder::BindOperator(const ParsedExpression& expression) {
 Binder::Bound Binder::BindComparison(const ParsedExpression& expression) {
     Bound left = Bind(*expression.children[0]);
     Bound right = Bind(*expression.children[1]);
-    return {BindComparisonOf(expression.text, std::move(left), std::move(right),
-                             expression.location),
-            LiteralOrigin::None};
+    return {
+        BindComparisonOf(expression.text, std::move(left), std::move(right), expression.location),
+        LiteralOrigin::None};
 }
 
 ExpressionPtr Binder::BindComparisonOf(const std::string& op, Bound left, Bound right,
@@ -478,7 +475,6 @@ Binder::Bound Binder::BindLogical(const ParsedExpression& expression) {
     return {Fold(std::move(result)), LiteralOrigin::None};
 }
 
-
 ExpressionPtr Binder::CastTo(ExpressionPtr expression, const LogicalType& type) {
     return Fold(MakeCast(std::move(expression), type));
 }
@@ -490,8 +486,8 @@ std::string Binder::NameOf(ColumnBinding binding) const {
 
 Binder::Bound Binder::BindColumn(const ParsedExpression& expression) {
     const std::string& name = expression.names.back();
-    std::string table = expression.names.size() > 1 ? expression.names[expression.names.size() - 2]
-                                                    : "";
+    std::string table =
+        expression.names.size() > 1 ? expression.names[expression.names.size() - 2] : "";
     auto lookup = [&](const Scope& scope, const ScopeEntry** entry_out, idx_t* column_out) {
         int matches = 0;
         for (const auto& entry : scope.entries) {
@@ -536,6 +532,15 @@ Binder::Bound Binder::BindColumn(const ParsedExpression& expression) {
         Fail(ErrorKind::Binder,
              "Referenced column \"" + name + "\" was not found because the FROM clause is missing",
              expression.location);
+    }
+    if (!table.empty()) {
+        for (const auto& candidate_entry : scope_->entries) {
+            if (Lower(candidate_entry.alias) == Lower(table)) {
+                Fail(ErrorKind::Binder,
+                     "Table \"" + table + "\" does not have a column named \"" + name + "\"",
+                     expression.location);
+            }
+        }
     }
     std::vector<std::string> candidates;
     for (const auto& candidate_entry : scope_->entries) {
@@ -641,7 +646,8 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
         if (!CastExists(arguments[i]->type, function->argument_types[i])) {
             Fail(ErrorKind::Binder,
                  "No function matches the given name and argument types '" + name + "(" +
-                     arguments[i]->type.ToString() + ")'. You might need to add explicit type "
+                     arguments[i]->type.ToString() +
+                     ")'. You might need to add explicit type "
                      "casts.",
                  expression.location);
         }
@@ -657,9 +663,7 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
 Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
     const std::string& name = expression.text;
     if (!aggregate_) {
-        Fail(ErrorKind::Binder,
-             "aggregate function calls cannot be used here (" + expression.ToString() + ")",
-             expression.location);
+        Fail(ErrorKind::Binder, no_aggregates_reason_, expression.location);
     }
     if (expression.distinct && name != "min" && name != "max") {
         Fail(ErrorKind::NotImplemented, "DISTINCT aggregates are not supported yet",
@@ -667,7 +671,9 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
     }
     // Arguments see the FROM clause, not other aggregates.
     AggregateContext* context = aggregate_;
+    const char* reason = no_aggregates_reason_;
     aggregate_ = nullptr;
+    no_aggregates_reason_ = "aggregate function calls cannot be nested";
     std::vector<ExpressionPtr> arguments;
     std::vector<LogicalType> types;
     for (const auto& child : expression.children) {
@@ -675,6 +681,7 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
         types.push_back(arguments.back()->type);
     }
     aggregate_ = context;
+    no_aggregates_reason_ = reason;
     auto function = BindAggregateFunction(name, types);
     if (!function) {
         std::string shown;
@@ -890,8 +897,7 @@ Binder::Bound Binder::BindSubquery(const ParsedExpression& expression) {
     aggregate_ = saved_aggregate;
     if (expression.subquery_kind != SubqueryKind::Exists && query.types.size() != 1) {
         Fail(ErrorKind::Binder,
-             "Subquery returns " + std::to_string(query.types.size()) +
-                 " columns - expected 1",
+             "Subquery returns " + std::to_string(query.types.size()) + " columns - expected 1",
              expression.location);
     }
     for (auto& nested : query.subqueries) {

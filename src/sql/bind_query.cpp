@@ -71,8 +71,8 @@ BoundQuery Binder::BindValues(const SelectStatement& select) {
     for (const auto& parsed_row : select.values) {
         std::vector<Value> row;
         for (size_t i = 0; i < width; i++) {
-            Value value = ExpressionExecutor::EvaluateConstant(
-                *BindConstantExpression(*parsed_row[i]));
+            Value value =
+                ExpressionExecutor::EvaluateConstant(*BindConstantExpression(*parsed_row[i]));
             auto common = CommonSuperType(types[i], value.type());
             if (!common) {
                 Fail(ErrorKind::Binder,
@@ -150,8 +150,7 @@ BoundQuery Binder::BindUnion(const SelectStatement& select, const Scope* outer) 
                      " and " + right.types[i].ToString(),
                  select.location);
         }
-        types.push_back(common->id() == LogicalTypeId::SQLNULL ? LogicalTypeId::INTEGER
-                                                               : *common);
+        types.push_back(common->id() == LogicalTypeId::SQLNULL ? LogicalTypeId::INTEGER : *common);
     }
     auto cast_side = [&](BoundQuery& side) {
         std::vector<ExpressionPtr> expressions;
@@ -409,7 +408,10 @@ LogicalOperatorPtr Binder::BindJoin(const TableRef& ref, Scope& scope) {
         scope_ = &combined;
         LogicalOperatorPtr* saved_from = from_plan_;
         from_plan_ = nullptr;
+        const char* reason = no_aggregates_reason_;
+        no_aggregates_reason_ = "WHERE clause cannot contain aggregates!"; // DuckDB's words
         condition = BindBoolean(*ref.condition, "JOIN ON");
+        no_aggregates_reason_ = reason;
         scope_ = saved;
         from_plan_ = saved_from;
     }
@@ -472,7 +474,10 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
     from_plan_ = &plan;
 
     if (select.where) {
+        const char* reason = no_aggregates_reason_;
+        no_aggregates_reason_ = "WHERE clause cannot contain aggregates!";
         ExpressionPtr where = BindBoolean(*select.where, "WHERE");
+        no_aggregates_reason_ = reason;
         auto filter = std::make_unique<LogicalOperator>(LogicalOperatorKind::Filter);
         filter->expressions.push_back(std::move(where));
         filter->children.push_back(std::move(plan));
@@ -547,8 +552,7 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
                          group->location);
                 }
                 target = items[ordinal - 1];
-            } else if (group->kind == ParsedExpressionKind::ColumnRef &&
-                       group->names.size() == 1) {
+            } else if (group->kind == ParsedExpressionKind::ColumnRef && group->names.size() == 1) {
                 // A SELECT alias, unless a FROM column has that name.
                 bool from_column = false;
                 for (const auto& entry : scope.entries) {
@@ -623,8 +627,7 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
             int64_t ordinal = std::stoll(parsed.text);
             if (ordinal < 1 || ordinal > static_cast<int64_t>(visible)) {
                 Fail(ErrorKind::Binder,
-                     "ORDER term out of range - should be between 1 and " +
-                         std::to_string(visible),
+                     "ORDER term out of range - should be between 1 and " + std::to_string(visible),
                      parsed.location);
             }
             column = static_cast<size_t>(ordinal - 1);
@@ -669,7 +672,8 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
 
     idx_t projection_index = next_table_index_++;
     for (size_t i = 0; i < projections.size(); i++) {
-        binding_names_[{projection_index, i}] = i < names.size() ? names[i] : "#" + std::to_string(i);
+        binding_names_[{projection_index, i}] =
+            i < names.size() ? names[i] : "#" + std::to_string(i);
     }
     plan = MakeProjection(projection_index, std::move(projections), std::move(plan));
     for (auto& order : orders) {

@@ -133,6 +133,8 @@ private:
     idx_t next_table_index_ = 0;
     Scope* scope_ = nullptr;
     AggregateContext* aggregate_ = nullptr;
+    // Why aggregates are not allowed where binding happens now, for the error message.
+    const char* no_aggregates_reason_ = "aggregate function calls cannot be used here";
     // Where an IN (subquery) attaches its mark join: the current FROM plan.
     LogicalOperatorPtr* from_plan_ = nullptr;
     const CteScope* ctes_ = nullptr;

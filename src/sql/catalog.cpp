@@ -56,7 +56,8 @@ void Catalog::CreateView(std::shared_ptr<ViewEntry> view, bool replace) {
                                                 "View");
     }
     if (views_.count(key) && !replace) {
-        throw Exception(ErrorKind::Catalog, "View with name \"" + view->name + "\" already exists!");
+        throw Exception(ErrorKind::Catalog,
+                        "View with name \"" + view->name + "\" already exists!");
     }
     views_[key] = std::move(view);
 }
@@ -79,8 +80,8 @@ void Catalog::Drop(const std::string& name, bool view, bool if_exists) {
     std::string key = Lower(name);
     bool erased = view ? views_.erase(key) > 0 : tables_.erase(key) > 0;
     if (!erased && !if_exists) {
-        throw Exception(ErrorKind::Catalog, std::string(view ? "View" : "Table") +
-                                                " with name " + name + " does not exist!");
+        throw Exception(ErrorKind::Catalog, std::string(view ? "View" : "Table") + " with name " +
+                                                name + " does not exist!");
     }
 }
 

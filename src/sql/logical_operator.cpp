@@ -139,8 +139,8 @@ std::string LogicalOperator::ToString(int indent) const {
         out += "UNION ALL #" + std::to_string(table_index);
         break;
     }
-    out += "  (~" + std::to_string(static_cast<long long>(std::llround(estimated_rows))) +
-           " rows)\n";
+    out +=
+        "  (~" + std::to_string(static_cast<long long>(std::llround(estimated_rows))) + " rows)\n";
     for (const auto& child : children) {
         out += child->ToString(indent + 1);
     }

@@ -13,14 +13,14 @@
 namespace sluice {
 
 enum class LogicalOperatorKind : uint8_t {
-    Get,         // a table function or table: function, table_index, column_ids, table_filters
-    Filter,      // conjuncts in `expressions`
-    Projection,  // `expressions` as columns of table_index
-    Aggregate,   // groups (`expressions`, table_index) and `aggregates` (aggregate_index)
-    Join,        // join_type over children[0] (probe) and children[1] (build)
-    Order,       // orders
-    Limit,       // limit, offset
-    Union,       // children's columns, positionally, as columns of table_index
+    Get,        // a table function or table: function, table_index, column_ids, table_filters
+    Filter,     // conjuncts in `expressions`
+    Projection, // `expressions` as columns of table_index
+    Aggregate,  // groups (`expressions`, table_index) and `aggregates` (aggregate_index)
+    Join,       // join_type over children[0] (probe) and children[1] (build)
+    Order,      // orders
+    Limit,      // limit, offset
+    Union,      // children's columns, positionally, as columns of table_index
 };
 
 struct BoundAggregate {

@@ -311,8 +311,7 @@ LogicalOperatorPtr Optimizer::PushDownJoinRegion(LogicalOperatorPtr op,
     // Flatten the tree of inner joins (and filters between them) into relations and predicates.
     std::vector<LogicalOperatorPtr> relations;
     std::function<void(LogicalOperatorPtr)> flatten = [&](LogicalOperatorPtr node) {
-        if (node->kind == LogicalOperatorKind::Join &&
-            node->join_type == PhysicalJoinType::Inner) {
+        if (node->kind == LogicalOperatorKind::Join && node->join_type == PhysicalJoinType::Inner) {
             if (node->residual) {
                 SplitConjuncts(std::move(node->residual), filters);
             }
@@ -394,11 +393,9 @@ LogicalOperatorPtr Optimizer::ReorderJoins(std::vector<LogicalOperatorPtr> relat
                 for (const auto& predicate : predicates) {
                     auto condition = AsJoinCondition(*predicate, nodes[a].tables, nodes[b].tables);
                     if (condition) {
-                        divisor = std::max(divisor,
-                                           std::min(DistinctEstimate(*condition->left,
-                                                                     nodes[a].rows),
-                                                    DistinctEstimate(*condition->right,
-                                                                     nodes[b].rows)));
+                        divisor = std::max(
+                            divisor, std::min(DistinctEstimate(*condition->left, nodes[a].rows),
+                                              DistinctEstimate(*condition->right, nodes[b].rows)));
                     }
                 }
                 bool connected = divisor > 0;
@@ -470,9 +467,9 @@ double Optimizer::Estimate(LogicalOperator& op) {
         double right = Estimate(*op.children[1]);
         switch (op.join_type) {
         case PhysicalJoinType::Inner:
-            rows = op.estimated_rows > 0 ? op.estimated_rows
-                                         : (op.conditions.empty() ? left * right
-                                                                  : std::max(left, right));
+            rows = op.estimated_rows > 0
+                       ? op.estimated_rows
+                       : (op.conditions.empty() ? left * right : std::max(left, right));
             break;
         case PhysicalJoinType::Left:
             rows = std::max(left, op.estimated_rows > 0 ? op.estimated_rows : left);
@@ -523,11 +520,9 @@ void Optimizer::PruneColumns(LogicalOperator& root) {
         for (const auto& binding : root.Bindings()) {
             used.insert({binding.table_index, binding.column_index});
         }
-        ForEachExpression(root, [&](ExpressionPtr& expression) {
-            CollectReferences(*expression, used);
-        });
-        std::function<void(LogicalOperator&, bool)> prune = [&](LogicalOperator& op,
-                                                                bool is_root) {
+        ForEachExpression(root,
+                          [&](ExpressionPtr& expression) { CollectReferences(*expression, used); });
+        std::function<void(LogicalOperator&, bool)> prune = [&](LogicalOperator& op, bool is_root) {
             for (auto& child : op.children) {
                 prune(*child, false);
             }

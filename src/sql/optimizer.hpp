@@ -20,8 +20,7 @@ private:
     LogicalOperatorPtr PushDown(LogicalOperatorPtr op, std::vector<ExpressionPtr> filters);
     LogicalOperatorPtr PushDownJoinRegion(LogicalOperatorPtr op,
                                           std::vector<ExpressionPtr> filters);
-    LogicalOperatorPtr PushDownOuterJoin(LogicalOperatorPtr op,
-                                         std::vector<ExpressionPtr> filters);
+    LogicalOperatorPtr PushDownOuterJoin(LogicalOperatorPtr op, std::vector<ExpressionPtr> filters);
     LogicalOperatorPtr ReorderJoins(std::vector<LogicalOperatorPtr> relations,
                                     std::vector<ExpressionPtr>& predicates);
     double Estimate(LogicalOperator& op);

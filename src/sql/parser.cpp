@@ -33,11 +33,56 @@ ParsedExpressionPtr MakeBinary(ParsedExpressionKind kind, std::string name,
 
 bool IsReservedKeyword(const std::string& word) {
     static const std::set<std::string> kReserved = {
-        "ALL",    "AND",      "AS",        "ASC",  "BETWEEN", "BY",      "CASE",   "CAST",
-        "DESC",   "DISTINCT", "ELSE",      "END",  "EXCEPT",  "FALSE",   "FROM",   "GROUP",
-        "HAVING", "IN",       "INTERSECT", "IS",   "JOIN",    "LIKE",    "LIMIT",  "NOT",
-        "NULL",   "OFFSET",   "ON",        "OR",   "ORDER",   "QUALIFY", "SELECT", "THEN",
-        "TRUE",   "UNION",    "USING",     "WHEN", "WHERE",   "WINDOW",  "WITH",
+        "ALL",
+        "AND",
+        "AS",
+        "ASC",
+        "BETWEEN",
+        "BY",
+        "CASE",
+        "CAST",
+        "DESC",
+        "DISTINCT",
+        "ELSE",
+        "END",
+        "EXCEPT",
+        "FALSE",
+        "FROM",
+        "GROUP",
+        "HAVING",
+        "IN",
+        "INTERSECT",
+        "IS",
+        "JOIN",
+        "LIKE",
+        "LIMIT",
+        "NOT",
+        "NULL",
+        "OFFSET",
+        "ON",
+        "OR",
+        "ORDER",
+        "QUALIFY",
+        "SELECT",
+        "THEN",
+        "TRUE",
+        "UNION",
+        "USING",
+        "WHEN",
+        "WHERE",
+        "WINDOW",
+        "WITH",
+        // Join words cannot be bare aliases either: "FROM a LEFT JOIN b" must not alias a.
+        "LEFT",
+        "RIGHT",
+        "FULL",
+        "INNER",
+        "CROSS",
+        "NATURAL",
+        "OUTER",
+        "SEMI",
+        "ANTI",
+        "LATERAL",
     };
     return kReserved.count(Upper(word)) > 0;
 }
@@ -777,9 +822,9 @@ ParsedExpressionPtr Parser::ParseComparison() {
         }
         if (IsKeyword("ISNULL") || IsKeyword("NOTNULL")) {
             bool negated = IsKeyword("NOTNULL");
-            auto expression = MakeExpression(
-                negated ? ParsedExpressionKind::IsNotNull : ParsedExpressionKind::IsNull,
-                Take().location);
+            auto expression = MakeExpression(negated ? ParsedExpressionKind::IsNotNull
+                                                     : ParsedExpressionKind::IsNull,
+                                             Take().location);
             expression->children.push_back(std::move(left));
             left = std::move(expression);
             continue;
@@ -1185,11 +1230,10 @@ ParsedExpressionPtr Parser::ParseInterval(SourceLocation location) {
         }
         expression->children.push_back(ParsePrimary());
     }
-    static const char* kUnits[] = {"YEAR",   "YEARS",   "MONTH",  "MONTHS",  "DAY",
-                                   "DAYS",   "HOUR",    "HOURS",  "MINUTE",  "MINUTES",
-                                   "SECOND", "SECONDS", "WEEK",   "WEEKS",   "MILLISECOND",
-                                   "MILLISECONDS", "MICROSECOND", "MICROSECONDS", "QUARTER",
-                                   "QUARTERS"};
+    static const char* kUnits[] = {
+        "YEAR",        "YEARS",        "MONTH",       "MONTHS",       "DAY",     "DAYS",    "HOUR",
+        "HOURS",       "MINUTE",       "MINUTES",     "SECOND",       "SECONDS", "WEEK",    "WEEKS",
+        "MILLISECOND", "MILLISECONDS", "MICROSECOND", "MICROSECONDS", "QUARTER", "QUARTERS"};
     for (const char* unit : kUnits) {
         if (IsKeyword(unit)) {
             std::string name = Lower(Take().text);

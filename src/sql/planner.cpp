@@ -49,7 +49,7 @@ private:
     static void Project(Planned& planned, const std::vector<const Expression*>& expressions);
 
     Executor& executor_;
-    std::vector<Pipeline*> barrier_; // scalar subqueries every later pipeline waits for
+    std::vector<Pipeline*> barrier_;   // scalar subqueries every later pipeline waits for
     std::optional<idx_t> order_limit_; // set while planning the ORDER BY under a LIMIT
 };
 
@@ -60,9 +60,9 @@ ExpressionPtr PhysicalPlanner::Resolve(const Expression& expression,
         if (e.kind == ExpressionKind::BoundColumn) {
             auto found = std::find(bindings.begin(), bindings.end(), e.binding);
             if (found == bindings.end()) {
-                throw Exception(ErrorKind::Internal,
-                                "column " + e.ToString() + " is not available at this point of "
-                                                           "the plan");
+                throw Exception(ErrorKind::Internal, "column " + e.ToString() +
+                                                         " is not available at this point of "
+                                                         "the plan");
             }
             e.kind = ExpressionKind::ColumnRef;
             e.column_index = static_cast<idx_t>(found - bindings.begin());
@@ -75,8 +75,7 @@ ExpressionPtr PhysicalPlanner::Resolve(const Expression& expression,
     return copy;
 }
 
-void PhysicalPlanner::Project(Planned& planned,
-                              const std::vector<const Expression*>& expressions) {
+void PhysicalPlanner::Project(Planned& planned, const std::vector<const Expression*>& expressions) {
     std::vector<ExpressionPtr> resolved;
     for (const Expression* expression : expressions) {
         resolved.push_back(Resolve(*expression, planned.bindings));
@@ -216,8 +215,7 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
         }
         Planned planned = Plan(*op.children[0]);
         order_limit_.reset();
-        AddOperator(planned,
-                    std::make_shared<PhysicalLimit>(planned.types, op.limit, op.offset));
+        AddOperator(planned, std::make_shared<PhysicalLimit>(planned.types, op.limit, op.offset));
         planned.pipeline->max_threads = 1; // LIMIT counts rows in arrival order
         return planned;
     }

@@ -47,6 +47,7 @@ function parseRecords(text) {
 
 function render(value) {
   if (value === null) return 'NULL';
+  if (typeof value === 'bigint') return value.toString();
   return value === '' ? '(empty)' : value;
 }
 
@@ -82,7 +83,11 @@ async function runRecords(connection, records, variables, file) {
       for (const statement of statements.slice(0, -1)) await connection.run(statement);
       const last = statements[statements.length - 1];
       if (record.kind === 'query') {
-        const reader = await connection.runAndReadAll(`SELECT COLUMNS(*)::VARCHAR FROM (${last})`);
+        // Queries are wrapped to read every value as text; INSERT and CREATE ... AS report
+        // their row count, which reads as is.
+        const isQuery = /^\s*(select|with|values|from|\()/i.test(last);
+        const reader = await connection.runAndReadAll(
+          isQuery ? `SELECT COLUMNS(*)::VARCHAR FROM (${last})` : last);
         rows = reader.getRows().map((row) => row.map(render));
       } else {
         await connection.run(last);
