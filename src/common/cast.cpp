@@ -545,6 +545,80 @@ bool IsExactNumber(const LogicalType& type) {
     return type.IsInteger() || type.id() == LogicalTypeId::DECIMAL;
 }
 
+// Calls `f(T{})` with the C++ type of a signed integer layout; false for other layouts.
+template <class F>
+bool WithSignedLayout(PhysicalType type, F&& f) {
+    switch (type) {
+    case PhysicalType::INT8:
+        f(int8_t{});
+        return true;
+    case PhysicalType::INT16:
+        f(int16_t{});
+        return true;
+    case PhysicalType::INT32:
+        f(int32_t{});
+        return true;
+    case PhysicalType::INT64:
+        f(int64_t{});
+        return true;
+    case PhysicalType::INT128:
+        f(hugeint_t{});
+        return true;
+    default:
+        return false;
+    }
+}
+
+// The digits before the decimal point an exact number type can hold.
+int IntegerDigits(const LogicalType& type) {
+    return type.id() == LogicalTypeId::DECIMAL ? type.width() - type.scale()
+                                               : IntegerDecimalWidth(type.id());
+}
+
+// Casts that cannot overflow (an integer or DECIMAL into a type with at least as many integer
+// digits and no smaller scale), and exact numbers to DOUBLE: one typed loop, no checks.
+bool WideningCast(const Vector& source, Vector& result, idx_t count, int from_scale,
+                  int to_scale) {
+    const LogicalType& from = source.type();
+    const LogicalType& to = result.type();
+    bool to_double = to.id() == LogicalTypeId::DOUBLE;
+    if (!to_double && (to_scale < from_scale || IntegerDigits(to) < IntegerDigits(from) ||
+                       from.IsUnsigned() || to.IsUnsigned())) {
+        return false;
+    }
+    const ValidityMask& validity = source.validity();
+    auto copy_validity = [&](idx_t row) {
+        if (!validity.RowIsValid(row)) {
+            result.SetNull(row);
+        }
+    };
+    bool done = false;
+    WithSignedLayout(from.physical(), [&](auto source_tag) {
+        using S = decltype(source_tag);
+        const S* in = source.data<S>();
+        if (to_double) {
+            double divisor = std::pow(10.0, from_scale);
+            double* out = result.data<double>();
+            for (idx_t row = 0; row < count; row++) {
+                out[row] = static_cast<double>(in[row]) / divisor;
+                copy_validity(row);
+            }
+            done = true;
+            return;
+        }
+        hugeint_t factor = PowerOfTen(to_scale - from_scale);
+        done = WithSignedLayout(to.physical(), [&](auto target_tag) {
+            using T = decltype(target_tag);
+            T* out = result.data<T>();
+            for (idx_t row = 0; row < count; row++) {
+                out[row] = static_cast<T>(static_cast<hugeint_t>(in[row]) * factor);
+                copy_validity(row);
+            }
+        });
+    });
+    return done;
+}
+
 // Typed loops for the casts between exact numbers and to floating point, which bulk work (COPY,
 // expressions over scans) needs; everything else goes value by value.
 bool FastCast(const Vector& source, Vector& result, idx_t count) {
@@ -555,6 +629,9 @@ bool FastCast(const Vector& source, Vector& result, idx_t count) {
     }
     int from_scale = from.id() == LogicalTypeId::DECIMAL ? from.scale() : 0;
     int to_scale = to.id() == LogicalTypeId::DECIMAL ? to.scale() : 0;
+    if (WideningCast(source, result, count, from_scale, to_scale)) {
+        return true;
+    }
     double divisor = std::pow(10.0, from_scale);
     hugeint_t factor = to_scale >= from_scale ? PowerOfTen(to_scale - from_scale) : 1;
     for (idx_t row = 0; row < count; row++) {
@@ -597,6 +674,18 @@ void CastVector(const Vector& source, Vector& result, idx_t count) {
         return;
     }
     if (FastCast(source, result, count)) {
+        return;
+    }
+    if (source.type().id() == LogicalTypeId::DATE && result.type().id() == LogicalTypeId::TIMESTAMP) {
+        const int32_t* days = source.data<int32_t>();
+        int64_t* micros = result.data<int64_t>();
+        for (idx_t row = 0; row < count; row++) {
+            if (!source.validity().RowIsValid(row)) {
+                result.SetNull(row);
+            } else {
+                micros[row] = timestamp::FromDate(days[row]);
+            }
+        }
         return;
     }
     for (idx_t row = 0; row < count; row++) {

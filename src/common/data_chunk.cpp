@@ -51,9 +51,7 @@ void DataChunk::AppendSelected(const DataChunk& source, const idx_t* selection, 
         throw Exception(ErrorKind::Internal, "DataChunk::AppendSelected beyond capacity");
     }
     for (idx_t c = 0; c < columns_.size(); c++) {
-        for (idx_t i = 0; i < count; i++) {
-            columns_[c].CopyRow(source.columns_[c], selection[i], size_ + i);
-        }
+        columns_[c].Gather(source.columns_[c], selection, count, size_);
     }
     size_ += count;
 }

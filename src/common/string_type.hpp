@@ -33,7 +33,28 @@ public:
     std::string_view view() const { return {data(), size()}; }
     std::string str() const { return std::string(data(), size()); }
 
-    bool operator==(const string_t& other) const { return view() == other.view(); }
+    // Length and the first four bytes decide most comparisons; inlined strings are zero-padded,
+    // so two of them are equal exactly when their 16 bytes are.
+    bool operator==(const string_t& other) const {
+        uint64_t head, other_head;
+        std::memcpy(&head, this, 8);
+        std::memcpy(&other_head, &other, 8);
+        if (head != other_head) {
+            return false;
+        }
+        if (IsInlined()) {
+            uint64_t tail, other_tail;
+            std::memcpy(&tail, reinterpret_cast<const char*>(this) + 8, 8);
+            std::memcpy(&other_tail, reinterpret_cast<const char*>(&other) + 8, 8);
+            return tail == other_tail;
+        }
+        return std::memcmp(value_.pointer.ptr, other.value_.pointer.ptr, size()) == 0;
+    }
+    // The 16 bytes of an inlined string (its whole value), for hashing.
+    void InlinedWords(uint64_t& head, uint64_t& tail) const {
+        std::memcpy(&head, this, 8);
+        std::memcpy(&tail, reinterpret_cast<const char*>(this) + 8, 8);
+    }
     bool operator<(const string_t& other) const { return view() < other.view(); }
 
 private:

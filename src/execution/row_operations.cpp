@@ -25,6 +25,11 @@ constexpr uint64_t kNullHash = 0xbf58476d1ce4e5b9ULL;
 template <class T>
 uint64_t HashValue(const T& value) {
     if constexpr (std::is_same_v<T, string_t>) {
+        if (value.IsInlined()) {
+            uint64_t head, tail;
+            value.InlinedWords(head, tail);
+            return Mix(head ^ Mix(tail));
+        }
         return std::hash<std::string_view>()(value.view());
     } else if constexpr (std::is_same_v<T, hugeint_t>) {
         return Mix(static_cast<uint64_t>(value) ^ Mix(static_cast<uint64_t>(value >> 64)));

@@ -64,6 +64,9 @@ template <class T>
 ScalarFunctionBody IntegerArithmetic(char op, std::string type_name, hugeint_t limit) {
     return [op, type_name, limit](const std::vector<const Vector*>& args, idx_t count,
                                   Vector& result) {
+        // DECIMAL bounds compared in T when they fit it (they do below 128 bits).
+        bool typed_limit = limit != 0 && limit <= static_cast<hugeint_t>(std::numeric_limits<T>::max());
+        T t_limit = typed_limit ? static_cast<T>(limit) : T(0);
         BinaryLoop<T, T, T>(*args[0], *args[1], count, result, [&](T a, T b, T& out) {
             bool overflow = false;
             switch (op) {
@@ -93,7 +96,9 @@ ScalarFunctionBody IntegerArithmetic(char op, std::string type_name, hugeint_t l
                 out = std::is_signed_v<T> && b == T(-1) ? 0 : a % b;
                 break;
             }
-            if (overflow || (limit != 0 && (out >= limit || out <= -limit))) {
+            bool beyond = typed_limit ? (out >= t_limit || out <= -t_limit)
+                                      : (limit != 0 && (out >= limit || out <= -limit));
+            if (overflow || beyond) {
                 ThrowOverflow(type_name, op, static_cast<hugeint_t>(a), static_cast<hugeint_t>(b));
             }
             return true;
@@ -160,26 +165,47 @@ ScalarFunctionBody IntegerBody(PhysicalType physical, char op, const std::string
     }
 }
 
-// Reads any integer physical type as int128 (decimal multiplication works on unscaled values
-// of two different widths).
+// Calls `f(T{})` with the C++ type of a DECIMAL layout.
+template <class F>
+void WithDecimalLayout(PhysicalType type, F&& f) {
+    switch (type) {
+    case PhysicalType::INT16:
+        return f(int16_t{});
+    case PhysicalType::INT32:
+        return f(int32_t{});
+    case PhysicalType::INT64:
+        return f(int64_t{});
+    default:
+        return f(hugeint_t{});
+    }
+}
+
+// Multiplies unscaled values of two DECIMAL widths in 128 bits, typed for each layout triple.
 ScalarFunctionBody DecimalMultiply(LogicalType result_type) {
     return [result_type](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
         const Vector& left = *args[0];
         const Vector& right = *args[1];
         hugeint_t limit = PowerOfTen(result_type.width());
-        for (idx_t row = 0; row < count; row++) {
-            idx_t li = left.vector_type() == VectorType::CONSTANT ? 0 : row;
-            idx_t ri = right.vector_type() == VectorType::CONSTANT ? 0 : row;
-            if (!left.validity().RowIsValid(li) || !right.validity().RowIsValid(ri)) {
-                result.SetNull(row);
-                continue;
-            }
-            hugeint_t a = GetInteger(left, li), b = GetInteger(right, ri), out;
-            if (__builtin_mul_overflow(a, b, &out) || out >= limit || out <= -limit) {
-                ThrowOverflow(result_type.ToString(), '*', a, b);
-            }
-            SetInteger(result, row, out);
-        }
+        WithDecimalLayout(left.type().physical(), [&](auto l_tag) {
+            WithDecimalLayout(right.type().physical(), [&](auto r_tag) {
+                WithDecimalLayout(result.type().physical(), [&](auto t_tag) {
+                    using L = decltype(l_tag);
+                    using R = decltype(r_tag);
+                    using T = decltype(t_tag);
+                    BinaryLoop<L, R, T>(left, right, count, result, [&](L a, R b, T& out) {
+                        hugeint_t product;
+                        if (__builtin_mul_overflow(static_cast<hugeint_t>(a),
+                                                   static_cast<hugeint_t>(b), &product) ||
+                            product >= limit || product <= -limit) {
+                            ThrowOverflow(result_type.ToString(), '*', static_cast<hugeint_t>(a),
+                                          static_cast<hugeint_t>(b));
+                        }
+                        out = static_cast<T>(product);
+                        return true;
+                    });
+                });
+            });
+        });
     };
 }
 

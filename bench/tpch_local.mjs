@@ -1,0 +1,69 @@
+// TPC-H Q1, Q6, Q9 and Q18 on local Parquet (hot cache), Sluice beside DuckDB 1.5.6 in one run,
+// at the same thread count; medians of the repetitions and the ratio Sluice / DuckDB per query.
+//
+//   node bench/tpch_local.mjs [--sf 1] [--repetitions 5] [--threads N]
+//
+// The data is TPC-H-shaped Parquet written by DuckDB (tests/tpch/generate_with_duckdb.mjs),
+// cached under build/bench-data. Both engines read it through views over read_parquet. Sluice's
+// times are its shell's .timer figures (no process start-up); DuckDB runs in this process.
+import { DuckDBInstance } from '@duckdb/node-api';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const argument = (name, fallback) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+};
+const sf = argument('--sf', 1);
+const repetitions = argument('--repetitions', 5);
+const threads = argument('--threads', cpus().length);
+const sluice = join(root, 'build', 'sluice');
+const dataDir = join(root, 'build', 'bench-data', `tpch_sf${sf}`);
+execFileSync('node', [join(root, 'tests', 'tpch', 'generate_with_duckdb.mjs'), String(sf), dataDir],
+  { stdio: 'inherit' });
+
+const tables = ['nation', 'supplier', 'part', 'partsupp', 'customer', 'orders', 'lineitem'];
+const views = tables
+  .map((t) => `CREATE VIEW ${t} AS SELECT * FROM read_parquet('${join(dataDir, t + '.parquet')}');`)
+  .join('\n');
+const queries = ['q01', 'q06', 'q09', 'q18'];
+const text = (q) => readFileSync(join(root, 'tpch', 'queries', `${q}.sql`), 'utf8');
+
+const instance = await DuckDBInstance.create(':memory:');
+const duck = await instance.connect();
+await duck.run(`SET threads = ${threads}`);
+await duck.run(views);
+
+// One shell per query: the views, then the query repeated; the last `repetitions` timer lines
+// are the query's.
+function timeSluice(query) {
+  const script = `SET threads = ${threads};\n${views}\n.timer on\n` +
+    (text(query) + '\n').repeat(repetitions + 1);
+  const out = execFileSync(sluice, ['-csv'], { input: script, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const times = [...out.matchAll(/Run Time \(s\): real ([0-9.]+)/g)].map((m) => Number(m[1]));
+  return times.slice(-repetitions); // the first run warms the cache
+}
+async function timeDuckDB(query) {
+  const times = [];
+  await duck.runAndReadAll(text(query)); // warm-up
+  for (let i = 0; i < repetitions; i++) {
+    const start = process.hrtime.bigint();
+    await duck.runAndReadAll(text(query));
+    times.push(Number(process.hrtime.bigint() - start) / 1e9);
+  }
+  return times;
+}
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+console.log(`TPC-H SF${sf}, local Parquet, hot, ${threads} threads, median of ${repetitions}`);
+console.log('query   sluice_s   duckdb_s   ratio');
+for (const query of queries) {
+  const sluiceTimes = timeSluice(query);
+  const duckTimes = await timeDuckDB(query);
+  const s = median(sluiceTimes), d = median(duckTimes);
+  console.log(`${query}    ${s.toFixed(3).padStart(7)}    ${d.toFixed(3).padStart(7)}   ${(s / d).toFixed(2)}x`);
+}
