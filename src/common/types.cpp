@@ -21,58 +21,6 @@ LogicalType LogicalType::Decimal(uint8_t width, uint8_t scale) {
     return type;
 }
 
-PhysicalType LogicalType::physical() const {
-    switch (id_) {
-    case LogicalTypeId::SQLNULL:
-    case LogicalTypeId::INTEGER:
-    case LogicalTypeId::DATE:
-        return PhysicalType::INT32;
-    case LogicalTypeId::BOOLEAN:
-        return PhysicalType::BOOL;
-    case LogicalTypeId::TINYINT:
-        return PhysicalType::INT8;
-    case LogicalTypeId::SMALLINT:
-        return PhysicalType::INT16;
-    case LogicalTypeId::BIGINT:
-    case LogicalTypeId::TIME:
-    case LogicalTypeId::TIMESTAMP:
-    case LogicalTypeId::TIMESTAMP_TZ:
-    case LogicalTypeId::TIMESTAMP_NS:
-        return PhysicalType::INT64;
-    case LogicalTypeId::HUGEINT:
-    case LogicalTypeId::UUID:
-    case LogicalTypeId::INTERVAL:
-        return PhysicalType::INT128;
-    case LogicalTypeId::UTINYINT:
-        return PhysicalType::UINT8;
-    case LogicalTypeId::USMALLINT:
-        return PhysicalType::UINT16;
-    case LogicalTypeId::UINTEGER:
-        return PhysicalType::UINT32;
-    case LogicalTypeId::UBIGINT:
-        return PhysicalType::UINT64;
-    case LogicalTypeId::FLOAT:
-        return PhysicalType::FLOAT;
-    case LogicalTypeId::DOUBLE:
-        return PhysicalType::DOUBLE;
-    case LogicalTypeId::DECIMAL:
-        if (width_ <= 4) {
-            return PhysicalType::INT16;
-        }
-        if (width_ <= 9) {
-            return PhysicalType::INT32;
-        }
-        if (width_ <= 18) {
-            return PhysicalType::INT64;
-        }
-        return PhysicalType::INT128;
-    case LogicalTypeId::VARCHAR:
-    case LogicalTypeId::BLOB:
-        return PhysicalType::VARCHAR;
-    }
-    return PhysicalType::INT32;
-}
-
 bool LogicalType::IsInteger() const {
     switch (id_) {
     case LogicalTypeId::TINYINT:

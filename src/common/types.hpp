@@ -67,7 +67,7 @@ public:
     uint8_t width() const { return width_; }
     uint8_t scale() const { return scale_; }
 
-    PhysicalType physical() const;
+    PhysicalType physical() const; // inline below: it is asked for per value
     bool IsNumeric() const;
     bool IsInteger() const; // signed or unsigned
     bool IsUnsigned() const;
@@ -88,6 +88,58 @@ private:
     uint8_t width_ = 0;
     uint8_t scale_ = 0;
 };
+
+inline PhysicalType LogicalType::physical() const {
+    switch (id_) {
+    case LogicalTypeId::SQLNULL:
+    case LogicalTypeId::INTEGER:
+    case LogicalTypeId::DATE:
+        return PhysicalType::INT32;
+    case LogicalTypeId::BOOLEAN:
+        return PhysicalType::BOOL;
+    case LogicalTypeId::TINYINT:
+        return PhysicalType::INT8;
+    case LogicalTypeId::SMALLINT:
+        return PhysicalType::INT16;
+    case LogicalTypeId::BIGINT:
+    case LogicalTypeId::TIME:
+    case LogicalTypeId::TIMESTAMP:
+    case LogicalTypeId::TIMESTAMP_TZ:
+    case LogicalTypeId::TIMESTAMP_NS:
+        return PhysicalType::INT64;
+    case LogicalTypeId::HUGEINT:
+    case LogicalTypeId::UUID:
+    case LogicalTypeId::INTERVAL:
+        return PhysicalType::INT128;
+    case LogicalTypeId::UTINYINT:
+        return PhysicalType::UINT8;
+    case LogicalTypeId::USMALLINT:
+        return PhysicalType::UINT16;
+    case LogicalTypeId::UINTEGER:
+        return PhysicalType::UINT32;
+    case LogicalTypeId::UBIGINT:
+        return PhysicalType::UINT64;
+    case LogicalTypeId::FLOAT:
+        return PhysicalType::FLOAT;
+    case LogicalTypeId::DOUBLE:
+        return PhysicalType::DOUBLE;
+    case LogicalTypeId::DECIMAL:
+        if (width_ <= 4) {
+            return PhysicalType::INT16;
+        }
+        if (width_ <= 9) {
+            return PhysicalType::INT32;
+        }
+        if (width_ <= 18) {
+            return PhysicalType::INT64;
+        }
+        return PhysicalType::INT128;
+    case LogicalTypeId::VARCHAR:
+    case LogicalTypeId::BLOB:
+        return PhysicalType::VARCHAR;
+    }
+    return PhysicalType::INT32;
+}
 
 constexpr uint8_t kMaxDecimalWidth = 38;
 

@@ -62,18 +62,15 @@ bool AggregateHashTable::KeysEqual(uint32_t group, const std::vector<const Vecto
 }
 
 void AggregateHashTable::Grow() {
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(old.size() * 2, Slot{0, 0});
+    slots_.assign(slots_.size() * 2, Slot{0, 0});
     mask_ = slots_.size() - 1;
-    for (const Slot& slot : old) {
-        if (slot.group_plus_one == 0) {
-            continue;
-        }
-        uint64_t position = slot.hash & mask_;
+    for (idx_t group = 0; group < group_count_; group++) {
+        uint64_t hash = group_hashes_[group];
+        uint64_t position = hash & mask_;
         while (slots_[position].group_plus_one != 0) {
             position = (position + 1) & mask_;
         }
-        slots_[position] = slot;
+        slots_[position] = Slot{Salt(hash), static_cast<uint32_t>(group + 1)};
     }
 }
 
@@ -92,21 +89,28 @@ void AggregateHashTable::FindOrCreateGroups(const std::vector<const Vector*>& ke
     for (idx_t k = 0; k < keys.size(); k++) {
         HashVector(*keys[k], count, hashes, k == 0);
     }
+    // Room for every row to be a new group, so the table cannot grow mid-chunk; then the slots
+    // the chunk will touch are prefetched, hiding the cache misses of a large table.
+    while ((group_count_ + count) * 2 > slots_.size()) {
+        Grow();
+    }
     for (idx_t row = 0; row < count; row++) {
-        if ((group_count_ + 1) * 2 > slots_.size()) {
-            Grow();
-        }
+        __builtin_prefetch(&slots_[hashes[row] & mask_]);
+    }
+    for (idx_t row = 0; row < count; row++) {
         uint64_t hash = hashes[row];
+        uint32_t salt = Salt(hash);
         uint64_t position = hash & mask_;
         while (true) {
             Slot& slot = slots_[position];
             if (slot.group_plus_one == 0) {
                 uint32_t group = AddGroup(keys, row);
-                slot = Slot{hash, group + 1};
+                group_hashes_.push_back(hash);
+                slot = Slot{salt, group + 1};
                 groups[row] = group;
                 break;
             }
-            if (slot.hash == hash && KeysEqual(slot.group_plus_one - 1, keys, row)) {
+            if (slot.salt == salt && KeysEqual(slot.group_plus_one - 1, keys, row)) {
                 groups[row] = slot.group_plus_one - 1;
                 break;
             }

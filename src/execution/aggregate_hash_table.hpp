@@ -50,10 +50,15 @@ private:
     StringHeap heap_; // long strings held by min/max states
     idx_t group_count_ = 0;
 
+    // 8 bytes, so that a probe touches as little memory as possible: the high half of the
+    // hash (the low bits pick the slot) and the group.
     struct Slot {
-        uint64_t hash;
+        uint32_t salt;
         uint32_t group_plus_one; // 0: empty
     };
+    static uint32_t Salt(uint64_t hash) { return static_cast<uint32_t>(hash >> 32); }
+    // Slot positions are recomputed from the keys when the table grows.
+    std::vector<uint64_t> group_hashes_;
     std::vector<Slot> slots_;
     uint64_t mask_ = 0;
 };
