@@ -25,6 +25,15 @@ void ExecuteConjunction(bool is_and, const Vector& left, const Vector& right, id
     const bool* l = left.data<bool>();
     const bool* r = right.data<bool>();
     bool* out = result.data<bool>();
+    if (left.vector_type() == VectorType::FLAT && right.vector_type() == VectorType::FLAT &&
+        left.validity().AllValid() && right.validity().AllValid()) {
+        // No NULLs: plain boolean logic, which the compiler vectorises.
+        for (idx_t row = 0; row < count; row++) {
+            out[row] = is_and ? (l[row] & r[row]) : (l[row] | r[row]);
+        }
+        result.SetVectorType(VectorType::FLAT);
+        return;
+    }
     for (idx_t row = 0; row < rows; row++) {
         idx_t li = left.vector_type() == VectorType::CONSTANT ? 0 : row;
         idx_t ri = right.vector_type() == VectorType::CONSTANT ? 0 : row;
@@ -150,6 +159,14 @@ idx_t ExpressionExecutor::Select(const Expression& predicate, const DataChunk& i
     Vector result(LogicalTypeId::BOOLEAN, std::max<idx_t>(input.size(), 1));
     Execute(predicate, input, result);
     idx_t selected = 0;
+    if (result.vector_type() == VectorType::FLAT && result.validity().AllValid()) {
+        const bool* values = result.data<bool>();
+        for (idx_t row = 0; row < input.size(); row++) {
+            selection[selected] = row;
+            selected += values[row] ? 1 : 0;
+        }
+        return selected;
+    }
     for (idx_t row = 0; row < input.size(); row++) {
         idx_t index = result.vector_type() == VectorType::CONSTANT ? 0 : row;
         if (result.validity().RowIsValid(index) && result.data<bool>()[index]) {

@@ -27,6 +27,30 @@ void BinaryLoop(const Vector& left, const Vector& right, idx_t count, Vector& re
     T* out = result.data<T>();
     bool l_const = left.vector_type() == VectorType::CONSTANT;
     bool r_const = right.vector_type() == VectorType::CONSTANT;
+    if (left.validity().AllValid() && right.validity().AllValid()) {
+        // No NULLs: the common case gets a loop without per-row validity tests.
+        if (!l_const && !r_const) {
+            for (idx_t row = 0; row < count; row++) {
+                if (!op(l[row], r[row], out[row])) {
+                    result.SetNull(row);
+                }
+            }
+        } else if (!l_const) {
+            const R constant = r[0];
+            for (idx_t row = 0; row < count; row++) {
+                if (!op(l[row], constant, out[row])) {
+                    result.SetNull(row);
+                }
+            }
+        } else {
+            for (idx_t row = 0; row < count; row++) {
+                if (!op(l[l_const ? 0 : row], r[r_const ? 0 : row], out[row])) {
+                    result.SetNull(row);
+                }
+            }
+        }
+        return;
+    }
     for (idx_t row = 0; row < count; row++) {
         idx_t li = l_const ? 0 : row, ri = r_const ? 0 : row;
         if (!left.validity().RowIsValid(li) || !right.validity().RowIsValid(ri)) {

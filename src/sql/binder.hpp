@@ -115,6 +115,7 @@ private:
     Bound BindSubquery(const ParsedExpression& expression);
     ExpressionPtr BindComparisonOf(const std::string& op, Bound left, Bound right,
                                    SourceLocation location);
+    void ComparePlainDates(std::vector<ExpressionPtr>& arguments, LogicalType& type);
     ExpressionPtr BindBoolean(const ParsedExpression& expression, const char* clause);
     uint64_t BindCount(const ParsedExpression& expression, const char* clause);
     ExpressionPtr CastTo(ExpressionPtr expression, const LogicalType& type);
