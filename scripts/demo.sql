@@ -9,6 +9,15 @@ COPY (SELECT range AS id, 'order ' || range AS label, DATE '1992-01-01' + range 
       FROM range(1000000)) TO 'build/demo.parquet' (FORMAT parquet, COMPRESSION zstd);
 SELECT id, label, shipdate, discount FROM read_parquet('build/demo.parquet')
 WHERE id >= 777777 AND id < 777780;
+-- Grouping, joining and sorting in parallel: per-year totals, and the years' share of the whole.
+WITH yearly AS (
+    SELECT extract(year FROM shipdate) AS year, count(*) AS orders, sum(discount) AS discounts
+    FROM read_parquet('build/demo.parquet')
+    WHERE shipdate < DATE '1992-01-01' + INTERVAL '4' YEAR
+    GROUP BY year)
+SELECT y.year, y.orders, y.discounts, 100.0 * y.orders / t.total AS percent
+FROM yearly y, (SELECT sum(orders) AS total FROM yearly) t
+ORDER BY y.year DESC;
 .timer off
 SELECT row_group_id, row_group_num_rows, path_in_schema, compression, stats_min_value, stats_max_value
 FROM parquet_metadata('build/demo.parquet') WHERE column_id = 0 LIMIT 3;

@@ -20,6 +20,9 @@ AggregateHashTable::AggregateHashTable(
     std::vector<LogicalType> key_types,
     std::shared_ptr<const std::vector<AggregateFunction>> aggregates)
     : key_types_(std::move(key_types)), aggregates_(std::move(aggregates)) {
+    for (const auto& type : key_types_) {
+        key_equal_.push_back(RowsEqualFor(type.physical()));
+    }
     for (const auto& aggregate : *aggregates_) {
         offsets_.push_back(stride_);
         stride_ += AlignUp(aggregate.state_size);
@@ -54,7 +57,7 @@ bool AggregateHashTable::KeysEqual(uint32_t group, const std::vector<const Vecto
     const DataChunk& chunk = *key_chunks_[group / kVectorSize];
     idx_t in_chunk = group % kVectorSize;
     for (idx_t k = 0; k < keys.size(); k++) {
-        if (!RowsEqual(chunk.column(k), in_chunk, *keys[k], row)) {
+        if (!key_equal_[k](chunk.column(k), in_chunk, *keys[k], row)) {
             return false;
         }
     }

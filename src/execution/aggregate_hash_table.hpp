@@ -3,6 +3,7 @@
 #include "common/data_chunk.hpp"
 #include "common/string_heap.hpp"
 #include "execution/aggregate_function.hpp"
+#include "execution/row_operations.hpp"
 
 #include <memory>
 #include <vector>
@@ -41,6 +42,7 @@ private:
     }
 
     std::vector<LogicalType> key_types_;
+    std::vector<RowsEqualFunction> key_equal_;
     std::shared_ptr<const std::vector<AggregateFunction>> aggregates_;
     std::vector<idx_t> offsets_;
     idx_t stride_ = 0;

@@ -124,17 +124,29 @@ void HashVector(const Vector& vector, idx_t count, uint64_t* hashes, bool first)
              [&](auto tag) { HashTyped<decltype(tag)>(vector, count, hashes, first); });
 }
 
-bool RowsEqual(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
+namespace {
+
+template <class T>
+bool RowsEqualTyped(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
     a_row = IndexOf(a, a_row);
     b_row = IndexOf(b, b_row);
     bool a_valid = a.validity().RowIsValid(a_row), b_valid = b.validity().RowIsValid(b_row);
     if (!a_valid || !b_valid) {
         return a_valid == b_valid;
     }
-    return Dispatch(a.type().physical(), [&](auto tag) {
-        using T = decltype(tag);
-        return Equal<T>(a.data<T>()[a_row], b.data<T>()[b_row]);
+    return Equal<T>(a.data<T>()[a_row], b.data<T>()[b_row]);
+}
+
+} // namespace
+
+RowsEqualFunction RowsEqualFor(PhysicalType type) {
+    return Dispatch(type, [](auto tag) -> RowsEqualFunction {
+        return &RowsEqualTyped<decltype(tag)>;
     });
+}
+
+bool RowsEqual(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
+    return RowsEqualFor(a.type().physical())(a, a_row, b, b_row);
 }
 
 int CompareRows(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {

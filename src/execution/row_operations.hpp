@@ -15,6 +15,9 @@ void HashVector(const Vector& vector, idx_t count, uint64_t* hashes, bool first)
 // Row `a_row` of `a` equals row `b_row` of `b` (same type); NULL equals NULL (grouping
 // semantics: joins drop NULL keys before comparing).
 bool RowsEqual(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row);
+// RowsEqual for one physical type, chosen once per column instead of per row.
+using RowsEqualFunction = bool (*)(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row);
+RowsEqualFunction RowsEqualFor(PhysicalType type);
 
 // Orders row `a_row` of `a` against row `b_row` of `b` (same type, both non-NULL):
 // negative, zero or positive.
