@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <set>
 
 namespace sluice {
 
@@ -287,7 +289,73 @@ std::optional<AggregateFunction> MinMax(bool is_max, const LogicalType& argument
     return std::nullopt;
 }
 
+// The distinct values one group has seen; the state holds a pointer to it.
+struct DistinctValues {
+    std::set<Value, bool (*)(const Value&, const Value&)> values{
+        [](const Value& a, const Value& b) { return a.Compare(b) < 0; }};
+};
+
+DistinctValues*& DistinctOf(uint8_t* state) {
+    return *reinterpret_cast<DistinctValues**>(state);
+}
+DistinctValues* DistinctOf(const uint8_t* state) {
+    return *reinterpret_cast<DistinctValues* const*>(state);
+}
+
 } // namespace
+
+AggregateFunction MakeDistinct(AggregateFunction inner) {
+    AggregateFunction function;
+    function.name = inner.name;
+    function.argument_types = inner.argument_types;
+    function.return_type = inner.return_type;
+    function.state_size = sizeof(DistinctValues*);
+    function.initialize = [](uint8_t* state) { DistinctOf(state) = new DistinctValues(); };
+    function.destroy = [](uint8_t* state) {
+        delete DistinctOf(state);
+        DistinctOf(state) = nullptr;
+    };
+    function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
+                         StringHeap&) {
+        ForValidRows(*args[0], count, [&](idx_t row, idx_t index) {
+            DistinctOf(states[row])->values.insert(args[0]->GetValue(index));
+        });
+    };
+    function.combine = [](const uint8_t* source, uint8_t* target) {
+        const auto& from = DistinctOf(source)->values;
+        DistinctOf(target)->values.insert(from.begin(), from.end());
+    };
+    // The inner aggregate runs over the set at the end.
+    auto shared_inner = std::make_shared<AggregateFunction>(std::move(inner));
+    function.finalize = [shared_inner](const uint8_t* state, Vector& result, idx_t row) {
+        const AggregateFunction& aggregate = *shared_inner;
+        std::vector<uint8_t> inner_state(std::max<idx_t>(aggregate.state_size, 16));
+        aggregate.initialize(inner_state.data());
+        StringHeap heap;
+        Vector values(aggregate.argument_types.empty() ? LogicalType(LogicalTypeId::BIGINT)
+                                                       : aggregate.argument_types[0]);
+        uint8_t* states[kVectorSize];
+        std::fill(states, states + kVectorSize, inner_state.data());
+        idx_t filled = 0;
+        auto flush = [&] {
+            std::vector<const Vector*> arguments = {&values};
+            aggregate.update(arguments, filled, states, heap);
+            values.Reset();
+            filled = 0;
+        };
+        for (const Value& value : DistinctOf(state)->values) {
+            values.SetValue(filled++, value);
+            if (filled == kVectorSize) {
+                flush();
+            }
+        }
+        if (filled > 0) {
+            flush();
+        }
+        aggregate.finalize(inner_state.data(), result, row);
+    };
+    return function;
+}
 
 bool IsAggregateFunctionName(const std::string& name) {
     return name == "sum" || name == "avg" || name == "mean" || name == "min" || name == "max" ||

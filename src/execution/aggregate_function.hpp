@@ -26,7 +26,12 @@ struct AggregateFunction {
     // Folds `source` into `target` (states of two partial aggregations of the same group).
     std::function<void(const uint8_t* source, uint8_t* target)> combine;
     std::function<void(const uint8_t* state, Vector& result, idx_t row)> finalize;
+    // Frees what a state owns (DISTINCT sets); absent for plain states.
+    std::function<void(uint8_t* state)> destroy;
 };
+
+// `inner` over the distinct non-NULL values of its argument: count(DISTINCT x), sum(DISTINCT x).
+AggregateFunction MakeDistinct(AggregateFunction inner);
 
 // sum, avg, min, max, count, count_star over `arguments`' types, with DuckDB's result types
 // (sum of integers is HUGEINT, of DECIMAL(p, s) DECIMAL(38, s); avg is DOUBLE). nullopt when

@@ -31,6 +31,18 @@ AggregateHashTable::AggregateHashTable(
     mask_ = kInitialSlots - 1;
 }
 
+AggregateHashTable::~AggregateHashTable() {
+    for (idx_t a = 0; a < aggregates_->size(); a++) {
+        const auto& destroy = (*aggregates_)[a].destroy;
+        if (!destroy) {
+            continue;
+        }
+        for (idx_t group = 0; group < group_count_; group++) {
+            destroy(State(static_cast<uint32_t>(group), a));
+        }
+    }
+}
+
 uint32_t AggregateHashTable::AddGroup(const std::vector<const Vector*>& keys, idx_t row) {
     if (group_count_ >= UINT32_MAX - 1) {
         throw Exception(ErrorKind::OutOfMemory, "too many groups in one aggregate");

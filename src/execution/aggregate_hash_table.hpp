@@ -18,6 +18,9 @@ class AggregateHashTable {
 public:
     AggregateHashTable(std::vector<LogicalType> key_types,
                        std::shared_ptr<const std::vector<AggregateFunction>> aggregates);
+    ~AggregateHashTable();
+    AggregateHashTable(const AggregateHashTable&) = delete;
+    AggregateHashTable& operator=(const AggregateHashTable&) = delete;
 
     // `chunk` holds the key columns first, then the aggregates' arguments; `argument_columns[a]`
     // lists the chunk columns of aggregate a.

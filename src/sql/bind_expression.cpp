@@ -694,10 +694,6 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
     if (!aggregate_) {
         Fail(ErrorKind::Binder, no_aggregates_reason_, expression.location);
     }
-    if (expression.distinct && name != "min" && name != "max") {
-        Fail(ErrorKind::NotImplemented, "DISTINCT aggregates are not supported yet",
-             expression.location);
-    }
     // Arguments see the FROM clause, not other aggregates.
     AggregateContext* context = aggregate_;
     const char* reason = no_aggregates_reason_;
@@ -725,7 +721,11 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
     for (size_t i = 0; i < arguments.size(); i++) {
         arguments[i] = CastTo(std::move(arguments[i]), function->argument_types[i]);
     }
-    std::string key = name + "(";
+    bool distinct = expression.distinct && name != "min" && name != "max" && !arguments.empty();
+    if (distinct) {
+        function = MakeDistinct(std::move(*function));
+    }
+    std::string key = name + (distinct ? "(DISTINCT " : "(");
     for (const auto& argument : arguments) {
         key += argument->ToString() + "," + argument->type.ToString() + ";";
     }

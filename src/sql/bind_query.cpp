@@ -347,18 +347,17 @@ LogicalOperatorPtr Binder::BindTableRef(const TableRef& ref, Scope& scope) {
     return MakeGet(std::move(bound), ref.name, ref, scope);
 }
 
-LogicalOperatorPtr Binder::BindJoin(const TableRef& ref, Scope& scope) {
+Binder::JoinInputs Binder::BindJoinInputs(const TableRef& ref, const Scope* outer) {
+    JoinInputs inputs;
     Scope left_scope, right_scope;
-    left_scope.outer = scope.outer;
-    right_scope.outer = scope.outer;
-    LogicalOperatorPtr left = BindTableRef(*ref.left, left_scope);
-    LogicalOperatorPtr right = BindTableRef(*ref.right, right_scope);
-    if (ref.join_type == JoinType::Full) {
-        Fail(ErrorKind::NotImplemented, "FULL OUTER JOIN is not supported yet", ref.location);
-    }
+    left_scope.outer = outer;
+    right_scope.outer = outer;
+    inputs.left = BindTableRef(*ref.left, left_scope);
+    inputs.right = BindTableRef(*ref.right, right_scope);
+    inputs.left_entries = left_scope.entries.size();
     // The combined scope: the condition sees both sides.
-    Scope combined;
-    combined.outer = scope.outer;
+    Scope& combined = inputs.scope;
+    combined.outer = outer;
     for (auto& entry : left_scope.entries) {
         combined.entries.push_back(entry);
     }
@@ -415,9 +414,20 @@ LogicalOperatorPtr Binder::BindJoin(const TableRef& ref, Scope& scope) {
         scope_ = saved;
         from_plan_ = saved_from;
     }
-    for (auto& entry : combined.entries) {
+    inputs.condition = std::move(condition);
+    return inputs;
+}
+
+LogicalOperatorPtr Binder::BindJoin(const TableRef& ref, Scope& scope) {
+    if (ref.join_type == JoinType::Full) {
+        return BindFullJoin(ref, scope);
+    }
+    JoinInputs inputs = BindJoinInputs(ref, scope.outer);
+    for (auto& entry : inputs.scope.entries) {
         scope.entries.push_back(std::move(entry));
     }
+    LogicalOperatorPtr left = std::move(inputs.left);
+    LogicalOperatorPtr right = std::move(inputs.right);
     auto join = std::make_unique<LogicalOperator>(LogicalOperatorKind::Join);
     switch (ref.join_type) {
     case JoinType::Inner:
@@ -443,8 +453,70 @@ LogicalOperatorPtr Binder::BindJoin(const TableRef& ref, Scope& scope) {
     join->children.push_back(std::move(left));
     join->children.push_back(std::move(right));
     // The optimizer splits the condition into equalities (hash keys) and the rest.
-    join->residual = std::move(condition);
+    join->residual = std::move(inputs.condition);
     return join;
+}
+
+LogicalOperatorPtr Binder::BindFullJoin(const TableRef& ref, Scope& scope) {
+    // a FULL JOIN b is (a LEFT JOIN b) UNION ALL (b's rows without a match, a's columns NULL):
+    // both inputs are bound twice, once for each half.
+    JoinInputs first = BindJoinInputs(ref, scope.outer);
+    JoinInputs second = BindJoinInputs(ref, scope.outer);
+    auto columns_of = [](const std::vector<ScopeEntry>& entries, size_t from, size_t to) {
+        std::vector<std::pair<ColumnBinding, LogicalType>> columns;
+        for (size_t e = from; e < to; e++) {
+            for (size_t i = 0; i < entries[e].bindings.size(); i++) {
+                columns.emplace_back(entries[e].bindings[i], entries[e].types[i]);
+            }
+        }
+        return columns;
+    };
+    size_t total = first.scope.entries.size();
+    auto left_columns = columns_of(first.scope.entries, 0, first.left_entries);
+    auto right_columns = columns_of(first.scope.entries, first.left_entries, total);
+    auto right_again = columns_of(second.scope.entries, second.left_entries, total);
+
+    auto left_join = std::make_unique<LogicalOperator>(LogicalOperatorKind::Join);
+    left_join->join_type = PhysicalJoinType::Left;
+    left_join->residual = std::move(first.condition);
+    left_join->children.push_back(std::move(first.left));
+    left_join->children.push_back(std::move(first.right));
+    std::vector<ExpressionPtr> matched;
+    for (const auto& [binding, type] : left_columns) {
+        matched.push_back(MakeBoundColumn(binding, type));
+    }
+    for (const auto& [binding, type] : right_columns) {
+        matched.push_back(MakeBoundColumn(binding, type));
+    }
+
+    auto anti_join = std::make_unique<LogicalOperator>(LogicalOperatorKind::Join);
+    anti_join->join_type = PhysicalJoinType::Anti;
+    anti_join->residual = std::move(second.condition);
+    anti_join->children.push_back(std::move(second.right));
+    anti_join->children.push_back(std::move(second.left));
+    std::vector<ExpressionPtr> unmatched;
+    for (const auto& column : left_columns) {
+        unmatched.push_back(CastTo(MakeConstant(Value()), column.second));
+    }
+    for (const auto& [binding, type] : right_again) {
+        unmatched.push_back(MakeBoundColumn(binding, type));
+    }
+
+    auto all = std::make_unique<LogicalOperator>(LogicalOperatorKind::Union);
+    all->table_index = next_table_index_++;
+    all->children.push_back(
+        MakeProjection(next_table_index_++, std::move(matched), std::move(left_join)));
+    all->children.push_back(
+        MakeProjection(next_table_index_++, std::move(unmatched), std::move(anti_join)));
+    // The query names the union's columns through the first binding of each side.
+    idx_t position = 0;
+    for (auto& entry : first.scope.entries) {
+        for (auto& binding : entry.bindings) {
+            binding = {all->table_index, position++};
+        }
+        scope.entries.push_back(std::move(entry));
+    }
+    return all;
 }
 
 BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* outer) {

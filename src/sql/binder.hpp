@@ -88,7 +88,17 @@ private:
     BoundQuery BindUnion(const SelectStatement& select, const Scope* outer);
     BoundQuery BindValues(const SelectStatement& select);
     LogicalOperatorPtr BindTableRef(const TableRef& ref, Scope& scope);
+    // Both inputs of a join, bound, with the scope over both and the ON / USING condition.
+    struct JoinInputs {
+        LogicalOperatorPtr left;
+        LogicalOperatorPtr right;
+        ExpressionPtr condition;
+        Scope scope;
+        size_t left_entries = 0; // scope entries from the left input, then the right's
+    };
+    JoinInputs BindJoinInputs(const TableRef& ref, const Scope* outer);
     LogicalOperatorPtr BindJoin(const TableRef& ref, Scope& scope);
+    LogicalOperatorPtr BindFullJoin(const TableRef& ref, Scope& scope);
     LogicalOperatorPtr BindNamedTable(const TableRef& ref, Scope& scope);
     LogicalOperatorPtr MakeGet(std::shared_ptr<BoundTableFunction> function, std::string name,
                                const TableRef& ref, Scope& scope);
