@@ -577,8 +577,7 @@ int IntegerDigits(const LogicalType& type) {
 
 // Casts that cannot overflow (an integer or DECIMAL into a type with at least as many integer
 // digits and no smaller scale), and exact numbers to DOUBLE: one typed loop, no checks.
-bool WideningCast(const Vector& source, Vector& result, idx_t count, int from_scale,
-                  int to_scale) {
+bool WideningCast(const Vector& source, Vector& result, idx_t count, int from_scale, int to_scale) {
     const LogicalType& from = source.type();
     const LogicalType& to = result.type();
     bool to_double = to.id() == LogicalTypeId::DOUBLE;
@@ -676,7 +675,8 @@ void CastVector(const Vector& source, Vector& result, idx_t count) {
     if (FastCast(source, result, count)) {
         return;
     }
-    if (source.type().id() == LogicalTypeId::DATE && result.type().id() == LogicalTypeId::TIMESTAMP) {
+    if (source.type().id() == LogicalTypeId::DATE &&
+        result.type().id() == LogicalTypeId::TIMESTAMP) {
         const int32_t* days = source.data<int32_t>();
         int64_t* micros = result.data<int64_t>();
         for (idx_t row = 0; row < count; row++) {

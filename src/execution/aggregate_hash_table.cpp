@@ -31,6 +31,12 @@ AggregateHashTable::AggregateHashTable(
     mask_ = kInitialSlots - 1;
 }
 
+idx_t AggregateHashTable::MemoryUsage() const {
+    idx_t keys = key_chunks_.empty() ? 0 : key_chunks_.size() * ChunkMemory(*key_chunks_[0]);
+    return slots_.capacity() * sizeof(Slot) + states_.capacity() +
+           group_hashes_.capacity() * sizeof(uint64_t) + keys;
+}
+
 AggregateHashTable::~AggregateHashTable() {
     for (idx_t a = 0; a < aggregates_->size(); a++) {
         const auto& destroy = (*aggregates_)[a].destroy;

@@ -31,6 +31,8 @@ public:
     void EnsureSingleGroup();
 
     idx_t GroupCount() const { return group_count_; }
+    // The bytes the table holds: slots, keys, states.
+    idx_t MemoryUsage() const;
     idx_t ChunkCount() const { return key_chunks_.size(); }
     // The groups of key chunk `chunk_index`: key columns, then one column per aggregate.
     void Scan(idx_t chunk_index, DataChunk& out) const;

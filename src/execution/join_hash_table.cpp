@@ -12,6 +12,15 @@ void JoinHashTable::Append(std::vector<std::unique_ptr<DataChunk>> chunks) {
     }
 }
 
+idx_t JoinHashTable::IndexMemory(idx_t rows) {
+    idx_t buckets = 1;
+    while (buckets < rows * 2) {
+        buckets *= 2;
+    }
+    return buckets * sizeof(uint32_t) +
+           rows * (sizeof(uint32_t) + sizeof(uint64_t) + sizeof(RowLocation));
+}
+
 void JoinHashTable::Build() {
     if (row_count_ >= UINT32_MAX - 1) {
         throw Exception(ErrorKind::OutOfMemory, "hash join build side has too many rows");

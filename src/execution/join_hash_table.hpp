@@ -25,6 +25,9 @@ public:
     const std::vector<LogicalType>& types() const { return types_; }
     const std::vector<std::unique_ptr<DataChunk>>& chunks() const { return chunks_; }
     bool empty() const { return row_count_ == 0; }
+    idx_t RowCount() const { return row_count_; }
+    // The bytes the index over `rows` rows takes.
+    static idx_t IndexMemory(idx_t rows);
     // Some build row has a NULL key (IN then yields NULL instead of false).
     bool has_null_key() const { return has_null_key_; }
 

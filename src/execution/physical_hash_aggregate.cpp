@@ -8,6 +8,7 @@ namespace {
 
 struct AggregateLocal : public LocalState {
     std::unique_ptr<AggregateHashTable> table;
+    std::unique_ptr<MemoryReservation> reservation;
 };
 
 struct ScanLocal : public LocalState {
@@ -18,10 +19,11 @@ struct ScanLocal : public LocalState {
 
 HashAggregateSink::HashAggregateSink(std::vector<LogicalType> key_types,
                                      std::vector<AggregateFunction> aggregates,
-                                     std::vector<std::vector<idx_t>> argument_columns)
+                                     std::vector<std::vector<idx_t>> argument_columns,
+                                     MemoryManager* memory)
     : key_types_(std::move(key_types)),
       aggregates_(std::make_shared<const std::vector<AggregateFunction>>(std::move(aggregates))),
-      argument_columns_(std::move(argument_columns)) {
+      argument_columns_(std::move(argument_columns)), memory_(memory) {
 }
 
 std::vector<LogicalType> HashAggregateSink::OutputTypes() const {
@@ -35,17 +37,21 @@ std::vector<LogicalType> HashAggregateSink::OutputTypes() const {
 std::unique_ptr<LocalState> HashAggregateSink::InitLocal() {
     auto local = std::make_unique<AggregateLocal>();
     local->table = std::make_unique<AggregateHashTable>(key_types_, aggregates_);
+    local->reservation = std::make_unique<MemoryReservation>(memory_, "a hash aggregate");
     return local;
 }
 
 SinkResult HashAggregateSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_index*/) {
-    static_cast<AggregateLocal*>(local)->table->Sink(chunk, argument_columns_);
+    auto& state = *static_cast<AggregateLocal*>(local);
+    state.table->Sink(chunk, argument_columns_);
+    state.reservation->Resize(state.table->MemoryUsage());
     return SinkResult::NeedMoreInput;
 }
 
 void HashAggregateSink::Combine(LocalState* local) {
     std::lock_guard<std::mutex> guard(mutex_);
     tables_.push_back(std::move(static_cast<AggregateLocal*>(local)->table));
+    reservations_.push_back(std::move(static_cast<AggregateLocal*>(local)->reservation));
 }
 
 void HashAggregateSink::Finalize() {
@@ -55,10 +61,17 @@ void HashAggregateSink::Finalize() {
     // Fold into the largest table: fewest groups to move.
     std::sort(tables_.begin(), tables_.end(),
               [](const auto& a, const auto& b) { return a->GroupCount() > b->GroupCount(); });
+    // The largest table grows by what it takes in from the others.
+    MemoryReservation merged(memory_, "a hash aggregate");
+    idx_t before = tables_.front()->MemoryUsage();
     for (idx_t i = 1; i < tables_.size(); i++) {
         tables_.front()->Combine(*tables_[i]);
+        merged.Resize(std::max(tables_.front()->MemoryUsage(), before) - before);
     }
     tables_.front()->EnsureSingleGroup();
+    reservations_.push_back(std::make_unique<MemoryReservation>(memory_, "a hash aggregate"));
+    reservations_.back()->Resize(merged.size());
+    merged.Resize(0);
 }
 
 std::unique_ptr<LocalState> AggregateResultSource::InitLocal() {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "execution/aggregate_hash_table.hpp"
+#include "memory/memory_manager.hpp"
 #include "parallel/pipeline.hpp"
 
 #include <atomic>
@@ -16,7 +17,7 @@ class HashAggregateSink : public PipelineSink {
 public:
     // Input chunks hold the key columns, then the aggregates' arguments (`argument_columns`).
     HashAggregateSink(std::vector<LogicalType> key_types, std::vector<AggregateFunction> aggregates,
-                      std::vector<std::vector<idx_t>> argument_columns);
+                      std::vector<std::vector<idx_t>> argument_columns, MemoryManager* memory);
 
     std::unique_ptr<LocalState> InitLocal() override;
     SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) override;
@@ -34,6 +35,8 @@ private:
     // Every task's table stays alive until the query ends: min/max states may point into the
     // string memory of the table they came from.
     std::vector<std::unique_ptr<AggregateHashTable>> tables_;
+    MemoryManager* memory_;
+    std::vector<std::unique_ptr<MemoryReservation>> reservations_; // one per table
 };
 
 // Scans the groups of a finished HashAggregateSink, a chunk of groups per call, in parallel.

@@ -7,22 +7,38 @@ namespace sluice {
 namespace {
 
 struct BuildLocal : public LocalState {
+    explicit BuildLocal(MemoryManager* memory) : reservation(memory, "a hash join build") {}
     std::vector<std::unique_ptr<DataChunk>> chunks;
+    MemoryReservation reservation;
 };
 
 } // namespace
 
 std::unique_ptr<LocalState> HashJoinBuildSink::InitLocal() {
-    return std::make_unique<BuildLocal>();
+    return std::make_unique<BuildLocal>(memory_);
 }
 
 SinkResult HashJoinBuildSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_index*/) {
-    static_cast<BuildLocal*>(local)->chunks.push_back(ReferenceChunk(chunk));
+    auto& state = *static_cast<BuildLocal*>(local);
+    state.chunks.push_back(ReferenceChunk(chunk));
+    state.reservation.Resize(state.reservation.size() + ChunkMemory(*state.chunks.back()));
     return SinkResult::NeedMoreInput;
 }
 
 void HashJoinBuildSink::Combine(LocalState* local) {
-    table_->Append(std::move(static_cast<BuildLocal*>(local)->chunks));
+    auto& state = *static_cast<BuildLocal*>(local);
+    table_->Append(std::move(state.chunks));
+    // The rows stay reserved as long as the table lives.
+    auto kept = std::make_unique<MemoryReservation>(memory_, "a hash join build");
+    kept->Resize(state.reservation.size());
+    state.reservation.Resize(0);
+    std::lock_guard<std::mutex> guard(mutex_);
+    reservations_.push_back(std::move(kept));
+}
+
+void HashJoinBuildSink::Finalize() {
+    index_reservation_.Resize(table_->IndexMemory(table_->RowCount()));
+    table_->Build();
 }
 
 // Where the probe of one input chunk stands between calls.

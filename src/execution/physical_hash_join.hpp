@@ -2,6 +2,7 @@
 
 #include "execution/expression.hpp"
 #include "execution/join_hash_table.hpp"
+#include "memory/memory_manager.hpp"
 #include "parallel/pipeline.hpp"
 
 #include <memory>
@@ -19,15 +20,20 @@ enum class PhysicalJoinType : uint8_t {
 // The sink of a join's build pipeline. Input chunks are [keys..., payload...].
 class HashJoinBuildSink : public PipelineSink {
 public:
-    explicit HashJoinBuildSink(std::shared_ptr<JoinHashTable> table) : table_(std::move(table)) {}
+    HashJoinBuildSink(std::shared_ptr<JoinHashTable> table, MemoryManager* memory)
+        : table_(std::move(table)), memory_(memory), index_reservation_(memory, "a hash join") {}
 
     std::unique_ptr<LocalState> InitLocal() override;
     SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) override;
     void Combine(LocalState* local) override;
-    void Finalize() override { table_->Build(); }
+    void Finalize() override;
 
 private:
     std::shared_ptr<JoinHashTable> table_;
+    MemoryManager* memory_;
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<MemoryReservation>> reservations_; // the build rows, per task
+    MemoryReservation index_reservation_;
 };
 
 // Probes the finished table with each input chunk. `probe_keys` are evaluated over the input;

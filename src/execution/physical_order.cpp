@@ -7,7 +7,10 @@ namespace sluice {
 namespace {
 
 struct OrderLocal : public LocalState {
+    explicit OrderLocal(MemoryManager* memory) : reservation(memory, "ORDER BY") {}
     std::vector<std::unique_ptr<DataChunk>> chunks;
+    idx_t rows = 0;
+    MemoryReservation reservation;
 };
 
 struct ScanLocal : public LocalState {
@@ -17,16 +20,52 @@ struct ScanLocal : public LocalState {
 } // namespace
 
 OrderSink::OrderSink(std::vector<LogicalType> types, std::vector<SortKey> keys,
-                     std::optional<idx_t> limit)
-    : types_(std::move(types)), keys_(std::move(keys)), limit_(limit) {
+                     std::optional<idx_t> limit, MemoryManager* memory)
+    : types_(std::move(types)), keys_(std::move(keys)), limit_(limit), memory_(memory) {
 }
 
 std::unique_ptr<LocalState> OrderSink::InitLocal() {
-    return std::make_unique<OrderLocal>();
+    return std::make_unique<OrderLocal>(memory_);
 }
 
 SinkResult OrderSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_index*/) {
-    static_cast<OrderLocal*>(local)->chunks.push_back(ReferenceChunk(chunk));
+    auto& state = *static_cast<OrderLocal*>(local);
+    state.chunks.push_back(ReferenceChunk(chunk));
+    state.rows += chunk.size();
+    state.reservation.Resize(state.reservation.size() + ChunkMemory(*state.chunks.back()) +
+                             chunk.size() * sizeof(RowLocation));
+    if (limit_ && state.rows > std::max<idx_t>(2 * *limit_, 16 * kVectorSize)) {
+        // Top-N: keep only the first `limit` rows seen so far, so memory stays bounded.
+        Run run;
+        run.chunks = std::move(state.chunks);
+        SortRun(run);
+        auto owner =
+            std::make_shared<std::vector<std::unique_ptr<DataChunk>>>(std::move(run.chunks));
+        state.chunks.clear();
+        state.rows = 0;
+        idx_t bytes = 0;
+        for (idx_t offset = 0; offset < run.order.size(); offset += kVectorSize) {
+            idx_t count = std::min(kVectorSize, run.order.size() - offset);
+            auto top = std::make_unique<DataChunk>(types_);
+            for (idx_t column = 0; column < types_.size(); column++) {
+                Vector& target = top->column(column);
+                if (types_[column].physical() != PhysicalType::VARCHAR) {
+                    GatherRows(*owner, column, run.order.data() + offset, count, target, 0, owner);
+                    continue;
+                }
+                // Strings are copied, so that the discarded rows' memory is freed.
+                for (idx_t i = 0; i < count; i++) {
+                    const RowLocation& location = run.order[offset + i];
+                    target.CopyRow((*owner)[location.chunk]->column(column), location.row, i);
+                }
+            }
+            top->SetSize(count);
+            state.rows += count;
+            bytes += ChunkMemory(*top) + count * sizeof(RowLocation);
+            state.chunks.push_back(std::move(top));
+        }
+        state.reservation.Resize(bytes);
+    }
     return SinkResult::NeedMoreInput;
 }
 
@@ -70,11 +109,16 @@ void OrderSink::SortRun(Run& run) const {
 }
 
 void OrderSink::Combine(LocalState* local) {
+    auto& state = *static_cast<OrderLocal*>(local);
     auto run = std::make_unique<Run>();
-    run->chunks = std::move(static_cast<OrderLocal*>(local)->chunks);
+    run->chunks = std::move(state.chunks);
     SortRun(*run);
+    auto kept = std::make_unique<MemoryReservation>(memory_, "ORDER BY");
+    kept->Resize(state.reservation.size());
+    state.reservation.Resize(0);
     std::lock_guard<std::mutex> guard(mutex_);
     runs_.push_back(std::move(run));
+    reservations_.push_back(std::move(kept));
 }
 
 void OrderSink::Finalize() {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "execution/row_operations.hpp"
+#include "memory/memory_manager.hpp"
 #include "parallel/pipeline.hpp"
 
 #include <atomic>
@@ -21,8 +22,8 @@ struct SortKey {
 // With `limit` (ORDER BY ... LIMIT n, the top-N) each run keeps only its first n rows.
 class OrderSink : public PipelineSink {
 public:
-    OrderSink(std::vector<LogicalType> types, std::vector<SortKey> keys,
-              std::optional<idx_t> limit);
+    OrderSink(std::vector<LogicalType> types, std::vector<SortKey> keys, std::optional<idx_t> limit,
+              MemoryManager* memory);
 
     std::unique_ptr<LocalState> InitLocal() override;
     SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) override;
@@ -46,7 +47,9 @@ private:
     std::vector<LogicalType> types_;
     std::vector<SortKey> keys_;
     std::optional<idx_t> limit_;
+    MemoryManager* memory_;
     std::mutex mutex_;
+    std::vector<std::unique_ptr<MemoryReservation>> reservations_;
     std::vector<std::unique_ptr<Run>> runs_;
     // The merged result: rows of `chunks_` in order.
     std::shared_ptr<std::vector<std::unique_ptr<DataChunk>>> chunks_;

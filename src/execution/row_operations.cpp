@@ -140,9 +140,8 @@ bool RowsEqualTyped(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) 
 } // namespace
 
 RowsEqualFunction RowsEqualFor(PhysicalType type) {
-    return Dispatch(type, [](auto tag) -> RowsEqualFunction {
-        return &RowsEqualTyped<decltype(tag)>;
-    });
+    return Dispatch(type,
+                    [](auto tag) -> RowsEqualFunction { return &RowsEqualTyped<decltype(tag)>; });
 }
 
 bool RowsEqual(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
@@ -156,6 +155,15 @@ int CompareRows(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
         using T = decltype(tag);
         return Compare<T>(a.data<T>()[a_row], b.data<T>()[b_row]);
     });
+}
+
+idx_t ChunkMemory(const DataChunk& chunk) {
+    idx_t bytes = 0;
+    for (idx_t column = 0; column < chunk.ColumnCount(); column++) {
+        const Vector& vector = chunk.column(column);
+        bytes += vector.capacity() * PhysicalTypeSize(vector.type().physical());
+    }
+    return bytes;
 }
 
 std::unique_ptr<DataChunk> ReferenceChunk(const DataChunk& source) {

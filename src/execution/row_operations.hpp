@@ -23,6 +23,9 @@ RowsEqualFunction RowsEqualFor(PhysicalType type);
 // negative, zero or positive.
 int CompareRows(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row);
 
+// The bytes a chunk's buffers take (fixed-width parts; long strings are not counted).
+idx_t ChunkMemory(const DataChunk& chunk);
+
 // A chunk showing `source`'s rows without copying them (see Vector::Reference).
 std::unique_ptr<DataChunk> ReferenceChunk(const DataChunk& source);
 

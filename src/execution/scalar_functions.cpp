@@ -65,7 +65,8 @@ ScalarFunctionBody IntegerArithmetic(char op, std::string type_name, hugeint_t l
     return [op, type_name, limit](const std::vector<const Vector*>& args, idx_t count,
                                   Vector& result) {
         // DECIMAL bounds compared in T when they fit it (they do below 128 bits).
-        bool typed_limit = limit != 0 && limit <= static_cast<hugeint_t>(std::numeric_limits<T>::max());
+        bool typed_limit =
+            limit != 0 && limit <= static_cast<hugeint_t>(std::numeric_limits<T>::max());
         T t_limit = typed_limit ? static_cast<T>(limit) : T(0);
         BinaryLoop<T, T, T>(*args[0], *args[1], count, result, [&](T a, T b, T& out) {
             bool overflow = false;

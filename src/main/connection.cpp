@@ -104,7 +104,7 @@ std::vector<std::unique_ptr<DataChunk>> Connection::RunQuery(BoundQuery& query) 
     OptimizeQuery(query);
     Executor executor(database_.scheduler(), database_.scheduler().RegularThreads());
     auto collector = std::make_shared<ResultCollector>(query.types);
-    PlanQuery(query, executor).sink = collector;
+    PlanQuery(query, executor, &database_.memory()).sink = collector;
     Run(executor);
     return collector->TakeChunks();
 }
@@ -133,7 +133,7 @@ std::unique_ptr<QueryResult> Connection::ExecuteExplain(const Statement& stateme
         auto start = std::chrono::steady_clock::now();
         Executor executor(database_.scheduler(), database_.scheduler().RegularThreads());
         auto collector = std::make_shared<ResultCollector>(query.types);
-        PlanQuery(query, executor).sink = collector;
+        PlanQuery(query, executor, &database_.memory()).sink = collector;
         Run(executor);
         idx_t rows = 0;
         for (const auto& chunk : collector->TakeChunks()) {
@@ -274,7 +274,7 @@ std::unique_ptr<QueryResult> Connection::ExecuteCopy(const Statement& statement,
                                                            copy.query.types, copy.options);
     auto sink = std::make_shared<ParquetCopySink>(std::move(writer));
     Executor executor(database_.scheduler(), database_.scheduler().RegularThreads());
-    Pipeline& pipeline = PlanQuery(copy.query, executor);
+    Pipeline& pipeline = PlanQuery(copy.query, executor, &database_.memory());
     pipeline.sink = sink;
     pipeline.max_threads = 1; // the file keeps the query's row order
     Run(executor);

@@ -10,6 +10,8 @@ Database::Database() {
         static_cast<uint32_t>(settings_.GetInteger("threads")),
         static_cast<uint32_t>(settings_.GetInteger("async_threads")));
     file_system_ = std::make_unique<LocalFileSystem>();
+    memory_ =
+        std::make_unique<MemoryManager>(static_cast<idx_t>(settings_.GetInteger("memory_limit")));
     RegisterBuiltinTableFunctions(catalog_.table_functions(), settings_, *file_system_);
 }
 
@@ -26,6 +28,7 @@ void Database::ResetSetting(const std::string& name) {
 }
 
 void Database::ResizePools() {
+    memory_->SetLimit(static_cast<idx_t>(settings_.GetInteger("memory_limit")));
     scheduler_->SetThreadCounts(static_cast<uint32_t>(settings_.GetInteger("threads")),
                                 static_cast<uint32_t>(settings_.GetInteger("async_threads")));
 }

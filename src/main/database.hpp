@@ -2,6 +2,7 @@
 
 #include "io/file_system.hpp"
 #include "main/settings.hpp"
+#include "memory/memory_manager.hpp"
 #include "parallel/task_scheduler.hpp"
 #include "sql/catalog.hpp"
 
@@ -19,6 +20,7 @@ public:
 
     Settings& settings() { return settings_; }
     TaskScheduler& scheduler() { return *scheduler_; }
+    MemoryManager& memory() { return *memory_; }
     Catalog& catalog() { return catalog_; }
 
     // Applies a setting and its side effects (pool sizes follow threads / async_threads).
@@ -29,6 +31,7 @@ private:
     void ResizePools();
 
     Settings settings_;
+    std::unique_ptr<MemoryManager> memory_;
     std::unique_ptr<TaskScheduler> scheduler_;
     std::unique_ptr<FileSystem> file_system_;
     Catalog catalog_;

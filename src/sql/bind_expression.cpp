@@ -421,7 +421,8 @@ void Binder::ComparePlainDates(std::vector<ExpressionPtr>& arguments, LogicalTyp
     for (int side = 0; side < 2; side++) {
         Expression& cast = *arguments[side];
         Expression& constant = *arguments[1 - side];
-        if (cast.kind != ExpressionKind::Cast || cast.children[0]->type.id() != LogicalTypeId::DATE ||
+        if (cast.kind != ExpressionKind::Cast ||
+            cast.children[0]->type.id() != LogicalTypeId::DATE ||
             constant.kind != ExpressionKind::Constant || constant.value.IsNull()) {
             continue;
         }

@@ -302,8 +302,8 @@ LogicalOperatorPtr Optimizer::PushDownOuterJoin(LogicalOperatorPtr op,
         op->residual = CombineConjuncts(std::move(rest));
     }
     op->children[1] = PushDown(std::move(op->children[1]), std::move(right_filters));
-    bool filters_left = op->join_type == PhysicalJoinType::Semi ||
-                        op->join_type == PhysicalJoinType::Anti;
+    bool filters_left =
+        op->join_type == PhysicalJoinType::Semi || op->join_type == PhysicalJoinType::Anti;
     LogicalOperator* left = op->children[0].get();
     while (left->kind == LogicalOperatorKind::Filter) {
         left = left->children[0].get();

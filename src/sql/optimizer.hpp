@@ -20,8 +20,7 @@ private:
     LogicalOperatorPtr PushDown(LogicalOperatorPtr op, std::vector<ExpressionPtr> filters);
     // `semi_joins` (semi and anti joins whose keys come from one relation of the region, their
     // left child detached) are applied to that relation before the joins are ordered.
-    LogicalOperatorPtr PushDownJoinRegion(LogicalOperatorPtr op,
-                                          std::vector<ExpressionPtr> filters,
+    LogicalOperatorPtr PushDownJoinRegion(LogicalOperatorPtr op, std::vector<ExpressionPtr> filters,
                                           std::vector<LogicalOperatorPtr> semi_joins = {});
     LogicalOperatorPtr PushDownOuterJoin(LogicalOperatorPtr op, std::vector<ExpressionPtr> filters);
     LogicalOperatorPtr ReorderJoins(std::vector<LogicalOperatorPtr> relations,

@@ -28,7 +28,8 @@ struct Planned {
 
 class PhysicalPlanner {
 public:
-    explicit PhysicalPlanner(Executor& executor) : executor_(executor) {}
+    PhysicalPlanner(Executor& executor, MemoryManager* memory)
+        : executor_(executor), memory_(memory) {}
 
     Planned Plan(LogicalOperator& op);
     void PlanSubquery(ScalarSubquery& subquery);
@@ -49,6 +50,7 @@ private:
     static void Project(Planned& planned, const std::vector<const Expression*>& expressions);
 
     Executor& executor_;
+    MemoryManager* memory_;
     std::vector<Pipeline*> barrier_;   // scalar subqueries every later pipeline waits for
     std::optional<idx_t> order_limit_; // set while planning the ORDER BY under a LIMIT
 };
@@ -151,7 +153,7 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
         }
         Project(child, inputs);
         auto sink = std::make_shared<HashAggregateSink>(std::move(key_types), std::move(functions),
-                                                        std::move(argument_columns));
+                                                        std::move(argument_columns), memory_);
         child.pipeline->sink = sink;
         Pipeline& pipeline = NewPipeline();
         pipeline.source = std::make_shared<AggregateResultSource>(sink);
@@ -172,7 +174,7 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
         auto build_bindings = build.bindings;
         Project(build, build_columns);
         auto table = std::make_shared<JoinHashTable>(op.conditions.size(), build.types);
-        build.pipeline->sink = std::make_shared<HashJoinBuildSink>(table);
+        build.pipeline->sink = std::make_shared<HashJoinBuildSink>(table, memory_);
 
         Planned probe = Plan(*op.children[0]);
         std::vector<ExpressionPtr> probe_keys;
@@ -201,7 +203,7 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
             }
             keys.push_back({resolved->column_index, order.descending, order.nulls_first});
         }
-        auto sink = std::make_shared<OrderSink>(child.types, std::move(keys), top);
+        auto sink = std::make_shared<OrderSink>(child.types, std::move(keys), top, memory_);
         child.pipeline->sink = sink;
         Pipeline& pipeline = NewPipeline();
         pipeline.source = std::make_shared<OrderSource>(sink);
@@ -256,8 +258,8 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
 
 } // namespace
 
-Pipeline& PlanQuery(BoundQuery& query, Executor& executor) {
-    PhysicalPlanner planner(executor);
+Pipeline& PlanQuery(BoundQuery& query, Executor& executor, MemoryManager* memory) {
+    PhysicalPlanner planner(executor, memory);
     for (auto& subquery : query.subqueries) {
         planner.PlanSubquery(subquery);
     }

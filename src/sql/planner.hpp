@@ -1,5 +1,6 @@
 #pragma once
 
+#include "memory/memory_manager.hpp"
 #include "parallel/executor.hpp"
 #include "sql/binder.hpp"
 
@@ -12,6 +13,7 @@ namespace sluice {
 // UNION inputs end pipelines in sinks that later pipelines read. Returns the final pipeline,
 // whose sink the caller attaches (a result collector, a COPY writer ...). Its chunks hold the
 // query's result columns in order.
-Pipeline& PlanQuery(BoundQuery& query, Executor& executor);
+// Operators that hold data reserve it from `memory` (null: unaccounted).
+Pipeline& PlanQuery(BoundQuery& query, Executor& executor, MemoryManager* memory);
 
 } // namespace sluice

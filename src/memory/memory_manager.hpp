@@ -1,0 +1,53 @@
+#pragma once
+
+#include "common/types.hpp"
+
+#include <atomic>
+#include <string>
+
+namespace sluice {
+
+// Tracks the memory operators hold against `memory_limit`. Operators do not allocate through
+// it; they reserve what their data structures grow to (hash tables, materialised build sides,
+// sort runs) with a MemoryReservation, and a reservation beyond the limit fails with an
+// Out of Memory error instead of the process running out.
+class MemoryManager {
+public:
+    explicit MemoryManager(idx_t limit) : limit_(limit) {}
+
+    void SetLimit(idx_t limit) { limit_.store(limit); }
+    idx_t limit() const { return limit_.load(); }
+    idx_t used() const { return used_.load(); }
+
+    // Adds `bytes` to the memory in use; throws OutOfMemory (naming `owner`) if that would
+    // pass the limit.
+    void Reserve(idx_t bytes, const std::string& owner);
+    void Release(idx_t bytes);
+
+private:
+    std::atomic<idx_t> limit_;
+    std::atomic<idx_t> used_{0};
+};
+
+// Memory held by one operator's state, released when it is destroyed. Not thread-safe: one per
+// task-local or global structure.
+class MemoryReservation {
+public:
+    MemoryReservation(MemoryManager* manager, std::string owner)
+        : manager_(manager), owner_(std::move(owner)) {}
+    ~MemoryReservation();
+    MemoryReservation(const MemoryReservation&) = delete;
+    MemoryReservation& operator=(const MemoryReservation&) = delete;
+
+    // Makes the reservation `bytes` (growing or shrinking it). Throws OutOfMemory when growing
+    // past the limit; the reservation keeps its old size then.
+    void Resize(idx_t bytes);
+    idx_t size() const { return size_; }
+
+private:
+    MemoryManager* manager_; // null: not accounted (tests, tools)
+    std::string owner_;
+    idx_t size_ = 0;
+};
+
+} // namespace sluice
