@@ -609,9 +609,19 @@ bool WideningCast(const Vector& source, Vector& result, idx_t count, int from_sc
         done = WithSignedLayout(to.physical(), [&](auto target_tag) {
             using T = decltype(target_tag);
             T* out = result.data<T>();
+            if (validity.AllValid()) {
+                for (idx_t row = 0; row < count; row++) {
+                    out[row] = static_cast<T>(static_cast<hugeint_t>(in[row]) * factor);
+                }
+                return;
+            }
+            // NULL rows hold arbitrary bytes: not multiplied, so that nothing overflows.
             for (idx_t row = 0; row < count; row++) {
-                out[row] = static_cast<T>(static_cast<hugeint_t>(in[row]) * factor);
-                copy_validity(row);
+                if (validity.RowIsValid(row)) {
+                    out[row] = static_cast<T>(static_cast<hugeint_t>(in[row]) * factor);
+                } else {
+                    result.SetNull(row);
+                }
             }
         });
     });

@@ -17,6 +17,7 @@ using ChunkList = std::vector<std::shared_ptr<const DataChunk>>;
 // scanned in parallel, a chunk per call, projecting `column_ids`.
 class ChunkScanSource : public PipelineSource {
 public:
+    std::string Name() const override { return "CHUNK_SCAN"; }
     using Provider = std::function<std::shared_ptr<const ChunkList>()>;
 
     ChunkScanSource(std::vector<LogicalType> types, Provider provider,

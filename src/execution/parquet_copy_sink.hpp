@@ -11,6 +11,7 @@ namespace sluice {
 // The pipeline feeding it runs as one task, so rows keep the query's order.
 class ParquetCopySink : public PipelineSink {
 public:
+    std::string Name() const override { return "COPY_TO_PARQUET"; }
     explicit ParquetCopySink(std::unique_ptr<parquet::ParquetWriter> writer)
         : writer_(std::move(writer)) {}
 

@@ -8,6 +8,7 @@ namespace sluice {
 // Keeps the rows for which a BOOLEAN predicate is true (NULL counts as false).
 class PhysicalFilter : public PipelineOperator {
 public:
+    std::string Name() const override { return "FILTER"; }
     PhysicalFilter(std::vector<LogicalType> types, ExpressionPtr predicate)
         : types_(std::move(types)), predicate_(std::move(predicate)) {}
 

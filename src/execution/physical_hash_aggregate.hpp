@@ -15,6 +15,7 @@ namespace sluice {
 // into its own hash table; Finalize folds them into one, which AggregateResultSource scans.
 class HashAggregateSink : public PipelineSink {
 public:
+    std::string Name() const override { return "HASH_GROUP_BY"; }
     // Input chunks hold the key columns, then the aggregates' arguments (`argument_columns`).
     HashAggregateSink(std::vector<LogicalType> key_types, std::vector<AggregateFunction> aggregates,
                       std::vector<std::vector<idx_t>> argument_columns, MemoryManager* memory);
@@ -42,6 +43,7 @@ private:
 // Scans the groups of a finished HashAggregateSink, a chunk of groups per call, in parallel.
 class AggregateResultSource : public PipelineSource {
 public:
+    std::string Name() const override { return "HASH_GROUP_BY (scan)"; }
     explicit AggregateResultSource(std::shared_ptr<HashAggregateSink> sink)
         : sink_(std::move(sink)) {}
 

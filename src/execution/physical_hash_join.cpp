@@ -69,6 +69,11 @@ HashJoinProbe::HashJoinProbe(PhysicalJoinType type, std::vector<LogicalType> pro
                        build_types.end());
 }
 
+std::string HashJoinProbe::Name() const {
+    static const char* kTypes[] = {"INNER", "LEFT", "SEMI", "ANTI", "MARK"};
+    return std::string("HASH_JOIN ") + kTypes[static_cast<int>(type_)] + " (probe)";
+}
+
 std::vector<LogicalType> HashJoinProbe::OutputTypes() const {
     switch (type_) {
     case PhysicalJoinType::Inner:

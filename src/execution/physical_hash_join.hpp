@@ -20,6 +20,7 @@ enum class PhysicalJoinType : uint8_t {
 // The sink of a join's build pipeline. Input chunks are [keys..., payload...].
 class HashJoinBuildSink : public PipelineSink {
 public:
+    std::string Name() const override { return "HASH_JOIN (build)"; }
     HashJoinBuildSink(std::shared_ptr<JoinHashTable> table, MemoryManager* memory)
         : table_(std::move(table)), memory_(memory), index_reservation_(memory, "a hash join") {}
 
@@ -41,6 +42,7 @@ private:
 // pair must satisfy.
 class HashJoinProbe : public PipelineOperator {
 public:
+    std::string Name() const override;
     HashJoinProbe(PhysicalJoinType type, std::vector<LogicalType> probe_types,
                   std::vector<ExpressionPtr> probe_keys, std::shared_ptr<JoinHashTable> table,
                   ExpressionPtr residual);

@@ -12,6 +12,7 @@ namespace sluice {
 // single-task pipelines until ordered (batch-indexed) collection exists.
 class PhysicalLimit : public PipelineOperator {
 public:
+    std::string Name() const override { return "LIMIT"; }
     PhysicalLimit(std::vector<LogicalType> types, std::optional<uint64_t> limit, uint64_t offset)
         : types_(std::move(types)), limit_(limit), offset_(offset) {}
 

@@ -22,6 +22,7 @@ struct SortKey {
 // With `limit` (ORDER BY ... LIMIT n, the top-N) each run keeps only its first n rows.
 class OrderSink : public PipelineSink {
 public:
+    std::string Name() const override { return "ORDER_BY"; }
     OrderSink(std::vector<LogicalType> types, std::vector<SortKey> keys, std::optional<idx_t> limit,
               MemoryManager* memory);
 
@@ -60,6 +61,7 @@ private:
 // order however many tasks scan.
 class OrderSource : public PipelineSource {
 public:
+    std::string Name() const override { return "ORDER_BY (scan)"; }
     explicit OrderSource(std::shared_ptr<OrderSink> sink) : sink_(std::move(sink)) {}
 
     std::vector<LogicalType> OutputTypes() const override { return sink_->types(); }

@@ -8,6 +8,7 @@ namespace sluice {
 // Computes one output column per expression.
 class PhysicalProjection : public PipelineOperator {
 public:
+    std::string Name() const override { return "PROJECTION"; }
     explicit PhysicalProjection(std::vector<ExpressionPtr> expressions);
 
     std::vector<LogicalType> OutputTypes() const override { return types_; }

@@ -9,6 +9,7 @@ namespace sluice {
 // The rows of range(start, stop, step): one BIGINT column, produced in parallel chunks.
 class RangeSource : public PipelineSource {
 public:
+    std::string Name() const override { return "RANGE"; }
     RangeSource(int64_t start, int64_t stop, int64_t step, bool emit_column);
 
     std::vector<LogicalType> OutputTypes() const override;

@@ -12,6 +12,7 @@ namespace sluice {
 // source's order (by batch index) however many tasks produced them.
 class ResultCollector : public PipelineSink {
 public:
+    std::string Name() const override { return "RESULT"; }
     explicit ResultCollector(std::vector<LogicalType> types) : types_(std::move(types)) {}
 
     SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) override;

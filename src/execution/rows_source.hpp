@@ -11,6 +11,7 @@ namespace sluice {
 // Small metadata functions (sluice_settings) materialise their rows into it.
 class RowsSource : public PipelineSource {
 public:
+    std::string Name() const override { return "ROWS"; }
     RowsSource(std::vector<LogicalType> types, std::vector<std::vector<Value>> rows);
     // One row without columns.
     static std::shared_ptr<RowsSource> SingleRow();

@@ -13,6 +13,7 @@ namespace sluice {
 // than one row is an error, as in DuckDB); EXISTS yields whether any row came.
 class SubqueryValueSink : public PipelineSink {
 public:
+    std::string Name() const override { return "SUBQUERY"; }
     SubqueryValueSink(std::shared_ptr<SubqueryValue> target, LogicalType type, bool exists)
         : target_(std::move(target)), type_(std::move(type)), exists_(exists) {}
 

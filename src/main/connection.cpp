@@ -132,6 +132,7 @@ std::unique_ptr<QueryResult> Connection::ExecuteExplain(const Statement& stateme
         key = "analyzed_plan";
         auto start = std::chrono::steady_clock::now();
         Executor executor(database_.scheduler(), database_.scheduler().RegularThreads());
+        executor.EnableProfiling();
         auto collector = std::make_shared<ResultCollector>(query.types);
         PlanQuery(query, executor, &database_.memory()).sink = collector;
         Run(executor);
@@ -141,7 +142,8 @@ std::unique_ptr<QueryResult> Connection::ExecuteExplain(const Statement& stateme
         }
         double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        plan += "Total: " + std::to_string(rows) + " rows in " + std::to_string(seconds) + " s\n";
+        plan += "\n" + executor.ProfileReport();
+        plan += "total: " + std::to_string(rows) + " rows in " + std::to_string(seconds) + " s\n";
     }
     std::vector<std::string> names = {"explain_key", "explain_value"};
     std::vector<LogicalType> types(2, LogicalTypeId::VARCHAR);

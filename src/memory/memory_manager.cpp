@@ -9,10 +9,10 @@ void MemoryManager::Reserve(idx_t bytes, const std::string& owner) {
     idx_t used = used_.fetch_add(bytes) + bytes;
     if (used > limit_.load()) {
         used_.fetch_sub(bytes);
-        throw Exception(ErrorKind::OutOfMemory,
-                        "could not allocate " + FormatMemorySize(bytes) + " for " + owner +
-                            " (memory_limit " + FormatMemorySize(limit_.load()) + ", " +
-                            FormatMemorySize(used - bytes) + " in use)");
+        throw Exception(ErrorKind::OutOfMemory, "could not allocate " + FormatMemorySize(bytes) +
+                                                    " for " + owner + " (memory_limit " +
+                                                    FormatMemorySize(limit_.load()) + ", " +
+                                                    FormatMemorySize(used - bytes) + " in use)");
     }
 }
 

@@ -8,6 +8,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace sluice {
@@ -28,11 +29,22 @@ public:
     bool IsCancelled() const { return cancelled_.load(std::memory_order_relaxed); }
     // Finished pipelines plus the running ones' source progress, over the pipeline count.
     double Progress() const;
+    // Counts rows and time per pipeline stage (source, operators, sink), for EXPLAIN ANALYZE.
+    // Call before Execute.
+    void EnableProfiling() { profiling_ = true; }
+    // One line per stage of each pipeline: name, rows out (rows in for sinks), time summed
+    // over the pipeline's tasks.
+    std::string ProfileReport() const;
 
 private:
     class PipelineTask;
+    struct StageProfile {
+        std::atomic<uint64_t> rows{0};
+        std::atomic<uint64_t> nanos{0};
+    };
     struct PipelineState {
         std::unique_ptr<Pipeline> pipeline;
+        std::unique_ptr<StageProfile[]> stages; // source, operators..., sink (when profiling)
         std::atomic<idx_t> running_tasks{0};
         std::atomic<bool> finished_early{false}; // a LIMIT or sink said no more input
         bool started = false;
@@ -53,6 +65,7 @@ private:
     idx_t outstanding_tasks_ = 0;
     std::exception_ptr error_;
     std::atomic<bool> cancelled_{false};
+    bool profiling_ = false;
 };
 
 } // namespace sluice

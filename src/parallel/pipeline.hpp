@@ -4,6 +4,7 @@
 #include "parallel/task.hpp"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace sluice {
@@ -42,6 +43,8 @@ private:
 class PipelineSource {
 public:
     virtual ~PipelineSource() = default;
+    // What EXPLAIN ANALYZE calls this stage.
+    virtual std::string Name() const { return "SOURCE"; }
     virtual std::vector<LogicalType> OutputTypes() const = 0;
     virtual std::unique_ptr<LocalState> InitLocal() { return nullptr; }
     virtual SourceResult GetData(DataChunk& out, LocalState* local, TaskContext& context) = 0;
@@ -57,6 +60,7 @@ public:
 class PipelineOperator {
 public:
     virtual ~PipelineOperator() = default;
+    virtual std::string Name() const { return "OPERATOR"; }
     virtual std::vector<LogicalType> OutputTypes() const = 0;
     virtual std::unique_ptr<LocalState> InitLocal() { return nullptr; }
     virtual OperatorResult Execute(DataChunk& input, DataChunk& output, LocalState* local) = 0;
@@ -65,6 +69,7 @@ public:
 class PipelineSink {
 public:
     virtual ~PipelineSink() = default;
+    virtual std::string Name() const { return "SINK"; }
     virtual std::unique_ptr<LocalState> InitLocal() { return nullptr; }
     // `batch_index` is the source's BatchIndex of the chunk this input derives from.
     virtual SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) = 0;

@@ -29,6 +29,7 @@ struct ParquetFile {
 // at a time. The asynchronous read-ahead scan replaces the blocking reads.
 class ParquetScanSource : public PipelineSource {
 public:
+    std::string Name() const override { return "READ_PARQUET"; }
     // Column ids beyond the file's columns: the file's path and the row's number in its file.
     static constexpr size_t kFilenameColumn = SIZE_MAX - 1;
     static constexpr size_t kFileRowNumberColumn = SIZE_MAX - 2;

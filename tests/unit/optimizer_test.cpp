@@ -1,0 +1,81 @@
+// The optimizer's decisions, read from EXPLAIN: they change speed, not results, so the
+// result-comparing tests cannot see them.
+#include "main/sluice.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace sluice;
+
+namespace {
+
+std::string Explain(Connection& connection, const std::string& query) {
+    return connection.Query("EXPLAIN " + query)->GetValue(1, 0).GetString();
+}
+
+} // namespace
+
+TEST(Optimizer, InSubqueryInWhereBecomesASemiJoinBelowTheOtherJoins) {
+    Database database;
+    Connection connection(database);
+    std::string plan = Explain(connection,
+                               "SELECT count(*) FROM range(1000) a(x), range(10) b(y) "
+                               "WHERE x = y AND x IN (SELECT 2 * i FROM range(5) c(i))");
+    auto semi = plan.find("HASH_JOIN SEMI");
+    auto inner = plan.find("HASH_JOIN INNER");
+    ASSERT_NE(semi, std::string::npos) << plan;
+    ASSERT_NE(inner, std::string::npos) << plan;
+    EXPECT_LT(inner, semi) << "the semi join should sit below the inner join\n" << plan;
+    EXPECT_EQ(plan.find("MARK"), std::string::npos) << plan;
+}
+
+TEST(Optimizer, NotInStaysAMarkJoinForItsNullSemantics) {
+    Database database;
+    Connection connection(database);
+    std::string plan = Explain(connection, "SELECT count(*) FROM range(10) a(x) WHERE x NOT IN "
+                                           "(SELECT i FROM range(5) c(i))");
+    EXPECT_NE(plan.find("HASH_JOIN MARK"), std::string::npos) << plan;
+}
+
+TEST(Optimizer, FiltersReachTheScanAndTheJoinKeys) {
+    Database database;
+    Connection connection(database);
+    std::string plan = Explain(connection, "SELECT count(*) FROM range(1000) a(x), range(100) b(y) "
+                                           "WHERE x = y AND y < 50 AND x + y > 3");
+    // x = y becomes the hash key; y < 50 a scan filter; x + y > 3 a residual.
+    EXPECT_NE(plan.find("HASH_JOIN INNER #[0.0] = #[1.0]"), std::string::npos) << plan;
+    EXPECT_NE(plan.find("filters 1"), std::string::npos) << plan;
+    EXPECT_NE(plan.find(" AND "), std::string::npos) << plan;
+}
+
+TEST(Optimizer, SmallerInputBuildsTheHashTable) {
+    Database database;
+    Connection connection(database);
+    std::string plan = Explain(connection, "SELECT count(*) FROM range(10) small(x), "
+                                           "range(100000) big(y) WHERE x = y");
+    // The probe side (first child) is the big range: its scan line comes first.
+    auto big = plan.find("SCAN range #1");
+    auto small = plan.find("SCAN range #0");
+    ASSERT_NE(big, std::string::npos) << plan;
+    ASSERT_NE(small, std::string::npos) << plan;
+    EXPECT_LT(big, small) << plan;
+}
+
+TEST(Optimizer, UnusedColumnsArePruned) {
+    Database database;
+    Connection connection(database);
+    connection.Query("CREATE TABLE t AS SELECT i AS a, i * 2 AS b, i * 3 AS c FROM range(10) r(i)");
+    std::string plan = Explain(connection, "SELECT b FROM (SELECT * FROM t) WHERE b > 4");
+    EXPECT_NE(plan.find("columns [b]"), std::string::npos) << plan;
+}
+
+TEST(Optimizer, ExplainAnalyzeReportsRowsPerOperator) {
+    Database database;
+    Connection connection(database);
+    auto result = connection.Query(
+        "EXPLAIN ANALYZE SELECT x % 3, count(*) FROM range(1000) t(x) GROUP BY 1");
+    std::string report = result->GetValue(1, 0).GetString();
+    EXPECT_NE(report.find("RANGE"), std::string::npos) << report;
+    EXPECT_NE(report.find("1000 rows"), std::string::npos) << report;
+    EXPECT_NE(report.find("HASH_GROUP_BY"), std::string::npos) << report;
+    EXPECT_NE(report.find("total: 3 rows"), std::string::npos) << report;
+}
