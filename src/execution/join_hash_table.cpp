@@ -17,8 +17,7 @@ idx_t JoinHashTable::IndexMemory(idx_t rows) {
     while (buckets < rows * 2) {
         buckets *= 2;
     }
-    return buckets * sizeof(uint32_t) +
-           rows * (sizeof(uint32_t) + sizeof(uint64_t) + sizeof(RowLocation));
+    return buckets * sizeof(uint32_t) + rows * sizeof(Entry);
 }
 
 void JoinHashTable::Build() {
@@ -31,9 +30,10 @@ void JoinHashTable::Build() {
     }
     heads_.assign(buckets, 0);
     mask_ = buckets - 1;
-    rows_.reserve(row_count_);
-    hashes_.reserve(row_count_);
-    next_.reserve(row_count_);
+    entries_.reserve(row_count_);
+    for (idx_t k = 0; k < key_count_; k++) {
+        key_equal_.push_back(RowsEqualFor(types_[k].physical()));
+    }
     uint64_t hashes[kVectorSize];
     for (idx_t c = 0; c < chunks_.size(); c++) {
         DataChunk& chunk = *chunks_[c];
@@ -53,22 +53,20 @@ void JoinHashTable::Build() {
                 has_null_key_ = true;
                 continue;
             }
-            rows_.push_back({static_cast<uint32_t>(c), static_cast<uint32_t>(row)});
-            hashes_.push_back(hashes[row]);
-            auto entry = static_cast<uint32_t>(rows_.size());
             uint32_t& head = heads_[hashes[row] & mask_];
-            next_.push_back(head);
-            head = entry;
+            entries_.push_back(
+                {hashes[row], {static_cast<uint32_t>(c), static_cast<uint32_t>(row)}, head});
+            head = static_cast<uint32_t>(entries_.size());
         }
     }
 }
 
 bool JoinHashTable::KeysEqual(uint32_t entry, const std::vector<const Vector*>& keys,
                               idx_t row) const {
-    const RowLocation& location = rows_[entry - 1];
+    const RowLocation& location = entries_[entry - 1].row;
     const DataChunk& chunk = *chunks_[location.chunk];
     for (idx_t k = 0; k < key_count_; k++) {
-        if (!RowsEqual(chunk.column(k), location.row, *keys[k], row)) {
+        if (!key_equal_[k](chunk.column(k), location.row, *keys[k], row)) {
             return false;
         }
     }

@@ -33,9 +33,15 @@ public:
 
     // The first entry (1-based; 0: none) of the chain `hash` falls in, and the entry after `entry`.
     uint32_t FirstEntry(uint64_t hash) const { return heads_[hash & mask_]; }
-    uint32_t NextEntry(uint32_t entry) const { return next_[entry - 1]; }
-    uint64_t EntryHash(uint32_t entry) const { return hashes_[entry - 1]; }
-    const RowLocation& EntryRow(uint32_t entry) const { return rows_[entry - 1]; }
+    void PrefetchChain(uint64_t hash) const { __builtin_prefetch(&heads_[hash & mask_]); }
+    void PrefetchEntry(uint32_t entry) const {
+        if (entry != 0) {
+            __builtin_prefetch(&entries_[entry - 1]);
+        }
+    }
+    uint32_t NextEntry(uint32_t entry) const { return entries_[entry - 1].next; }
+    uint64_t EntryHash(uint32_t entry) const { return entries_[entry - 1].hash; }
+    const RowLocation& EntryRow(uint32_t entry) const { return entries_[entry - 1].row; }
     // The build row of `entry` has keys equal to row `row` of `keys`.
     bool KeysEqual(uint32_t entry, const std::vector<const Vector*>& keys, idx_t row) const;
 
@@ -47,10 +53,16 @@ private:
     idx_t row_count_ = 0;
     bool has_null_key_ = false;
 
+    // One entry per build row with non-NULL keys; a chain's entries in one array, so that
+    // following a chain touches one cache line per entry.
+    struct Entry {
+        uint64_t hash;
+        RowLocation row;
+        uint32_t next; // 1-based; 0 ends the chain
+    };
     std::vector<uint32_t> heads_;
-    std::vector<uint32_t> next_;
-    std::vector<uint64_t> hashes_;
-    std::vector<RowLocation> rows_;
+    std::vector<Entry> entries_;
+    std::vector<RowsEqualFunction> key_equal_;
     uint64_t mask_ = 0;
 };
 

@@ -52,6 +52,7 @@ public:
     std::vector<std::unique_ptr<Vector>> keys;
     std::vector<const Vector*> key_pointers;
     uint64_t hashes[kVectorSize];
+    uint32_t first_entry[kVectorSize];
     bool key_null[kVectorSize];
     bool found[kVectorSize];
     ExpressionExecutor executor;
@@ -117,7 +118,7 @@ bool HashJoinProbe::NextPairs(ProbeState& state, const DataChunk& input, DataChu
             continue;
         }
         if (!state.chain_started) {
-            state.entry = table_->FirstEntry(state.hashes[row]);
+            state.entry = state.first_entry[row];
             state.chain_started = true;
         }
         while (state.entry != 0 && pair_count < kVectorSize) {
@@ -254,6 +255,16 @@ OperatorResult HashJoinProbe::Execute(DataChunk& input, DataChunk& output, Local
             HashVector(key, count, state.hashes, k == 0);
             for (idx_t row = 0; row < count; row++) {
                 state.key_null[row] |= !key.RowIsValid(row);
+            }
+        }
+        // The chain heads of a large table miss the cache: ask for them all up front.
+        if (!table_->empty()) {
+            for (idx_t row = 0; row < count; row++) {
+                table_->PrefetchChain(state.hashes[row]);
+            }
+            for (idx_t row = 0; row < count; row++) {
+                state.first_entry[row] = table_->FirstEntry(state.hashes[row]);
+                table_->PrefetchEntry(state.first_entry[row]);
             }
         }
         if (table_->empty()) {
