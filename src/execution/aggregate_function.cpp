@@ -93,12 +93,26 @@ struct DoubleSumState {
 
 // Sums and averages of exact numbers accumulate in 128 bits, like DuckDB's; `scale` divides the
 // average of DECIMALs.
+// 128-bit sums of 128-bit inputs can overflow (64-bit inputs would need 2^64 rows).
+hugeint_t AddChecked(hugeint_t a, hugeint_t b) {
+    hugeint_t sum;
+    if (__builtin_add_overflow(a, b, &sum)) {
+        throw Exception(ErrorKind::OutOfRange, "Overflow in HUGEINT addition: " +
+                                                   FormatHugeint(a) + " + " + FormatHugeint(b));
+    }
+    return sum;
+}
+
 template <class T>
 void AddIntegers(const Vector& input, idx_t count, uint8_t** states) {
     const T* data = input.data<T>();
     ForValidRows(input, count, [&](idx_t row, idx_t index) {
         auto& state = As<IntegerSumState>(states[row]);
-        state.sum += static_cast<hugeint_t>(data[index]);
+        if constexpr (std::is_same_v<T, hugeint_t>) {
+            state.sum = AddChecked(state.sum, data[index]);
+        } else {
+            state.sum += static_cast<hugeint_t>(data[index]);
+        }
         state.count++;
     });
 }
@@ -175,8 +189,9 @@ AggregateFunction SumOrAverage(bool average, const LogicalType& argument) {
     function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
                          StringHeap&) { AddIntegerVector(*args[0], count, states); };
     function.combine = [](const uint8_t* source, uint8_t* target) {
-        As<IntegerSumState>(target).sum += As<IntegerSumState>(source).sum;
-        As<IntegerSumState>(target).count += As<IntegerSumState>(source).count;
+        auto& t = As<IntegerSumState>(target);
+        t.sum = AddChecked(t.sum, As<IntegerSumState>(source).sum);
+        t.count += As<IntegerSumState>(source).count;
     };
     double divisor = std::pow(10.0, scale);
     function.finalize = [average, divisor](const uint8_t* state, Vector& result, idx_t row) {
