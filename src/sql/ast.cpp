@@ -75,6 +75,7 @@ ParsedExpressionPtr CloneExpression(const ParsedExpression& expression) {
     copy->negated = expression.negated;
     copy->distinct = expression.distinct;
     copy->has_else = expression.has_else;
+    copy->from_extract = expression.from_extract;
     copy->subquery_kind = expression.subquery_kind;
     copy->subquery = expression.subquery;
     for (const auto& child : expression.children) {
@@ -95,7 +96,7 @@ std::string ParsedExpression::ToString() const {
         if (text == "coalesce") {
             return "COALESCE(" + JoinChildren(children, 0) + ")";
         }
-        if (text == "date_part" || text == "substring") {
+        if (from_extract || text == "substring") {
             return "main." + (text == "substring" ? "\"substring\"" : text) + "(" +
                    JoinChildren(children, 0) + ")";
         }
@@ -111,6 +112,11 @@ std::string ParsedExpression::ToString() const {
         return "(" + children[0]->ToString() + (negated ? " NOT IN (" : " IN (") +
                JoinChildren(children, 1) + "))";
     case ParsedExpressionKind::Like: {
+        if (children.size() == 3) {
+            std::string name = std::string(negated ? "not_" : "") +
+                               (text == "ILIKE" ? "ilike_escape" : "like_escape");
+            return "main." + name + "(" + JoinChildren(children, 0) + ")";
+        }
         std::string op = text == "ILIKE" ? "~~*" : "~~";
         return "(" + children[0]->ToString() + (negated ? " !" : " ") + op + " " +
                children[1]->ToString() + ")";

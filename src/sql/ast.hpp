@@ -58,6 +58,7 @@ struct ParsedExpression {
     bool negated = false;  // NOT BETWEEN, NOT IN, NOT LIKE, NOT EXISTS
     bool distinct = false; // count(DISTINCT x)
     bool has_else = false; // CASE ... ELSE
+    bool from_extract = false; // date_part written as EXTRACT(part FROM x), named differently
     SubqueryKind subquery_kind = SubqueryKind::Scalar;
     std::shared_ptr<SelectStatement> subquery;
 

@@ -1151,6 +1151,7 @@ ParsedExpressionPtr Parser::ParseFunctionCall(std::string name, SourceLocation l
         literal->text = Lower(Take().text);
         ExpectKeyword("FROM");
         function->text = "date_part";
+        function->from_extract = true;
         function->children.push_back(std::move(literal));
         function->children.push_back(ParseExpression());
         ExpectOperator(")");
