@@ -97,8 +97,8 @@ struct DoubleSumState {
 hugeint_t AddChecked(hugeint_t a, hugeint_t b) {
     hugeint_t sum;
     if (__builtin_add_overflow(a, b, &sum)) {
-        throw Exception(ErrorKind::OutOfRange, "Overflow in HUGEINT addition: " +
-                                                   FormatHugeint(a) + " + " + FormatHugeint(b));
+        throw Exception(ErrorKind::OutOfRange, "Overflow in HUGEINT addition: " + FormatHugeint(a) +
+                                                   " + " + FormatHugeint(b));
     }
     return sum;
 }

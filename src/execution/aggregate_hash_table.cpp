@@ -186,6 +186,48 @@ void AggregateHashTable::Combine(AggregateHashTable& other) {
     }
 }
 
+void AggregateHashTable::CombineGroups(AggregateHashTable& other,
+                                       const std::vector<uint32_t>& groups) {
+    std::vector<std::unique_ptr<Vector>> key_vectors;
+    std::vector<const Vector*> keys;
+    for (const auto& type : key_types_) {
+        key_vectors.push_back(std::make_unique<Vector>(type));
+        keys.push_back(key_vectors.back().get());
+    }
+    RowLocation locations[kVectorSize];
+    uint32_t targets[kVectorSize];
+    std::shared_ptr<const void> no_owner; // the other table outlives this merge
+    for (idx_t offset = 0; offset < groups.size(); offset += kVectorSize) {
+        idx_t count = std::min(kVectorSize, groups.size() - offset);
+        for (idx_t i = 0; i < count; i++) {
+            uint32_t group = groups[offset + i];
+            locations[i] = {static_cast<uint32_t>(group / kVectorSize),
+                            static_cast<uint32_t>(group % kVectorSize)};
+        }
+        for (idx_t k = 0; k < key_types_.size(); k++) {
+            key_vectors[k]->Reset();
+            GatherRows(other.key_chunks_, k, locations, count, *key_vectors[k], 0, no_owner);
+        }
+        FindOrCreateGroups(keys, count, targets);
+        for (idx_t i = 0; i < count; i++) {
+            for (idx_t a = 0; a < aggregates_->size(); a++) {
+                (*aggregates_)[a].combine(other.State(groups[offset + i], a), State(targets[i], a));
+            }
+        }
+    }
+}
+
+std::vector<std::vector<uint32_t>>
+AggregateHashTable::PartitionGroups(idx_t partition_count) const {
+    std::vector<std::vector<uint32_t>> partitions(partition_count);
+    for (idx_t group = 0; group < group_count_; group++) {
+        // High hash bits: the low ones choose slots inside each partition's table.
+        idx_t partition = (group_hashes_[group] >> 48) & (partition_count - 1);
+        partitions[partition].push_back(static_cast<uint32_t>(group));
+    }
+    return partitions;
+}
+
 void AggregateHashTable::EnsureSingleGroup() {
     if (group_count_ == 0 && key_types_.empty()) {
         uint32_t group;

@@ -27,6 +27,11 @@ public:
     void Sink(const DataChunk& chunk, const std::vector<std::vector<idx_t>>& argument_columns);
     // Folds every group of `other` into this table.
     void Combine(AggregateHashTable& other);
+    // Folds the listed groups of `other` into this table.
+    void CombineGroups(AggregateHashTable& other, const std::vector<uint32_t>& groups);
+    // This table's groups by partition (a function of the key hash, so equal keys of different
+    // tables meet in the same partition); `partition_count` is a power of two.
+    std::vector<std::vector<uint32_t>> PartitionGroups(idx_t partition_count) const;
     // An aggregate without GROUP BY returns one row even over no input.
     void EnsureSingleGroup();
 

@@ -13,7 +13,15 @@ struct AggregateLocal : public LocalState {
 
 struct ScanLocal : public LocalState {
     idx_t chunk = 0;
+    // Partitioned results: the partition this task merged and scans.
+    const AggregateHashTable* partition = nullptr;
+    idx_t partition_index = 0;
+    idx_t next_chunk = 0;
 };
+
+// Above this many groups the final merge runs per partition on all threads.
+constexpr idx_t kPartitionedMergeGroups = 100000;
+constexpr idx_t kMergePartitions = 32;
 
 } // namespace
 
@@ -58,6 +66,17 @@ void HashAggregateSink::Finalize() {
     if (tables_.empty()) {
         tables_.push_back(std::make_unique<AggregateHashTable>(key_types_, aggregates_));
     }
+    idx_t groups = 0;
+    for (const auto& table : tables_) {
+        groups += table->GroupCount();
+    }
+    if (!key_types_.empty() && tables_.size() > 1 && groups > kPartitionedMergeGroups) {
+        partition_count_ = kMergePartitions;
+        for (const auto& table : tables_) {
+            partition_groups_.push_back(table->PartitionGroups(partition_count_));
+        }
+        return;
+    }
     // Fold into the largest table: fewest groups to move.
     std::sort(tables_.begin(), tables_.end(),
               [](const auto& a, const auto& b) { return a->GroupCount() > b->GroupCount(); });
@@ -74,12 +93,47 @@ void HashAggregateSink::Finalize() {
     merged.Resize(0);
 }
 
+std::unique_ptr<AggregateHashTable> HashAggregateSink::MergePartition(idx_t partition) {
+    auto merged = std::make_unique<AggregateHashTable>(key_types_, aggregates_);
+    for (idx_t t = 0; t < tables_.size(); t++) {
+        merged->CombineGroups(*tables_[t], partition_groups_[t][partition]);
+    }
+    return merged;
+}
+
+SourceResult AggregateResultSource::ScanPartitions(DataChunk& out, LocalState* local) {
+    auto& state = *static_cast<ScanLocal*>(local);
+    while (true) {
+        if (state.partition && state.next_chunk < state.partition->ChunkCount()) {
+            state.chunk = (state.partition_index << 32) | state.next_chunk;
+            state.partition->Scan(state.next_chunk++, out);
+            return SourceResult::HaveMoreOutput;
+        }
+        idx_t partition = next_partition_.fetch_add(1);
+        if (partition >= sink_->partition_count()) {
+            return SourceResult::Finished;
+        }
+        auto merged = sink_->MergePartition(partition);
+        auto reservation = std::make_unique<MemoryReservation>(sink_->memory(), "a hash aggregate");
+        reservation->Resize(merged->MemoryUsage());
+        state.partition = merged.get();
+        state.partition_index = partition;
+        state.next_chunk = 0;
+        std::lock_guard<std::mutex> guard(mutex_);
+        partitions_.push_back(std::move(merged));
+        reservations_.push_back(std::move(reservation));
+    }
+}
+
 std::unique_ptr<LocalState> AggregateResultSource::InitLocal() {
     return std::make_unique<ScanLocal>();
 }
 
 SourceResult AggregateResultSource::GetData(DataChunk& out, LocalState* local,
                                             TaskContext& /*context*/) {
+    if (sink_->partitioned()) {
+        return ScanPartitions(out, local);
+    }
     const AggregateHashTable& table = sink_->result();
     idx_t chunk = next_chunk_.fetch_add(1);
     if (chunk >= table.ChunkCount()) {

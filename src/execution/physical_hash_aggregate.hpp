@@ -26,7 +26,14 @@ public:
     void Finalize() override;
 
     std::vector<LogicalType> OutputTypes() const;
+    // Small results are merged into one table by Finalize; large ones are merged partition by
+    // partition, in parallel, by the tasks that scan them.
+    bool partitioned() const { return partition_count_ > 0; }
+    MemoryManager* memory() const { return memory_; }
+    idx_t partition_count() const { return partition_count_; }
     const AggregateHashTable& result() const { return *tables_.front(); }
+    // Merges every task's groups of partition `partition` into a new table.
+    std::unique_ptr<AggregateHashTable> MergePartition(idx_t partition);
 
 private:
     std::vector<LogicalType> key_types_;
@@ -38,6 +45,8 @@ private:
     std::vector<std::unique_ptr<AggregateHashTable>> tables_;
     MemoryManager* memory_;
     std::vector<std::unique_ptr<MemoryReservation>> reservations_; // one per table
+    idx_t partition_count_ = 0;
+    std::vector<std::vector<std::vector<uint32_t>>> partition_groups_; // [table][partition]
 };
 
 // Scans the groups of a finished HashAggregateSink, a chunk of groups per call, in parallel.
@@ -54,8 +63,14 @@ public:
     idx_t BatchIndex(LocalState* local) const override;
 
 private:
+    SourceResult ScanPartitions(DataChunk& out, LocalState* local);
+
     std::shared_ptr<HashAggregateSink> sink_;
     std::atomic<idx_t> next_chunk_{0};
+    std::atomic<idx_t> next_partition_{0};
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<AggregateHashTable>> partitions_; // merged, kept for the scan
+    std::vector<std::unique_ptr<MemoryReservation>> reservations_;
 };
 
 } // namespace sluice

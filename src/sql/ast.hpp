@@ -55,9 +55,9 @@ struct ParsedExpression {
     std::vector<std::string> names; // column reference parts
     TypeName cast_type;
     std::vector<std::unique_ptr<ParsedExpression>> children;
-    bool negated = false;  // NOT BETWEEN, NOT IN, NOT LIKE, NOT EXISTS
-    bool distinct = false; // count(DISTINCT x)
-    bool has_else = false; // CASE ... ELSE
+    bool negated = false;      // NOT BETWEEN, NOT IN, NOT LIKE, NOT EXISTS
+    bool distinct = false;     // count(DISTINCT x)
+    bool has_else = false;     // CASE ... ELSE
     bool from_extract = false; // date_part written as EXTRACT(part FROM x), named differently
     SubqueryKind subquery_kind = SubqueryKind::Scalar;
     std::shared_ptr<SelectStatement> subquery;

@@ -17,9 +17,9 @@ std::string Explain(Connection& connection, const std::string& query) {
 TEST(Optimizer, InSubqueryInWhereBecomesASemiJoinBelowTheOtherJoins) {
     Database database;
     Connection connection(database);
-    std::string plan = Explain(connection,
-                               "SELECT count(*) FROM range(1000) a(x), range(10) b(y) "
-                               "WHERE x = y AND x IN (SELECT 2 * i FROM range(5) c(i))");
+    std::string plan =
+        Explain(connection, "SELECT count(*) FROM range(1000) a(x), range(10) b(y) "
+                            "WHERE x = y AND x IN (SELECT 2 * i FROM range(5) c(i))");
     auto semi = plan.find("HASH_JOIN SEMI");
     auto inner = plan.find("HASH_JOIN INNER");
     ASSERT_NE(semi, std::string::npos) << plan;
@@ -71,8 +71,8 @@ TEST(Optimizer, UnusedColumnsArePruned) {
 TEST(Optimizer, ExplainAnalyzeReportsRowsPerOperator) {
     Database database;
     Connection connection(database);
-    auto result = connection.Query(
-        "EXPLAIN ANALYZE SELECT x % 3, count(*) FROM range(1000) t(x) GROUP BY 1");
+    auto result =
+        connection.Query("EXPLAIN ANALYZE SELECT x % 3, count(*) FROM range(1000) t(x) GROUP BY 1");
     std::string report = result->GetValue(1, 0).GetString();
     EXPECT_NE(report.find("RANGE"), std::string::npos) << report;
     EXPECT_NE(report.find("1000 rows"), std::string::npos) << report;
