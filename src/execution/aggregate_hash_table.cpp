@@ -7,6 +7,28 @@ namespace sluice {
 
 namespace {
 
+// Marks the candidate rows whose key `k` differs from their group's stored key.
+template <class T>
+void VerifyKeys(const std::vector<std::unique_ptr<DataChunk>>& key_chunks, idx_t k,
+                const Vector& keys, const uint32_t* groups, const idx_t* candidates,
+                idx_t candidate_count, bool* mismatch) {
+    const T* values = keys.data<T>();
+    bool constant = keys.vector_type() == VectorType::CONSTANT;
+    const ValidityMask& validity = keys.validity();
+    for (idx_t c = 0; c < candidate_count; c++) {
+        idx_t row = candidates[c];
+        uint32_t group = groups[row];
+        const Vector& stored = key_chunks[group / kVectorSize]->column(k);
+        idx_t stored_row = group % kVectorSize;
+        idx_t index = constant ? 0 : row;
+        bool valid = validity.RowIsValid(index);
+        bool stored_valid = stored.validity().RowIsValid(stored_row);
+        bool equal = valid && stored_valid ? values[index] == stored.data<T>()[stored_row]
+                                           : valid == stored_valid;
+        mismatch[row] |= !equal;
+    }
+}
+
 constexpr idx_t kInitialSlots = 1024;
 constexpr idx_t kStateAlignment = 16;
 
@@ -16,12 +38,54 @@ idx_t AlignUp(idx_t value) {
 
 } // namespace
 
+AggregateHashTable::KeysVerifier AggregateHashTable::KeysVerifierFor(PhysicalType type) {
+    switch (type) {
+    case PhysicalType::BOOL:
+        return &VerifyKeys<bool>;
+    case PhysicalType::INT8:
+        return &VerifyKeys<int8_t>;
+    case PhysicalType::INT16:
+        return &VerifyKeys<int16_t>;
+    case PhysicalType::INT32:
+        return &VerifyKeys<int32_t>;
+    case PhysicalType::INT64:
+        return &VerifyKeys<int64_t>;
+    case PhysicalType::INT128:
+        return &VerifyKeys<hugeint_t>;
+    case PhysicalType::UINT8:
+        return &VerifyKeys<uint8_t>;
+    case PhysicalType::UINT16:
+        return &VerifyKeys<uint16_t>;
+    case PhysicalType::UINT32:
+        return &VerifyKeys<uint32_t>;
+    case PhysicalType::UINT64:
+        return &VerifyKeys<uint64_t>;
+    case PhysicalType::VARCHAR:
+        return &VerifyKeys<string_t>;
+    case PhysicalType::FLOAT:
+    case PhysicalType::DOUBLE:
+        break;
+    }
+    // Floating keys: NaN equals NaN and -0 equals 0 when grouping.
+    return [](const std::vector<std::unique_ptr<DataChunk>>& key_chunks, idx_t k,
+              const Vector& keys, const uint32_t* groups, const idx_t* candidates,
+              idx_t candidate_count, bool* mismatch) {
+        for (idx_t c = 0; c < candidate_count; c++) {
+            idx_t row = candidates[c];
+            uint32_t group = groups[row];
+            mismatch[row] |= !RowsEqual(key_chunks[group / kVectorSize]->column(k),
+                                        group % kVectorSize, keys, row);
+        }
+    };
+}
+
 AggregateHashTable::AggregateHashTable(
     std::vector<LogicalType> key_types,
     std::shared_ptr<const std::vector<AggregateFunction>> aggregates)
     : key_types_(std::move(key_types)), aggregates_(std::move(aggregates)) {
     for (const auto& type : key_types_) {
         key_equal_.push_back(RowsEqualFor(type.physical()));
+        key_verify_.push_back(KeysVerifierFor(type.physical()));
     }
     for (const auto& aggregate : *aggregates_) {
         offsets_.push_back(stride_);
@@ -118,10 +182,47 @@ void AggregateHashTable::FindOrCreateGroups(const std::vector<const Vector*>& ke
     for (idx_t row = 0; row < count; row++) {
         __builtin_prefetch(&slots_[hashes[row] & mask_]);
     }
+    // First pass: the first slot with the row's salt is taken as its group (or a new group is
+    // made at the first empty slot); the keys of the matches are then checked column by column
+    // in typed loops, and only rows whose salt collided go through the full probe.
+    uint64_t positions[kVectorSize];
+    idx_t candidates[kVectorSize];
+    idx_t candidate_count = 0;
     for (idx_t row = 0; row < count; row++) {
         uint64_t hash = hashes[row];
         uint32_t salt = Salt(hash);
         uint64_t position = hash & mask_;
+        while (true) {
+            Slot& slot = slots_[position];
+            if (slot.group_plus_one == 0) {
+                uint32_t group = AddGroup(keys, row);
+                group_hashes_.push_back(hash);
+                slot = Slot{salt, group + 1};
+                groups[row] = group;
+                break;
+            }
+            if (slot.salt == salt) {
+                groups[row] = slot.group_plus_one - 1;
+                positions[row] = position;
+                candidates[candidate_count++] = row;
+                break;
+            }
+            position = (position + 1) & mask_;
+        }
+    }
+    bool mismatch[kVectorSize];
+    std::fill(mismatch, mismatch + count, false);
+    for (idx_t k = 0; k < keys.size(); k++) {
+        key_verify_[k](key_chunks_, k, *keys[k], groups, candidates, candidate_count, mismatch);
+    }
+    for (idx_t c = 0; c < candidate_count; c++) {
+        idx_t row = candidates[c];
+        if (!mismatch[row]) {
+            continue;
+        }
+        uint64_t hash = hashes[row];
+        uint32_t salt = Salt(hash);
+        uint64_t position = (positions[row] + 1) & mask_;
         while (true) {
             Slot& slot = slots_[position];
             if (slot.group_plus_one == 0) {

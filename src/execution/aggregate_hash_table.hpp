@@ -53,6 +53,11 @@ private:
 
     std::vector<LogicalType> key_types_;
     std::vector<RowsEqualFunction> key_equal_;
+    using KeysVerifier = void (*)(const std::vector<std::unique_ptr<DataChunk>>& key_chunks,
+                                  idx_t k, const Vector& keys, const uint32_t* groups,
+                                  const idx_t* candidates, idx_t candidate_count, bool* mismatch);
+    static KeysVerifier KeysVerifierFor(PhysicalType type);
+    std::vector<KeysVerifier> key_verify_;
     std::shared_ptr<const std::vector<AggregateFunction>> aggregates_;
     std::vector<idx_t> offsets_;
     idx_t stride_ = 0;
