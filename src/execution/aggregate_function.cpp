@@ -60,16 +60,16 @@ AggregateFunction CountFunction(bool star, const LogicalType& argument) {
     function.initialize = [](uint8_t* state) { As<CountState>(state).count = 0; };
     if (star) {
         function.update = [](const std::vector<const Vector*>&, idx_t count, uint8_t** states,
-                             StringHeap&) {
+                             idx_t offset, StringHeap&) {
             for (idx_t row = 0; row < count; row++) {
-                As<CountState>(states[row]).count++;
+                As<CountState>(states[row] + offset).count++;
             }
         };
     } else {
         function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
-                             StringHeap&) {
+                             idx_t offset, StringHeap&) {
             ForValidRows(*args[0], count,
-                         [&](idx_t row, idx_t) { As<CountState>(states[row]).count++; });
+                         [&](idx_t row, idx_t) { As<CountState>(states[row] + offset).count++; });
         };
     }
     function.combine = [](const uint8_t* source, uint8_t* target) {
@@ -104,10 +104,10 @@ hugeint_t AddChecked(hugeint_t a, hugeint_t b) {
 }
 
 template <class T>
-void AddIntegers(const Vector& input, idx_t count, uint8_t** states) {
+void AddIntegers(const Vector& input, idx_t count, uint8_t** states, idx_t offset) {
     const T* data = input.data<T>();
     ForValidRows(input, count, [&](idx_t row, idx_t index) {
-        auto& state = As<IntegerSumState>(states[row]);
+        auto& state = As<IntegerSumState>(states[row] + offset);
         if constexpr (std::is_same_v<T, hugeint_t>) {
             state.sum = AddChecked(state.sum, data[index]);
         } else {
@@ -117,26 +117,26 @@ void AddIntegers(const Vector& input, idx_t count, uint8_t** states) {
     });
 }
 
-void AddIntegerVector(const Vector& input, idx_t count, uint8_t** states) {
+void AddIntegerVector(const Vector& input, idx_t count, uint8_t** states, idx_t offset) {
     switch (input.type().physical()) {
     case PhysicalType::INT8:
-        return AddIntegers<int8_t>(input, count, states);
+        return AddIntegers<int8_t>(input, count, states, offset);
     case PhysicalType::INT16:
-        return AddIntegers<int16_t>(input, count, states);
+        return AddIntegers<int16_t>(input, count, states, offset);
     case PhysicalType::INT32:
-        return AddIntegers<int32_t>(input, count, states);
+        return AddIntegers<int32_t>(input, count, states, offset);
     case PhysicalType::INT64:
-        return AddIntegers<int64_t>(input, count, states);
+        return AddIntegers<int64_t>(input, count, states, offset);
     case PhysicalType::INT128:
-        return AddIntegers<hugeint_t>(input, count, states);
+        return AddIntegers<hugeint_t>(input, count, states, offset);
     case PhysicalType::UINT8:
-        return AddIntegers<uint8_t>(input, count, states);
+        return AddIntegers<uint8_t>(input, count, states, offset);
     case PhysicalType::UINT16:
-        return AddIntegers<uint16_t>(input, count, states);
+        return AddIntegers<uint16_t>(input, count, states, offset);
     case PhysicalType::UINT32:
-        return AddIntegers<uint32_t>(input, count, states);
+        return AddIntegers<uint32_t>(input, count, states, offset);
     case PhysicalType::UINT64:
-        return AddIntegers<uint64_t>(input, count, states);
+        return AddIntegers<uint64_t>(input, count, states, offset);
     default:
         throw Exception(ErrorKind::Internal, "sum over a non-integer layout");
     }
@@ -154,10 +154,10 @@ AggregateFunction SumOrAverage(bool average, const LogicalType& argument) {
         function.state_size = sizeof(DoubleSumState);
         function.initialize = [](uint8_t* state) { As<DoubleSumState>(state) = {0, 0}; };
         function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
-                             StringHeap&) {
+                             idx_t offset, StringHeap&) {
             const double* data = args[0]->data<double>();
             ForValidRows(*args[0], count, [&](idx_t row, idx_t index) {
-                auto& state = As<DoubleSumState>(states[row]);
+                auto& state = As<DoubleSumState>(states[row] + offset);
                 state.sum += data[index];
                 state.count++;
             });
@@ -187,7 +187,7 @@ AggregateFunction SumOrAverage(bool average, const LogicalType& argument) {
     function.state_size = sizeof(IntegerSumState);
     function.initialize = [](uint8_t* state) { As<IntegerSumState>(state) = {0, 0}; };
     function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
-                         StringHeap&) { AddIntegerVector(*args[0], count, states); };
+                         idx_t offset, StringHeap&) { AddIntegerVector(*args[0], count, states, offset); };
     function.combine = [](const uint8_t* source, uint8_t* target) {
         auto& t = As<IntegerSumState>(target);
         t.sum = AddChecked(t.sum, As<IntegerSumState>(source).sum);
@@ -236,10 +236,10 @@ AggregateFunction MinMaxTyped(bool is_max, const LogicalType& argument) {
         return is_max ? current < candidate : candidate < current;
     };
     function.update = [better](const std::vector<const Vector*>& args, idx_t count,
-                               uint8_t** states, StringHeap& heap) {
+                               uint8_t** states, idx_t offset, StringHeap& heap) {
         const T* data = args[0]->data<T>();
         ForValidRows(*args[0], count, [&](idx_t row, idx_t index) {
-            auto& state = As<MinMaxState<T>>(states[row]);
+            auto& state = As<MinMaxState<T>>(states[row] + offset);
             if (!state.has_value || better(data[index], state.value)) {
                 if constexpr (std::is_same_v<T, string_t>) {
                     state.value = heap.AddString(data[index].view());
@@ -331,9 +331,9 @@ AggregateFunction MakeDistinct(AggregateFunction inner) {
         DistinctOf(state) = nullptr;
     };
     function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
-                         StringHeap&) {
+                         idx_t offset, StringHeap&) {
         ForValidRows(*args[0], count, [&](idx_t row, idx_t index) {
-            DistinctOf(states[row])->values.insert(args[0]->GetValue(index));
+            DistinctOf(states[row] + offset)->values.insert(args[0]->GetValue(index));
         });
     };
     function.combine = [](const uint8_t* source, uint8_t* target) {
@@ -354,7 +354,7 @@ AggregateFunction MakeDistinct(AggregateFunction inner) {
         idx_t filled = 0;
         auto flush = [&] {
             std::vector<const Vector*> arguments = {&values};
-            aggregate.update(arguments, filled, states, heap);
+            aggregate.update(arguments, filled, states, 0, heap);
             values.Reset();
             filled = 0;
         };

@@ -18,10 +18,11 @@ struct AggregateFunction {
     LogicalType return_type;
     idx_t state_size = 0;
     std::function<void(uint8_t* state)> initialize;
-    // Adds rows [0, count) of `arguments` to the states `states[row]` (one per row, possibly the
-    // same one repeatedly). Long strings kept in a state are copied into `heap`.
+    // Adds rows [0, count) of `arguments` to the states at `states[row] + offset` (one per row,
+    // possibly the same one repeatedly; `states` points at each row's group, `offset` at this
+    // aggregate within it). Long strings kept in a state are copied into `heap`.
     std::function<void(const std::vector<const Vector*>& arguments, idx_t count, uint8_t** states,
-                       StringHeap& heap)>
+                       idx_t offset, StringHeap& heap)>
         update;
     // Folds `source` into `target` (states of two partial aggregations of the same group).
     std::function<void(const uint8_t* source, uint8_t* target)> combine;

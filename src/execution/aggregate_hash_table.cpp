@@ -254,15 +254,16 @@ void AggregateHashTable::Sink(const DataChunk& chunk,
     uint32_t groups[kVectorSize];
     FindOrCreateGroups(keys, count, groups);
     uint8_t* states[kVectorSize];
+    for (idx_t row = 0; row < count; row++) {
+        states[row] = states_.data() + groups[row] * stride_;
+    }
+    std::vector<const Vector*> arguments;
     for (idx_t a = 0; a < aggregates_->size(); a++) {
-        for (idx_t row = 0; row < count; row++) {
-            states[row] = State(groups[row], a);
-        }
-        std::vector<const Vector*> arguments;
+        arguments.clear();
         for (idx_t column : argument_columns[a]) {
             arguments.push_back(&chunk.column(column));
         }
-        (*aggregates_)[a].update(arguments, count, states, heap_);
+        (*aggregates_)[a].update(arguments, count, states, offsets_[a], heap_);
     }
 }
 
