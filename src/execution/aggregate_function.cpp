@@ -187,7 +187,8 @@ AggregateFunction SumOrAverage(bool average, const LogicalType& argument) {
     function.state_size = sizeof(IntegerSumState);
     function.initialize = [](uint8_t* state) { As<IntegerSumState>(state) = {0, 0}; };
     function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
-                         idx_t offset, StringHeap&) { AddIntegerVector(*args[0], count, states, offset); };
+                         idx_t offset,
+                         StringHeap&) { AddIntegerVector(*args[0], count, states, offset); };
     function.combine = [](const uint8_t* source, uint8_t* target) {
         auto& t = As<IntegerSumState>(target);
         t.sum = AddChecked(t.sum, As<IntegerSumState>(source).sum);

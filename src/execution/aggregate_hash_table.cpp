@@ -67,16 +67,16 @@ AggregateHashTable::KeysVerifier AggregateHashTable::KeysVerifierFor(PhysicalTyp
         break;
     }
     // Floating keys: NaN equals NaN and -0 equals 0 when grouping.
-    return [](const std::vector<std::unique_ptr<DataChunk>>& key_chunks, idx_t k,
-              const Vector& keys, const uint32_t* groups, const idx_t* candidates,
-              idx_t candidate_count, bool* mismatch) {
-        for (idx_t c = 0; c < candidate_count; c++) {
-            idx_t row = candidates[c];
-            uint32_t group = groups[row];
-            mismatch[row] |= !RowsEqual(key_chunks[group / kVectorSize]->column(k),
-                                        group % kVectorSize, keys, row);
-        }
-    };
+    return
+        [](const std::vector<std::unique_ptr<DataChunk>>& key_chunks, idx_t k, const Vector& keys,
+           const uint32_t* groups, const idx_t* candidates, idx_t candidate_count, bool* mismatch) {
+            for (idx_t c = 0; c < candidate_count; c++) {
+                idx_t row = candidates[c];
+                uint32_t group = groups[row];
+                mismatch[row] |= !RowsEqual(key_chunks[group / kVectorSize]->column(k),
+                                            group % kVectorSize, keys, row);
+            }
+        };
 }
 
 AggregateHashTable::AggregateHashTable(
@@ -189,25 +189,11 @@ void AggregateHashTable::FindOrCreateGroups(const std::vector<const Vector*>& ke
     idx_t candidates[kVectorSize];
     idx_t candidate_count = 0;
     for (idx_t row = 0; row < count; row++) {
-        uint64_t hash = hashes[row];
-        uint32_t salt = Salt(hash);
-        uint64_t position = hash & mask_;
-        while (true) {
-            Slot& slot = slots_[position];
-            if (slot.group_plus_one == 0) {
-                uint32_t group = AddGroup(keys, row);
-                group_hashes_.push_back(hash);
-                slot = Slot{salt, group + 1};
-                groups[row] = group;
-                break;
-            }
-            if (slot.salt == salt) {
-                groups[row] = slot.group_plus_one - 1;
-                positions[row] = position;
-                candidates[candidate_count++] = row;
-                break;
-            }
-            position = (position + 1) & mask_;
+        bool created = false;
+        groups[row] =
+            Probe(keys, row, hashes[row], hashes[row] & mask_, false, positions[row], created);
+        if (!created) {
+            candidates[candidate_count++] = row;
         }
     }
     bool mismatch[kVectorSize];
@@ -220,24 +206,32 @@ void AggregateHashTable::FindOrCreateGroups(const std::vector<const Vector*>& ke
         if (!mismatch[row]) {
             continue;
         }
-        uint64_t hash = hashes[row];
-        uint32_t salt = Salt(hash);
-        uint64_t position = (positions[row] + 1) & mask_;
-        while (true) {
-            Slot& slot = slots_[position];
-            if (slot.group_plus_one == 0) {
-                uint32_t group = AddGroup(keys, row);
-                group_hashes_.push_back(hash);
-                slot = Slot{salt, group + 1};
-                groups[row] = group;
-                break;
-            }
-            if (slot.salt == salt && KeysEqual(slot.group_plus_one - 1, keys, row)) {
-                groups[row] = slot.group_plus_one - 1;
-                break;
-            }
-            position = (position + 1) & mask_;
+        bool created = false;
+        uint64_t position = 0;
+        groups[row] =
+            Probe(keys, row, hashes[row], (positions[row] + 1) & mask_, true, position, created);
+    }
+}
+
+uint32_t AggregateHashTable::Probe(const std::vector<const Vector*>& keys, idx_t row, uint64_t hash,
+                                   uint64_t position, bool compare_keys, uint64_t& found_at,
+                                   bool& created) {
+    uint32_t salt = Salt(hash);
+    while (true) {
+        Slot& slot = slots_[position];
+        if (slot.group_plus_one == 0) {
+            uint32_t group = AddGroup(keys, row);
+            group_hashes_.push_back(hash);
+            slot = Slot{salt, group + 1};
+            created = true;
+            found_at = position;
+            return group;
         }
+        if (slot.salt == salt && (!compare_keys || KeysEqual(slot.group_plus_one - 1, keys, row))) {
+            found_at = position;
+            return slot.group_plus_one - 1;
+        }
+        position = (position + 1) & mask_;
     }
 }
 

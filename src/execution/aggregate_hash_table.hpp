@@ -45,6 +45,10 @@ public:
 private:
     void FindOrCreateGroups(const std::vector<const Vector*>& keys, idx_t count, uint32_t* groups);
     uint32_t AddGroup(const std::vector<const Vector*>& keys, idx_t row);
+    // Walks the slots from `position`: the first empty slot gets a new group (`created`), the
+    // first slot with the hash's salt (and, if `compare_keys`, equal keys) gives its group.
+    uint32_t Probe(const std::vector<const Vector*>& keys, idx_t row, uint64_t hash,
+                   uint64_t position, bool compare_keys, uint64_t& found_at, bool& created);
     bool KeysEqual(uint32_t group, const std::vector<const Vector*>& keys, idx_t row) const;
     void Grow();
     uint8_t* State(uint32_t group, idx_t aggregate) {

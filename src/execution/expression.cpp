@@ -124,6 +124,26 @@ std::string Expression::ToString() const {
     return "?";
 }
 
+ExpressionPtr MakeAnd(ExpressionPtr left, ExpressionPtr right) {
+    if (!left) {
+        return right;
+    }
+    auto both = std::make_unique<Expression>();
+    both->kind = ExpressionKind::And;
+    both->type = LogicalTypeId::BOOLEAN;
+    both->children.push_back(std::move(left));
+    both->children.push_back(std::move(right));
+    return both;
+}
+
+ExpressionPtr MakeNot(ExpressionPtr child) {
+    auto negation = std::make_unique<Expression>();
+    negation->kind = ExpressionKind::Not;
+    negation->type = LogicalTypeId::BOOLEAN;
+    negation->children.push_back(std::move(child));
+    return negation;
+}
+
 ExpressionPtr MakeBoundColumn(ColumnBinding binding, LogicalType type) {
     auto expression = std::make_unique<Expression>();
     expression->kind = ExpressionKind::BoundColumn;

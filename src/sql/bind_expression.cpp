@@ -76,6 +76,15 @@ std::string Suggest(const std::string& name, const std::vector<std::string>& can
     return best;
 }
 
+void Binder::Relocate(const Exception& error, SourceLocation location) const {
+    // Errors that already point somewhere (a subexpression's) keep their place; others, such as
+    // those of folding constants (overflow, bad casts), point at this expression.
+    if (error.RawMessage().find("\nLINE ") != std::string::npos) {
+        throw error;
+    }
+    Fail(error.Kind(), error.RawMessage(), location);
+}
+
 void Binder::Fail(ErrorKind kind, const std::string& message, SourceLocation location) const {
     throw Exception(kind, message + DescribeLocation(text_, location));
 }
@@ -396,11 +405,7 @@ Binder::Bound Binder::BindOperator(const ParsedExpression& expression) {
         return {Fold(MakeFunction(op, std::move(*function), std::move(arguments))),
                 LiteralOrigin::None};
     } catch (const Exception& error) {
-        // Errors raised while folding constants (overflow, bad casts) point at the operator.
-        if (error.RawMessage().find("\nLINE ") != std::string::npos) {
-            throw;
-        }
-        Fail(error.Kind(), error.RawMessage(), expression.location);
+        Relocate(error, expression.location);
     }
 }
 
@@ -466,10 +471,7 @@ ExpressionPtr Binder::BindComparisonOf(const std::string& op, Bound left, Bound 
         LogicalType compared = arguments[0]->type;
         return Fold(MakeFunction(op, sluice::BindComparison(op, compared), std::move(arguments)));
     } catch (const Exception& error) {
-        if (error.RawMessage().find("\nLINE ") != std::string::npos) {
-            throw;
-        }
-        Fail(error.Kind(), error.RawMessage(), location);
+        Relocate(error, location);
     }
 }
 
@@ -779,18 +781,9 @@ Binder::Bound Binder::BindBetween(const ParsedExpression& expression) {
                                   Bind(*expression.children[1]), expression.location);
     auto upper = BindComparisonOf("<=", Bind(*expression.children[0]),
                                   Bind(*expression.children[2]), expression.location);
-    auto both = std::make_unique<Expression>();
-    both->kind = ExpressionKind::And;
-    both->type = LogicalTypeId::BOOLEAN;
-    both->children.push_back(std::move(lower));
-    both->children.push_back(std::move(upper));
-    ExpressionPtr result = std::move(both);
+    ExpressionPtr result = MakeAnd(std::move(lower), std::move(upper));
     if (expression.negated) {
-        auto negation = std::make_unique<Expression>();
-        negation->kind = ExpressionKind::Not;
-        negation->type = LogicalTypeId::BOOLEAN;
-        negation->children.push_back(std::move(result));
-        result = std::move(negation);
+        result = MakeNot(std::move(result));
     }
     return {Fold(std::move(result)), LiteralOrigin::None};
 }
@@ -813,11 +806,7 @@ Binder::Bound Binder::BindInList(const ParsedExpression& expression) {
         result = std::move(either);
     }
     if (expression.negated) {
-        auto negation = std::make_unique<Expression>();
-        negation->kind = ExpressionKind::Not;
-        negation->type = LogicalTypeId::BOOLEAN;
-        negation->children.push_back(std::move(result));
-        result = std::move(negation);
+        result = MakeNot(std::move(result));
     }
     return {Fold(std::move(result)), LiteralOrigin::None};
 }
@@ -842,11 +831,7 @@ Binder::Bound Binder::BindLike(const ParsedExpression& expression) {
     ExpressionPtr result = MakeFunction(expression.text == "ILIKE" ? "~~*" : "~~",
                                         std::move(function), std::move(arguments));
     if (expression.negated) {
-        auto negation = std::make_unique<Expression>();
-        negation->kind = ExpressionKind::Not;
-        negation->type = LogicalTypeId::BOOLEAN;
-        negation->children.push_back(std::move(result));
-        result = std::move(negation);
+        result = MakeNot(std::move(result));
     }
     return {Fold(std::move(result)), LiteralOrigin::None};
 }
@@ -913,10 +898,7 @@ Binder::Bound Binder::BindInterval(const ParsedExpression& expression) {
                                   std::move(arguments))),
                 LiteralOrigin::None};
     } catch (const Exception& error) {
-        if (error.RawMessage().find("\nLINE ") != std::string::npos) {
-            throw;
-        }
-        Fail(error.Kind(), error.RawMessage(), expression.location);
+        Relocate(error, expression.location);
     }
 }
 
@@ -961,11 +943,7 @@ Binder::Bound Binder::BindSubquery(const ParsedExpression& expression) {
         ExpressionPtr mark = MakeBoundColumn({join->mark_index, 0}, LogicalTypeId::BOOLEAN);
         *from_plan_ = std::move(join);
         if (expression.negated) {
-            auto negation = std::make_unique<Expression>();
-            negation->kind = ExpressionKind::Not;
-            negation->type = LogicalTypeId::BOOLEAN;
-            negation->children.push_back(std::move(mark));
-            mark = std::move(negation);
+            mark = MakeNot(std::move(mark));
         }
         return {std::move(mark), LiteralOrigin::None};
     }
@@ -984,11 +962,7 @@ Binder::Bound Binder::BindSubquery(const ParsedExpression& expression) {
     subqueries_.push_back(std::move(subquery));
     ExpressionPtr value = std::move(result);
     if (expression.negated) {
-        auto negation = std::make_unique<Expression>();
-        negation->kind = ExpressionKind::Not;
-        negation->type = LogicalTypeId::BOOLEAN;
-        negation->children.push_back(std::move(value));
-        value = std::move(negation);
+        value = MakeNot(std::move(value));
     }
     return {std::move(value), LiteralOrigin::None};
 }

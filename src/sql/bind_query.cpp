@@ -384,16 +384,7 @@ Binder::JoinInputs Binder::BindJoinInputs(const TableRef& ref, const Scope* oute
             Bound l{MakeBoundColumn(l_entry->bindings[l_column], l_entry->types[l_column])};
             Bound r{MakeBoundColumn(r_entry->bindings[r_column], r_entry->types[r_column])};
             ExpressionPtr equal = BindComparisonOf("=", std::move(l), std::move(r), ref.location);
-            if (condition) {
-                auto both = std::make_unique<Expression>();
-                both->kind = ExpressionKind::And;
-                both->type = LogicalTypeId::BOOLEAN;
-                both->children.push_back(std::move(condition));
-                both->children.push_back(std::move(equal));
-                condition = std::move(both);
-            } else {
-                condition = std::move(equal);
-            }
+            condition = MakeAnd(std::move(condition), std::move(equal));
             // The right side's copy is not repeated by *.
             size_t offset = left_scope.entries.size();
             for (size_t e = 0; e < right_scope.entries.size(); e++) {

@@ -138,6 +138,7 @@ private:
     std::string NameOf(ColumnBinding binding) const;
     [[noreturn]] void Fail(ErrorKind kind, const std::string& message,
                            SourceLocation location) const;
+    [[noreturn]] void Relocate(const Exception& error, SourceLocation location) const;
 
     const Catalog& catalog_;
     std::string_view text_;

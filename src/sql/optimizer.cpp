@@ -50,16 +50,7 @@ void SplitConjuncts(ExpressionPtr expression, std::vector<ExpressionPtr>& out) {
 ExpressionPtr CombineConjuncts(std::vector<ExpressionPtr> conjuncts) {
     ExpressionPtr result;
     for (auto& conjunct : conjuncts) {
-        if (!result) {
-            result = std::move(conjunct);
-            continue;
-        }
-        auto both = std::make_unique<Expression>();
-        both->kind = ExpressionKind::And;
-        both->type = LogicalTypeId::BOOLEAN;
-        both->children.push_back(std::move(result));
-        both->children.push_back(std::move(conjunct));
-        result = std::move(both);
+        result = MakeAnd(std::move(result), std::move(conjunct));
     }
     return result;
 }
@@ -222,20 +213,9 @@ LogicalOperatorPtr Optimizer::PushDown(LogicalOperatorPtr op, std::vector<Expres
             return PushDownJoinRegion(std::move(op), std::move(filters));
         }
         return PushDownOuterJoin(std::move(op), std::move(filters));
-    case LogicalOperatorKind::Projection: {
-        std::vector<ExpressionPtr> below, above;
-        for (auto& filter : filters) {
-            auto tables = TablesOf(*filter);
-            if (tables.size() == 1 && *tables.begin() == op->table_index) {
-                below.push_back(Substitute(std::move(filter), op->table_index, op->expressions));
-            } else {
-                above.push_back(std::move(filter));
-            }
-        }
-        op->children[0] = PushDown(std::move(op->children[0]), std::move(below));
-        return WrapInFilter(std::move(op), std::move(above));
-    }
+    case LogicalOperatorKind::Projection:
     case LogicalOperatorKind::Aggregate: {
+        // A filter on a projection's columns, or on an aggregate's groups, applies below it.
         std::vector<ExpressionPtr> below, above;
         for (auto& filter : filters) {
             auto tables = TablesOf(*filter);

@@ -107,17 +107,7 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
         Planned planned = Plan(*op.children[0]);
         ExpressionPtr predicate;
         for (const auto& conjunct : op.expressions) {
-            ExpressionPtr resolved = Resolve(*conjunct, planned.bindings);
-            if (!predicate) {
-                predicate = std::move(resolved);
-                continue;
-            }
-            auto both = std::make_unique<Expression>();
-            both->kind = ExpressionKind::And;
-            both->type = LogicalTypeId::BOOLEAN;
-            both->children.push_back(std::move(predicate));
-            both->children.push_back(std::move(resolved));
-            predicate = std::move(both);
+            predicate = MakeAnd(std::move(predicate), Resolve(*conjunct, planned.bindings));
         }
         AddOperator(planned, std::make_shared<PhysicalFilter>(planned.types, std::move(predicate)));
         return planned;
