@@ -187,33 +187,21 @@ ScalarFunctionBody DecimalMultiply(LogicalType result_type) {
         const Vector& left = *args[0];
         const Vector& right = *args[1];
         hugeint_t limit = PowerOfTen(result_type.width());
-        int digits = left.type().width() + right.type().width();
-        if (digits <= kMaxDecimalWidth) {
-            // The product of a p1-digit and a p2-digit number has at most p1 + p2 digits, which
-            // the result type holds: no overflow checks, and 64-bit products when they fit.
-            WithDecimalLayout(left.type().physical(), [&](auto l_tag) {
-                WithDecimalLayout(right.type().physical(), [&](auto r_tag) {
-                    WithDecimalLayout(result.type().physical(), [&](auto t_tag) {
-                        using L = decltype(l_tag);
-                        using R = decltype(r_tag);
-                        using T = decltype(t_tag);
-                        using Wide = std::conditional_t<sizeof(T) <= 8, int64_t, hugeint_t>;
-                        BinaryLoop<L, R, T>(left, right, count, result, [](L a, R b, T& out) {
-                            out = static_cast<T>(static_cast<Wide>(a) * static_cast<Wide>(b));
-                            return true;
-                        });
-                    });
-                });
-            });
-            return;
-        }
+        // The product of a p1-digit and a p2-digit number has at most p1 + p2 digits: when the
+        // result type holds that many, no overflow checks, and 64-bit products when they fit.
+        bool checked = left.type().width() + right.type().width() > kMaxDecimalWidth;
         WithDecimalLayout(left.type().physical(), [&](auto l_tag) {
             WithDecimalLayout(right.type().physical(), [&](auto r_tag) {
                 WithDecimalLayout(result.type().physical(), [&](auto t_tag) {
                     using L = decltype(l_tag);
                     using R = decltype(r_tag);
                     using T = decltype(t_tag);
+                    using Wide = std::conditional_t<sizeof(T) <= 8, int64_t, hugeint_t>;
                     BinaryLoop<L, R, T>(left, right, count, result, [&](L a, R b, T& out) {
+                        if (!checked) {
+                            out = static_cast<T>(static_cast<Wide>(a) * static_cast<Wide>(b));
+                            return true;
+                        }
                         hugeint_t product;
                         if (__builtin_mul_overflow(static_cast<hugeint_t>(a),
                                                    static_cast<hugeint_t>(b), &product) ||
