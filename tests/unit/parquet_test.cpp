@@ -61,6 +61,34 @@ TEST(RleBitPackedDecoder, DecodesPackedAndRepeatedRuns) {
     EXPECT_THROW(RleBitPackedDecoder(data, sizeof(data), 33), std::runtime_error);
 }
 
+TEST(RleBitPackedDecoder, UnpacksEveryWidthFromEveryOffset) {
+    // Values packed LSB-first by hand, then unpacked from many starting points and lengths:
+    // the byte-aligned groups of 8 and the value-by-value edges must agree.
+    for (uint32_t width = 1; width <= 32; width++) {
+        std::vector<uint32_t> values(300);
+        for (size_t i = 0; i < values.size(); i++) {
+            uint64_t mixed = (i + 1) * 0x9E3779B97F4A7C15ULL >> 7;
+            values[i] = static_cast<uint32_t>(width == 32 ? mixed : mixed & ((1ULL << width) - 1));
+        }
+        std::vector<uint8_t> packed((values.size() * width + 7) / 8, 0);
+        for (size_t i = 0; i < values.size(); i++) {
+            for (uint32_t b = 0; b < width; b++) {
+                uint64_t bit = i * width + b;
+                packed[bit / 8] |= static_cast<uint8_t>(((values[i] >> b) & 1) << (bit % 8));
+            }
+        }
+        for (uint64_t first : {0, 1, 7, 8, 13, 64, 250}) {
+            size_t count = values.size() - first;
+            std::vector<uint32_t> out(count);
+            parquet::UnpackBits(packed.data(), packed.size(), width, first, out.data(), count);
+            for (size_t i = 0; i < count; i++) {
+                ASSERT_EQ(out[i], values[first + i])
+                    << "width " << width << " first " << first << " value " << i;
+            }
+        }
+    }
+}
+
 TEST(DeltaBinaryPacked, DecodesTheSpecificationExample) {
     // 1, 2, 3, 4, 5: block size 128, 4 miniblocks, 5 values, first value 1; min delta 1 and
     // all bit widths 0.

@@ -1,9 +1,11 @@
 #include "formats/parquet/rle_bit_packed_decoder.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace sluice::parquet {
 
@@ -36,6 +38,36 @@ uint64_t ReadPackedValue(const uint8_t* data, size_t size, uint64_t index, uint3
     return bit_width == 64 ? value : value & ((uint64_t(1) << bit_width) - 1);
 }
 
+namespace {
+
+// Groups of 8 values of W bits (W bytes) with every shift a compile-time constant, which the
+// compiler unrolls; each value is read through an 8-byte window, so the caller guarantees 8
+// readable bytes past the group's last value's first byte.
+template <uint32_t W>
+void UnpackGroups(const uint8_t* data, uint32_t* out, size_t groups) {
+    constexpr uint64_t kMask = (uint64_t(1) << W) - 1;
+    for (size_t g = 0; g < groups; g++, data += W, out += 8) {
+        for (uint32_t j = 0; j < 8; j++) {
+            uint64_t word;
+            std::memcpy(&word, data + (j * W) / 8, 8);
+            out[j] = static_cast<uint32_t>((word >> ((j * W) % 8)) & kMask);
+        }
+    }
+}
+
+using GroupUnpacker = void (*)(const uint8_t*, uint32_t*, size_t);
+
+template <uint32_t... Widths>
+constexpr std::array<GroupUnpacker, sizeof...(Widths) + 1>
+MakeUnpackers(std::integer_sequence<uint32_t, Widths...>) {
+    return {nullptr, &UnpackGroups<Widths + 1>...};
+}
+
+// Bit widths 1..25: a value's 8-byte window (shift <= 7) holds it.
+constexpr auto kGroupUnpackers = MakeUnpackers(std::make_integer_sequence<uint32_t, 25>());
+
+} // namespace
+
 void UnpackBits(const uint8_t* data, size_t size, uint32_t bit_width, uint64_t first, uint32_t* out,
                 size_t count) {
     if (bit_width == 0) {
@@ -48,10 +80,26 @@ void UnpackBits(const uint8_t* data, size_t size, uint32_t bit_width, uint64_t f
     size_t fast =
         safe_end > first ? static_cast<size_t>(std::min<uint64_t>(count, safe_end - first)) : 0;
     uint64_t bit = first * bit_width;
-    for (size_t i = 0; i < fast; i++, bit += bit_width) {
+    size_t i = 0;
+    auto one = [&] {
         uint64_t word;
         std::memcpy(&word, data + (bit >> 3), 8); // shift (<= 7) + width (<= 32) fits in 64 bits
         out[i] = static_cast<uint32_t>((word >> (bit & 7)) & mask);
+        i++;
+        bit += bit_width;
+    };
+    if (bit_width < kGroupUnpackers.size()) {
+        // Values up to a multiple of 8 one by one, then whole groups of 8 (byte-aligned).
+        while (i < fast && (first + i) % 8 != 0) {
+            one();
+        }
+        size_t groups = (fast - i) / 8;
+        kGroupUnpackers[bit_width](data + (bit >> 3), out + i, groups);
+        i += groups * 8;
+        bit += groups * 8 * bit_width;
+    }
+    while (i < fast) {
+        one();
     }
     for (size_t i = fast; i < count; i++) {
         out[i] = static_cast<uint32_t>(ReadPackedValue(data, size, first + i, bit_width));
