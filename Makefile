@@ -45,7 +45,7 @@ test: release asan tsan
 	cd build-asan && ctest --output-on-failure -j $(JOBS)
 	$(MAKE) fuzz FUZZ_SECONDS=20
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-	  build-tsan/tests/unit_tests --gtest_filter='TaskScheduler*:Executor*'
+	  build-tsan/tests/unit_tests --gtest_filter='TaskScheduler*:Executor*:ParallelOperators*:Memory*'
 
 # Sluice's main job on a built-in default. Until the scan and the TPC-H generator land this is
 # a demonstration of the engine's SQL, types, settings and scheduler.
