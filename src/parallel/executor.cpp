@@ -142,7 +142,7 @@ void Executor::Execute() {
                (finished_pipelines_ == pipelines_.size() || error_ || cancelled_.load());
     });
     if (error_) {
-        std::rethrow_exception(error_);
+        throw Exception(error_->kind, error_->message);
     }
     if (cancelled_.load()) {
         throw Exception(ErrorKind::Interrupted, "Interrupted!");
@@ -265,7 +265,22 @@ std::string Executor::ProfileReport() const {
 void Executor::PushError(std::exception_ptr error) {
     std::lock_guard<std::mutex> guard(mutex_);
     if (!error_) {
-        error_ = error;
+        // A copy of the error, made on the failing task's thread: the exception object itself is
+        // not handed to the waiting thread, whose reference counting happens in the C++ runtime
+        // where ThreadSanitizer cannot see it.
+        ErrorCopy copy;
+        try {
+            std::rethrow_exception(error);
+        } catch (const Exception& exception) {
+            copy = {exception.Kind(), exception.RawMessage()};
+        } catch (const std::bad_alloc&) {
+            copy = {ErrorKind::OutOfMemory, "failed to allocate memory"};
+        } catch (const std::exception& exception) {
+            copy = {ErrorKind::Internal, exception.what()};
+        } catch (...) {
+            copy = {ErrorKind::Internal, "unknown error"};
+        }
+        error_ = std::make_unique<ErrorCopy>(std::move(copy));
     }
     cancelled_.store(true);
     done_.notify_all();

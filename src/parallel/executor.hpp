@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/exception.hpp"
 #include "parallel/pipeline.hpp"
 #include "parallel/task_scheduler.hpp"
 
@@ -63,7 +64,11 @@ private:
     std::condition_variable done_;
     idx_t finished_pipelines_ = 0;
     idx_t outstanding_tasks_ = 0;
-    std::exception_ptr error_;
+    struct ErrorCopy {
+        ErrorKind kind;
+        std::string message;
+    };
+    std::unique_ptr<ErrorCopy> error_; // the first error, rethrown by Execute
     std::atomic<bool> cancelled_{false};
     bool profiling_ = false;
 };
