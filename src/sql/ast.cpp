@@ -91,7 +91,7 @@ std::string ParsedExpression::ToString() const {
     case ParsedExpressionKind::ColumnRef:
         return names.back();
     case ParsedExpressionKind::Star:
-        return "*";
+        return names.empty() ? "*" : names.back() + ".*";
     case ParsedExpressionKind::Function:
         if (text == "coalesce") {
             return "COALESCE(" + JoinChildren(children, 0) + ")";

@@ -188,6 +188,7 @@ BoundQuery Binder::BindUnion(const SelectStatement& select, const Scope* outer) 
 
 LogicalOperatorPtr Binder::MakeGet(std::shared_ptr<BoundTableFunction> function, std::string name,
                                    const TableRef& ref, Scope& scope) {
+    CheckColumnAliases(ref, function->names.size());
     auto get = std::make_unique<LogicalOperator>(LogicalOperatorKind::Get);
     get->table_index = next_table_index_++;
     get->table_name = std::move(name);
@@ -207,8 +208,19 @@ LogicalOperatorPtr Binder::MakeGet(std::shared_ptr<BoundTableFunction> function,
     return get;
 }
 
+void Binder::CheckColumnAliases(const TableRef& ref, size_t columns) const {
+    if (ref.column_aliases.size() > columns) {
+        Fail(ErrorKind::Binder,
+             "table \"" + ref.alias + "\" has " + std::to_string(columns) +
+                 " columns available but " + std::to_string(ref.column_aliases.size()) +
+                 " columns specified",
+             ref.location);
+    }
+}
+
 void Binder::AddScopeEntry(Scope& scope, const std::string& alias, const BoundQuery& query,
                            const TableRef& ref) {
+    CheckColumnAliases(ref, query.names.size());
     ScopeEntry entry;
     entry.alias = alias;
     auto bindings = query.plan->Bindings();
@@ -560,7 +572,12 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
         if (scope.entries.empty()) {
             Fail(ErrorKind::Binder, "SELECT * expression without FROM clause!", item->location);
         }
+        bool found = false;
         for (const auto& entry : scope.entries) {
+            if (!item->names.empty() && Lower(entry.alias) != Lower(item->names.back())) {
+                continue;
+            }
+            found = true;
             for (idx_t i = 0; i < entry.names.size(); i++) {
                 if (entry.hidden[i]) {
                     continue;
@@ -573,6 +590,10 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
                 names.push_back(entry.names[i]);
                 star_columns.push_back(std::move(column));
             }
+        }
+        if (!found) {
+            Fail(ErrorKind::Binder, "Referenced table \"" + item->names.back() + "\" not found!",
+                 item->location);
         }
     }
 

@@ -104,6 +104,8 @@ private:
                                const TableRef& ref, Scope& scope);
     void AddScopeEntry(Scope& scope, const std::string& alias, const BoundQuery& query,
                        const TableRef& ref);
+    // alias(a, b, ...) may not name more columns than there are.
+    void CheckColumnAliases(const TableRef& ref, size_t columns) const;
     void ApplyOrderAndLimit(const SelectStatement& select, BoundQuery& query,
                             const std::vector<const ParsedExpression*>& select_items,
                             std::vector<ExpressionPtr>* pre_projection, bool distinct);

@@ -1111,6 +1111,12 @@ ParsedExpressionPtr Parser::ParsePrimary() {
     auto column = MakeExpression(ParsedExpressionKind::ColumnRef, location);
     column->names.push_back(name);
     while (AcceptOperator(".")) {
+        if (AcceptOperator("*")) {
+            // table.*: every column of one FROM item
+            auto star = MakeExpression(ParsedExpressionKind::Star, location);
+            star->names = std::move(column->names);
+            return star;
+        }
         const Token& part = Peek();
         if (part.type != TokenType::Identifier && part.type != TokenType::QuotedIdentifier) {
             SyntaxError(part);
