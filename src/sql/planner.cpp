@@ -77,10 +77,96 @@ ExpressionPtr PhysicalPlanner::Resolve(const Expression& expression,
     return copy;
 }
 
+namespace {
+
+bool IsComputation(const Expression& expression) {
+    return (expression.kind == ExpressionKind::Function ||
+            expression.kind == ExpressionKind::Cast) &&
+           !expression.IsFoldable();
+}
+
+// Occurrences of `target` in `expression`, not looking inside subtrees equal to `chosen` ones
+// (those are computed once already).
+idx_t CountOccurrences(const Expression& expression, const Expression& target,
+                       const std::vector<ExpressionPtr>& chosen) {
+    for (const auto& done : chosen) {
+        if (done->Equals(expression)) {
+            return 0;
+        }
+    }
+    if (expression.Equals(target)) {
+        return 1;
+    }
+    idx_t count = 0;
+    for (const auto& child : expression.children) {
+        count += CountOccurrences(*child, target, chosen);
+    }
+    return count;
+}
+
+// Replaces subtrees equal to chosen[i] by a reference to column `first_column + i`.
+void ReplaceChosen(ExpressionPtr& expression, const std::vector<ExpressionPtr>& chosen,
+                   idx_t first_column) {
+    for (idx_t i = 0; i < chosen.size(); i++) {
+        if (chosen[i]->Equals(*expression)) {
+            auto reference = std::make_unique<Expression>();
+            reference->kind = ExpressionKind::ColumnRef;
+            reference->type = expression->type;
+            reference->column_index = first_column + i;
+            expression = std::move(reference);
+            return;
+        }
+    }
+    for (auto& child : expression->children) {
+        ReplaceChosen(child, chosen, first_column);
+    }
+}
+
+} // namespace
+
 void PhysicalPlanner::Project(Planned& planned, const std::vector<const Expression*>& expressions) {
     std::vector<ExpressionPtr> resolved;
     for (const Expression* expression : expressions) {
         resolved.push_back(Resolve(*expression, planned.bindings));
+    }
+    // Common subexpressions (as in sum(a * b) and sum(a * b * c)) are computed once, by a
+    // projection before this one; larger ones are found first, walking each tree top-down.
+    std::vector<ExpressionPtr> chosen;
+    std::function<void(const Expression&)> visit = [&](const Expression& node) {
+        if (IsComputation(node)) {
+            idx_t occurrences = 0;
+            for (const auto& expression : resolved) {
+                occurrences += CountOccurrences(*expression, node, chosen);
+            }
+            if (occurrences >= 2) {
+                chosen.push_back(node.Copy());
+                return;
+            }
+        }
+        for (const auto& child : node.children) {
+            visit(*child);
+        }
+    };
+    for (const auto& expression : resolved) {
+        visit(*expression);
+    }
+    if (!chosen.empty()) {
+        std::vector<ExpressionPtr> shared;
+        idx_t inputs = planned.types.size();
+        for (idx_t column = 0; column < inputs; column++) {
+            auto reference = std::make_unique<Expression>();
+            reference->kind = ExpressionKind::ColumnRef;
+            reference->type = planned.types[column];
+            reference->column_index = column;
+            shared.push_back(std::move(reference));
+        }
+        for (const auto& expression : chosen) {
+            shared.push_back(expression->Copy());
+        }
+        for (auto& expression : resolved) {
+            ReplaceChosen(expression, chosen, inputs);
+        }
+        AddOperator(planned, std::make_shared<PhysicalProjection>(std::move(shared)));
     }
     AddOperator(planned, std::make_shared<PhysicalProjection>(std::move(resolved)));
 }
