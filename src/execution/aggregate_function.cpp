@@ -91,18 +91,21 @@ struct DoubleSumState {
     int64_t count;
 };
 
-// Sums and averages of exact numbers accumulate in 128 bits, like DuckDB's; `scale` divides the
-// average of DECIMALs.
+[[noreturn]] __attribute__((noinline)) void ThrowSumOverflow(hugeint_t a, hugeint_t b) {
+    throw Exception(ErrorKind::OutOfRange,
+                    "Overflow in HUGEINT addition: " + FormatHugeint(a) + " + " + FormatHugeint(b));
+}
+
 // 128-bit sums of 128-bit inputs can overflow (64-bit inputs would need 2^64 rows).
-hugeint_t AddChecked(hugeint_t a, hugeint_t b) {
+inline hugeint_t AddChecked(hugeint_t a, hugeint_t b) {
     hugeint_t sum;
-    if (__builtin_add_overflow(a, b, &sum)) {
-        throw Exception(ErrorKind::OutOfRange, "Overflow in HUGEINT addition: " + FormatHugeint(a) +
-                                                   " + " + FormatHugeint(b));
+    if (__builtin_add_overflow(a, b, &sum)) [[unlikely]] {
+        ThrowSumOverflow(a, b);
     }
     return sum;
 }
 
+// Sums and averages of exact numbers accumulate in 128 bits, like DuckDB's.
 template <class T>
 void AddIntegers(const Vector& input, idx_t count, uint8_t** states, idx_t offset) {
     const T* data = input.data<T>();
