@@ -417,31 +417,67 @@ LogicalOperatorPtr Optimizer::ReorderJoins(std::vector<LogicalOperatorPtr> relat
         nodes.push_back({std::move(relation), std::move(tables), rows});
     }
     // Greedy: join the connected pair with the smallest estimated result until one is left.
+    // Only pairs an equality connects are candidates (found from the predicates, so that many
+    // relations stay cheap); without any, the two smallest relations are crossed.
     while (nodes.size() > 1) {
-        size_t best_a = 0, best_b = 1;
-        double best_rows = -1;
-        bool best_connected = false;
-        for (size_t a = 0; a < nodes.size(); a++) {
-            for (size_t b = a + 1; b < nodes.size(); b++) {
-                double divisor = 0;
-                for (const auto& predicate : predicates) {
-                    auto condition = AsJoinCondition(*predicate, nodes[a].tables, nodes[b].tables);
-                    if (condition) {
-                        divisor = std::max(
-                            divisor, std::min(DistinctEstimate(*condition->left, nodes[a].rows),
-                                              DistinctEstimate(*condition->right, nodes[b].rows)));
-                    }
-                }
-                bool connected = divisor > 0;
-                double rows = nodes[a].rows * nodes[b].rows / (connected ? divisor : 1);
-                if ((connected && !best_connected) ||
-                    (connected == best_connected && (best_rows < 0 || rows < best_rows))) {
-                    best_a = a;
-                    best_b = b;
-                    best_rows = rows;
-                    best_connected = connected;
+        std::map<idx_t, size_t> node_of; // table index -> node
+        for (size_t n = 0; n < nodes.size(); n++) {
+            for (idx_t table : nodes[n].tables) {
+                node_of[table] = n;
+            }
+        }
+        // The one node all of `expression`'s tables belong to, or none.
+        auto single_node = [&](const Expression& expression) -> std::optional<size_t> {
+            auto tables = TablesOf(expression);
+            if (tables.empty() || !node_of.count(*tables.begin())) {
+                return std::nullopt;
+            }
+            size_t node = node_of[*tables.begin()];
+            for (idx_t table : tables) {
+                auto found = node_of.find(table);
+                if (found == node_of.end() || found->second != node) {
+                    return std::nullopt;
                 }
             }
+            return node;
+        };
+        std::map<std::pair<size_t, size_t>, double> divisors; // connected pair -> key divisor
+        for (const auto& predicate : predicates) {
+            if (predicate->kind != ExpressionKind::Function || predicate->function_name != "=" ||
+                predicate->children.size() != 2) {
+                continue;
+            }
+            auto left = single_node(*predicate->children[0]);
+            auto right = single_node(*predicate->children[1]);
+            if (!left || !right || *left == *right) {
+                continue;
+            }
+            double divisor =
+                std::min(DistinctEstimate(*predicate->children[0], nodes[*left].rows),
+                         DistinctEstimate(*predicate->children[1], nodes[*right].rows));
+            auto key = std::minmax(*left, *right);
+            divisors[key] = std::max(divisors[key], divisor);
+        }
+        size_t best_a = 0, best_b = 1;
+        double best_rows = -1;
+        for (const auto& [pair, divisor] : divisors) {
+            double rows = nodes[pair.first].rows * nodes[pair.second].rows / divisor;
+            if (best_rows < 0 || rows < best_rows) {
+                best_a = pair.first;
+                best_b = pair.second;
+                best_rows = rows;
+            }
+        }
+        if (best_rows < 0) {
+            std::vector<size_t> order(nodes.size());
+            for (size_t n = 0; n < nodes.size(); n++) {
+                order[n] = n;
+            }
+            std::partial_sort(order.begin(), order.begin() + 2, order.end(),
+                              [&](size_t x, size_t y) { return nodes[x].rows < nodes[y].rows; });
+            best_a = std::min(order[0], order[1]);
+            best_b = std::max(order[0], order[1]);
+            best_rows = nodes[best_a].rows * nodes[best_b].rows;
         }
         Node& a = nodes[best_a];
         Node& b = nodes[best_b];
