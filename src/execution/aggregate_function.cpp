@@ -2,6 +2,7 @@
 
 #include "common/exception.hpp"
 #include "common/number_format.hpp"
+#include "common/physical_dispatch.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -276,36 +277,9 @@ AggregateFunction MinMaxTyped(bool is_max, const LogicalType& argument) {
     return function;
 }
 
-std::optional<AggregateFunction> MinMax(bool is_max, const LogicalType& argument) {
-    switch (argument.physical()) {
-    case PhysicalType::BOOL:
-        return MinMaxTyped<bool>(is_max, argument);
-    case PhysicalType::INT8:
-        return MinMaxTyped<int8_t>(is_max, argument);
-    case PhysicalType::INT16:
-        return MinMaxTyped<int16_t>(is_max, argument);
-    case PhysicalType::INT32:
-        return MinMaxTyped<int32_t>(is_max, argument);
-    case PhysicalType::INT64:
-        return MinMaxTyped<int64_t>(is_max, argument);
-    case PhysicalType::INT128:
-        return MinMaxTyped<hugeint_t>(is_max, argument);
-    case PhysicalType::UINT8:
-        return MinMaxTyped<uint8_t>(is_max, argument);
-    case PhysicalType::UINT16:
-        return MinMaxTyped<uint16_t>(is_max, argument);
-    case PhysicalType::UINT32:
-        return MinMaxTyped<uint32_t>(is_max, argument);
-    case PhysicalType::UINT64:
-        return MinMaxTyped<uint64_t>(is_max, argument);
-    case PhysicalType::FLOAT:
-        return MinMaxTyped<float>(is_max, argument);
-    case PhysicalType::DOUBLE:
-        return MinMaxTyped<double>(is_max, argument);
-    case PhysicalType::VARCHAR:
-        return MinMaxTyped<string_t>(is_max, argument);
-    }
-    return std::nullopt;
+AggregateFunction MinMax(bool is_max, const LogicalType& argument) {
+    return DispatchPhysical(argument.physical(),
+                            [&](auto tag) { return MinMaxTyped<decltype(tag)>(is_max, argument); });
 }
 
 // The distinct values one group has seen; the state holds a pointer to it.

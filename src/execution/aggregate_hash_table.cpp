@@ -1,6 +1,7 @@
 #include "execution/aggregate_hash_table.hpp"
 
 #include "common/exception.hpp"
+#include "common/physical_dispatch.hpp"
 #include "execution/row_operations.hpp"
 
 namespace sluice {
@@ -39,44 +40,24 @@ idx_t AlignUp(idx_t value) {
 } // namespace
 
 AggregateHashTable::KeysVerifier AggregateHashTable::KeysVerifierFor(PhysicalType type) {
-    switch (type) {
-    case PhysicalType::BOOL:
-        return &VerifyKeys<bool>;
-    case PhysicalType::INT8:
-        return &VerifyKeys<int8_t>;
-    case PhysicalType::INT16:
-        return &VerifyKeys<int16_t>;
-    case PhysicalType::INT32:
-        return &VerifyKeys<int32_t>;
-    case PhysicalType::INT64:
-        return &VerifyKeys<int64_t>;
-    case PhysicalType::INT128:
-        return &VerifyKeys<hugeint_t>;
-    case PhysicalType::UINT8:
-        return &VerifyKeys<uint8_t>;
-    case PhysicalType::UINT16:
-        return &VerifyKeys<uint16_t>;
-    case PhysicalType::UINT32:
-        return &VerifyKeys<uint32_t>;
-    case PhysicalType::UINT64:
-        return &VerifyKeys<uint64_t>;
-    case PhysicalType::VARCHAR:
-        return &VerifyKeys<string_t>;
-    case PhysicalType::FLOAT:
-    case PhysicalType::DOUBLE:
-        break;
-    }
-    // Floating keys: NaN equals NaN and -0 equals 0 when grouping.
-    return
-        [](const std::vector<std::unique_ptr<DataChunk>>& key_chunks, idx_t k, const Vector& keys,
-           const uint32_t* groups, const idx_t* candidates, idx_t candidate_count, bool* mismatch) {
-            for (idx_t c = 0; c < candidate_count; c++) {
-                idx_t row = candidates[c];
-                uint32_t group = groups[row];
-                mismatch[row] |= !RowsEqual(key_chunks[group / kVectorSize]->column(k),
-                                            group % kVectorSize, keys, row);
-            }
-        };
+    return DispatchPhysical(type, [](auto tag) -> KeysVerifier {
+        using T = decltype(tag);
+        if constexpr (!std::is_floating_point_v<T>) {
+            return &VerifyKeys<T>;
+        } else {
+            // Floating keys: NaN equals NaN and -0 equals 0 when grouping.
+            return [](const std::vector<std::unique_ptr<DataChunk>>& key_chunks, idx_t k,
+                      const Vector& keys, const uint32_t* groups, const idx_t* candidates,
+                      idx_t candidate_count, bool* mismatch) {
+                for (idx_t c = 0; c < candidate_count; c++) {
+                    idx_t row = candidates[c];
+                    uint32_t group = groups[row];
+                    mismatch[row] |= !RowsEqual(key_chunks[group / kVectorSize]->column(k),
+                                                group % kVectorSize, keys, row);
+                }
+            };
+        }
+    });
 }
 
 AggregateHashTable::AggregateHashTable(
@@ -262,24 +243,11 @@ void AggregateHashTable::Sink(const DataChunk& chunk,
 }
 
 void AggregateHashTable::Combine(AggregateHashTable& other) {
-    uint32_t groups[kVectorSize];
-    for (idx_t c = 0; c < other.key_chunks_.size(); c++) {
-        const DataChunk& chunk = *other.key_chunks_[c];
-        std::vector<const Vector*> keys;
-        for (idx_t k = 0; k < key_types_.size(); k++) {
-            keys.push_back(&chunk.column(k));
-        }
-        FindOrCreateGroups(keys, chunk.size(), groups);
-        for (idx_t row = 0; row < chunk.size(); row++) {
-            auto source_group = static_cast<uint32_t>(c * kVectorSize + row);
-            for (idx_t a = 0; a < aggregates_->size(); a++) {
-                (*aggregates_)[a].combine(other.State(source_group, a), State(groups[row], a));
-            }
-        }
+    std::vector<uint32_t> groups(other.group_count_);
+    for (idx_t group = 0; group < groups.size(); group++) {
+        groups[group] = static_cast<uint32_t>(group);
     }
-    if (key_types_.empty() && other.group_count_ > 0 && group_count_ == 0) {
-        EnsureSingleGroup();
-    }
+    CombineGroups(other, groups);
 }
 
 void AggregateHashTable::CombineGroups(AggregateHashTable& other,

@@ -81,16 +81,14 @@ void HashAggregateSink::Finalize() {
     std::sort(tables_.begin(), tables_.end(),
               [](const auto& a, const auto& b) { return a->GroupCount() > b->GroupCount(); });
     // The largest table grows by what it takes in from the others.
-    MemoryReservation merged(memory_, "a hash aggregate");
+    auto& growth = reservations_.emplace_back(
+        std::make_unique<MemoryReservation>(memory_, "a hash aggregate"));
     idx_t before = tables_.front()->MemoryUsage();
     for (idx_t i = 1; i < tables_.size(); i++) {
         tables_.front()->Combine(*tables_[i]);
-        merged.Resize(std::max(tables_.front()->MemoryUsage(), before) - before);
+        growth->Resize(std::max(tables_.front()->MemoryUsage(), before) - before);
     }
     tables_.front()->EnsureSingleGroup();
-    reservations_.push_back(std::make_unique<MemoryReservation>(memory_, "a hash aggregate"));
-    reservations_.back()->Resize(merged.size());
-    merged.Resize(0);
 }
 
 std::unique_ptr<AggregateHashTable> HashAggregateSink::MergePartition(idx_t partition) {

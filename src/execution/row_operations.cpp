@@ -1,6 +1,7 @@
 #include "execution/row_operations.hpp"
 
 #include "common/exception.hpp"
+#include "common/physical_dispatch.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -79,40 +80,6 @@ int Compare(const T& a, const T& b) {
     return a < b ? -1 : (b < a ? 1 : 0);
 }
 
-// Calls `f(T{})` with the C++ type of `type`'s layout.
-template <class F>
-auto Dispatch(PhysicalType type, F&& f) {
-    switch (type) {
-    case PhysicalType::BOOL:
-        return f(bool{});
-    case PhysicalType::INT8:
-        return f(int8_t{});
-    case PhysicalType::INT16:
-        return f(int16_t{});
-    case PhysicalType::INT32:
-        return f(int32_t{});
-    case PhysicalType::INT64:
-        return f(int64_t{});
-    case PhysicalType::INT128:
-        return f(hugeint_t{});
-    case PhysicalType::UINT8:
-        return f(uint8_t{});
-    case PhysicalType::UINT16:
-        return f(uint16_t{});
-    case PhysicalType::UINT32:
-        return f(uint32_t{});
-    case PhysicalType::UINT64:
-        return f(uint64_t{});
-    case PhysicalType::FLOAT:
-        return f(float{});
-    case PhysicalType::DOUBLE:
-        return f(double{});
-    case PhysicalType::VARCHAR:
-        return f(string_t{});
-    }
-    throw Exception(ErrorKind::Internal, "unhandled physical type");
-}
-
 idx_t IndexOf(const Vector& vector, idx_t row) {
     return vector.vector_type() == VectorType::CONSTANT ? 0 : row;
 }
@@ -120,8 +87,8 @@ idx_t IndexOf(const Vector& vector, idx_t row) {
 } // namespace
 
 void HashVector(const Vector& vector, idx_t count, uint64_t* hashes, bool first) {
-    Dispatch(vector.type().physical(),
-             [&](auto tag) { HashTyped<decltype(tag)>(vector, count, hashes, first); });
+    DispatchPhysical(vector.type().physical(),
+                     [&](auto tag) { HashTyped<decltype(tag)>(vector, count, hashes, first); });
 }
 
 namespace {
@@ -140,8 +107,8 @@ bool RowsEqualTyped(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) 
 } // namespace
 
 RowsEqualFunction RowsEqualFor(PhysicalType type) {
-    return Dispatch(type,
-                    [](auto tag) -> RowsEqualFunction { return &RowsEqualTyped<decltype(tag)>; });
+    return DispatchPhysical(
+        type, [](auto tag) -> RowsEqualFunction { return &RowsEqualTyped<decltype(tag)>; });
 }
 
 bool RowsEqual(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
@@ -151,7 +118,7 @@ bool RowsEqual(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
 int CompareRows(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
     a_row = IndexOf(a, a_row);
     b_row = IndexOf(b, b_row);
-    return Dispatch(a.type().physical(), [&](auto tag) {
+    return DispatchPhysical(a.type().physical(), [&](auto tag) {
         using T = decltype(tag);
         return Compare<T>(a.data<T>()[a_row], b.data<T>()[b_row]);
     });
@@ -178,7 +145,7 @@ std::unique_ptr<DataChunk> ReferenceChunk(const DataChunk& source) {
 void GatherRows(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
                 const RowLocation* rows, idx_t count, Vector& target, idx_t offset,
                 const std::shared_ptr<const void>& owner) {
-    Dispatch(target.type().physical(), [&](auto tag) {
+    DispatchPhysical(target.type().physical(), [&](auto tag) {
         using T = decltype(tag);
         T* out = target.data<T>();
         for (idx_t i = 0; i < count; i++) {

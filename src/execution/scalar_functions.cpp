@@ -3,6 +3,7 @@
 #include "common/date_time.hpp"
 #include "common/exception.hpp"
 #include "common/number_format.hpp"
+#include "common/physical_dispatch.hpp"
 #include "execution/vector_loops.hpp"
 
 #include <algorithm>
@@ -463,48 +464,14 @@ std::optional<BoundFunction> BindNegate(const LogicalType& operand) {
 }
 
 BoundFunction BindComparison(const std::string& op, const LogicalType& type) {
-    ScalarFunctionBody body;
-    switch (type.physical()) {
-    case PhysicalType::BOOL:
-        body = ComparisonBody<bool>(op);
-        break;
-    case PhysicalType::INT8:
-        body = ComparisonBody<int8_t>(op);
-        break;
-    case PhysicalType::INT16:
-        body = ComparisonBody<int16_t>(op);
-        break;
-    case PhysicalType::INT32:
-        body = ComparisonBody<int32_t>(op);
-        break;
-    case PhysicalType::INT64:
-        body = ComparisonBody<int64_t>(op);
-        break;
-    case PhysicalType::INT128:
-        body = ComparisonBody<hugeint_t>(op);
-        break;
-    case PhysicalType::UINT8:
-        body = ComparisonBody<uint8_t>(op);
-        break;
-    case PhysicalType::UINT16:
-        body = ComparisonBody<uint16_t>(op);
-        break;
-    case PhysicalType::UINT32:
-        body = ComparisonBody<uint32_t>(op);
-        break;
-    case PhysicalType::UINT64:
-        body = ComparisonBody<uint64_t>(op);
-        break;
-    case PhysicalType::FLOAT:
-        body = ComparisonBody<TotalOrderFloat<float>>(op);
-        break;
-    case PhysicalType::DOUBLE:
-        body = ComparisonBody<TotalOrderFloat<double>>(op);
-        break;
-    case PhysicalType::VARCHAR:
-        body = ComparisonBody<string_t>(op);
-        break;
-    }
+    ScalarFunctionBody body = DispatchPhysical(type.physical(), [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (std::is_floating_point_v<T>) {
+            return ComparisonBody<TotalOrderFloat<T>>(op);
+        } else {
+            return ComparisonBody<T>(op);
+        }
+    });
     return BoundFunction{{type, type}, LogicalTypeId::BOOLEAN, body};
 }
 
@@ -523,6 +490,20 @@ BoundFunction BindConcat() {
     };
     LogicalType varchar = LogicalTypeId::VARCHAR;
     return BoundFunction{{varchar, varchar}, varchar, body};
+}
+
+ExpressionPtr MakeFunction(const std::string& name, BoundFunction function,
+                           std::vector<ExpressionPtr> arguments) {
+    auto expression = std::make_unique<Expression>();
+    expression->kind = ExpressionKind::Function;
+    expression->function_name = name;
+    expression->type = function.return_type;
+    expression->function = std::move(function.body);
+    for (size_t i = 0; i < arguments.size(); i++) {
+        expression->children.push_back(
+            MakeCast(std::move(arguments[i]), function.argument_types[i]));
+    }
+    return expression;
 }
 
 } // namespace sluice

@@ -16,6 +16,10 @@ struct BoundFunction {
     ScalarFunctionBody body;
 };
 
+// The expression calling `function` on `arguments`, each cast to the type the function takes.
+ExpressionPtr MakeFunction(const std::string& name, BoundFunction function,
+                           std::vector<ExpressionPtr> arguments);
+
 // The type both sides of a comparison or arithmetic are brought to, with DuckDB's rules
 // (INTEGER + DECIMAL(2,1) -> DECIMAL(11,1) for comparison, FLOAT + DECIMAL -> FLOAT ...).
 // nullopt when the types have no common type.

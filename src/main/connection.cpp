@@ -102,10 +102,21 @@ std::unique_ptr<QueryResult> Connection::Execute(const Statement& statement,
 
 std::vector<std::unique_ptr<DataChunk>> Connection::RunQuery(BoundQuery& query) {
     OptimizeQuery(query);
+    return RunOptimized(query, nullptr);
+}
+
+std::vector<std::unique_ptr<DataChunk>> Connection::RunOptimized(BoundQuery& query,
+                                                                 std::string* profile) {
     Executor executor(database_.scheduler(), database_.scheduler().RegularThreads());
+    if (profile) {
+        executor.EnableProfiling();
+    }
     auto collector = std::make_shared<ResultCollector>(query.types);
     PlanQuery(query, executor, &database_.memory()).sink = collector;
     Run(executor);
+    if (profile) {
+        *profile = executor.ProfileReport();
+    }
     return collector->TakeChunks();
 }
 
@@ -131,18 +142,14 @@ std::unique_ptr<QueryResult> Connection::ExecuteExplain(const Statement& stateme
     if (statement.analyze) {
         key = "analyzed_plan";
         auto start = std::chrono::steady_clock::now();
-        Executor executor(database_.scheduler(), database_.scheduler().RegularThreads());
-        executor.EnableProfiling();
-        auto collector = std::make_shared<ResultCollector>(query.types);
-        PlanQuery(query, executor, &database_.memory()).sink = collector;
-        Run(executor);
+        std::string profile;
         idx_t rows = 0;
-        for (const auto& chunk : collector->TakeChunks()) {
+        for (const auto& chunk : RunOptimized(query, &profile)) {
             rows += chunk->size();
         }
         double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        plan += "\n" + executor.ProfileReport();
+        plan += "\n" + profile;
         plan += "total: " + std::to_string(rows) + " rows in " + std::to_string(seconds) + " s\n";
     }
     std::vector<std::string> names = {"explain_key", "explain_value"};

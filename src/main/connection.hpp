@@ -47,6 +47,8 @@ private:
     std::unique_ptr<QueryResult> ExecuteInsert(const Statement& statement, const std::string& sql);
     // Optimizes, plans and runs a bound query; returns its result chunks in order.
     std::vector<std::unique_ptr<DataChunk>> RunQuery(BoundQuery& query);
+    // RunQuery for an optimized query; with `profile`, also its EXPLAIN ANALYZE report.
+    std::vector<std::unique_ptr<DataChunk>> RunOptimized(BoundQuery& query, std::string* profile);
     // Runs a planned query, interruptible through Interrupt().
     void Run(Executor& executor);
 

@@ -309,9 +309,6 @@ LogicalOperatorPtr Binder::BindTableRef(const TableRef& ref, Scope& scope) {
         return BindNamedTable(ref, scope);
     case TableRefKind::Subquery: {
         BoundQuery query = BindQuery(*ref.subquery, nullptr);
-        for (auto& nested : query.subqueries) {
-            subqueries_.push_back(std::move(nested));
-        }
         AddScopeEntry(scope, ref.alias.empty() ? "unnamed_subquery" : ref.alias, query, ref);
         return std::move(query.plan);
     }

@@ -152,7 +152,7 @@ private:
     // Where an IN (subquery) attaches its mark join: the current FROM plan.
     LogicalOperatorPtr* from_plan_ = nullptr;
     const CteScope* ctes_ = nullptr;
-    std::vector<ScalarSubquery> subqueries_;
+    std::vector<ScalarSubquery> subqueries_; // of the whole statement, however deeply nested
     std::map<std::pair<idx_t, idx_t>, std::string> binding_names_;
     int view_depth_ = 0;
 };

@@ -7,6 +7,9 @@
 
 namespace sluice {
 
+// How deeply expressions may nest (DuckDB's default max_expression_depth).
+constexpr size_t kMaxExpressionDepth = 1000;
+
 // Recursive-descent SQL parser. Precedence, lowest first: OR, AND, NOT, IS / comparison,
 // ||, + -, * / // %, unary -, ::, primary.
 class Parser {
@@ -68,8 +71,26 @@ private:
     [[noreturn]] void SyntaxError(const Token& token) const;
     [[noreturn]] void Fail(const std::string& message, SourceLocation location) const;
 
+    static ParsedExpressionPtr MakeExpression(ParsedExpressionKind kind, SourceLocation location);
+    static ParsedExpressionPtr MakeBinary(ParsedExpressionKind kind, std::string name,
+                                          ParsedExpressionPtr left, ParsedExpressionPtr right,
+                                          SourceLocation location);
+
     // Guards recursion so hostile input gets an error instead of a stack overflow.
-    class DepthGuard;
+    class DepthGuard {
+    public:
+        explicit DepthGuard(Parser& parser) : parser_(parser) {
+            if (++parser_.depth_ > kMaxExpressionDepth) {
+                parser_.Fail("expression nested too deeply (more than " +
+                                 std::to_string(kMaxExpressionDepth) + " levels)",
+                             parser_.Peek().location);
+            }
+        }
+        ~DepthGuard() { parser_.depth_--; }
+
+    private:
+        Parser& parser_;
+    };
     void CheckExpressionDepth(const ParsedExpression& expression) const;
 
     std::string_view text_;
@@ -78,9 +99,6 @@ private:
     size_t depth_ = 0;
     size_t expression_nesting_ = 0; // ParseExpression calls in progress
 };
-
-// How deeply expressions may nest (DuckDB's default max_expression_depth).
-constexpr size_t kMaxExpressionDepth = 1000;
 
 // Words that cannot be used as bare column aliases or names.
 bool IsReservedKeyword(const std::string& word);

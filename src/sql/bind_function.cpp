@@ -1,0 +1,198 @@
+// Binding function calls: scalar functions by name, aggregates into the query's Aggregate
+// operator, and the GROUP BY checks on the expressions above it.
+#include "common/cast.hpp"
+#include "common/string_util.hpp"
+#include "execution/conditional_functions.hpp"
+#include "execution/date_functions.hpp"
+#include "execution/scalar_functions.hpp"
+#include "execution/string_functions.hpp"
+#include "sql/binder.hpp"
+
+namespace sluice {
+
+Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
+    const std::string& name = expression.text;
+    auto arity = [&](size_t low, size_t high) {
+        if (expression.children.size() < low || expression.children.size() > high) {
+            Fail(ErrorKind::Binder,
+                 "No function matches the given name and argument count " + name + "(" +
+                     std::to_string(expression.children.size()) + ")",
+                 expression.location);
+        }
+    };
+    if (IsAggregateFunctionName(name)) {
+        return BindAggregate(expression);
+    }
+    if (name == "typeof") {
+        arity(1, 1);
+        Bound child = Bind(*expression.children[0]);
+        return {MakeConstant(Value::Varchar(child.expression->type.ToString())),
+                LiteralOrigin::None};
+    }
+    std::vector<ExpressionPtr> arguments;
+    for (const auto& child : expression.children) {
+        arguments.push_back(Bind(*child).expression);
+    }
+    std::optional<BoundFunction> function;
+    if (name == "date_part" || name == "datepart" || name == "year" || name == "month" ||
+        name == "day" || name == "quarter" || name == "dayofweek" || name == "dayofyear" ||
+        name == "hour" || name == "minute" || name == "second") {
+        std::string part = name;
+        if (name == "date_part" || name == "datepart") {
+            arity(2, 2);
+            if (arguments[0]->kind != ExpressionKind::Constant ||
+                arguments[0]->type.id() != LogicalTypeId::VARCHAR) {
+                Fail(ErrorKind::Binder, "date_part requires a constant part name",
+                     expression.location);
+            }
+            part = Lower(arguments[0]->value.GetString());
+            arguments.erase(arguments.begin());
+        } else {
+            arity(1, 1);
+        }
+        if (arguments[0]->type.id() == LogicalTypeId::VARCHAR &&
+            arguments[0]->kind == ExpressionKind::Constant) {
+            arguments[0] = CastTo(std::move(arguments[0]), LogicalTypeId::TIMESTAMP);
+        }
+        function = BindDatePart(part, arguments[0]->type);
+        if (!function) {
+            Fail(ErrorKind::Binder,
+                 "date_part: unsupported part '" + part + "' for type " +
+                     arguments[0]->type.ToString(),
+                 expression.location);
+        }
+    } else if (name == "substring" || name == "substr") {
+        arity(2, 3);
+        function = BindSubstring(arguments.size());
+    } else if (name == "coalesce") {
+        if (arguments.empty()) {
+            arity(1, SIZE_MAX);
+        }
+        LogicalType type = arguments[0]->type;
+        for (const auto& argument : arguments) {
+            auto common = CommonSuperType(type, argument->type);
+            if (!common) {
+                Fail(ErrorKind::Binder,
+                     "Cannot mix values of type " + type.ToString() + " and " +
+                         argument->type.ToString() + " in COALESCE - an explicit cast is required",
+                     expression.location);
+            }
+            type = *common;
+        }
+        if (type.id() == LogicalTypeId::SQLNULL) {
+            type = LogicalTypeId::INTEGER;
+        }
+        function = sluice::BindCoalesce(arguments.size(), type);
+    } else if (name.rfind("to_", 0) == 0 && name.size() > 4 && name.back() == 's') {
+        arity(1, 1);
+        function = BindToInterval(name.substr(3, name.size() - 4));
+    } else {
+        function = BindStringFunction(name);
+        if (function) {
+            arity(function->argument_types.size(), function->argument_types.size());
+        }
+    }
+    if (!function) {
+        Fail(ErrorKind::Catalog, "Scalar Function with name " + name + " does not exist!",
+             expression.location);
+    }
+    for (size_t i = 0; i < arguments.size(); i++) {
+        if (!CastExists(arguments[i]->type, function->argument_types[i])) {
+            Fail(ErrorKind::Binder,
+                 "No function matches the given name and argument types '" + name + "(" +
+                     arguments[i]->type.ToString() +
+                     ")'. You might need to add explicit type "
+                     "casts.",
+                 expression.location);
+        }
+    }
+    try {
+        return {Fold(MakeFunction(name, std::move(*function), std::move(arguments))),
+                LiteralOrigin::None};
+    } catch (const Exception& error) {
+        Fail(error.Kind(), error.RawMessage(), expression.location);
+    }
+}
+
+Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
+    const std::string& name = expression.text;
+    if (!aggregate_) {
+        Fail(ErrorKind::Binder, no_aggregates_reason_, expression.location);
+    }
+    // Arguments see the FROM clause, not other aggregates.
+    AggregateContext* context = aggregate_;
+    const char* reason = no_aggregates_reason_;
+    aggregate_ = nullptr;
+    no_aggregates_reason_ = "aggregate function calls cannot be nested";
+    std::vector<ExpressionPtr> arguments;
+    std::vector<LogicalType> types;
+    for (const auto& child : expression.children) {
+        arguments.push_back(Bind(*child).expression);
+        types.push_back(arguments.back()->type);
+    }
+    aggregate_ = context;
+    no_aggregates_reason_ = reason;
+    auto function = BindAggregateFunction(name, types);
+    if (!function) {
+        std::string shown;
+        for (size_t i = 0; i < types.size(); i++) {
+            shown += (i ? ", " : "") + types[i].ToString();
+        }
+        Fail(ErrorKind::Binder,
+             "No function matches the given name and argument types '" + name + "(" + shown +
+                 ")'. You might need to add explicit type casts.",
+             expression.location);
+    }
+    for (size_t i = 0; i < arguments.size(); i++) {
+        arguments[i] = CastTo(std::move(arguments[i]), function->argument_types[i]);
+    }
+    bool distinct = expression.distinct && name != "min" && name != "max" && !arguments.empty();
+    if (distinct) {
+        function = MakeDistinct(std::move(*function));
+    }
+    std::string key = name + (distinct ? "(DISTINCT " : "(");
+    for (const auto& argument : arguments) {
+        key += argument->ToString() + "," + argument->type.ToString() + ";";
+    }
+    LogicalOperator& aggregate = *context->aggregate;
+    idx_t index = context->keys.size();
+    for (idx_t i = 0; i < context->keys.size(); i++) {
+        if (context->keys[i] == key) {
+            index = i;
+        }
+    }
+    if (index == context->keys.size()) {
+        context->keys.push_back(key);
+        aggregate.aggregates.push_back({std::move(*function), std::move(arguments)});
+        binding_names_[{aggregate.aggregate_index, index}] = expression.ToString();
+    }
+    return {MakeBoundColumn({aggregate.aggregate_index, index},
+                            aggregate.aggregates[index].function.return_type),
+            LiteralOrigin::None};
+}
+
+ExpressionPtr Binder::ReplaceGroupKeys(ExpressionPtr expression, SourceLocation location) {
+    LogicalOperator& aggregate = *aggregate_->aggregate;
+    for (idx_t i = 0; i < aggregate.expressions.size(); i++) {
+        if (aggregate.expressions[i]->Equals(*expression)) {
+            return MakeBoundColumn({aggregate.table_index, i}, expression->type);
+        }
+    }
+    if (expression->kind == ExpressionKind::BoundColumn &&
+        expression->binding.table_index != aggregate.aggregate_index &&
+        expression->binding.table_index != aggregate.table_index) {
+        Fail(ErrorKind::Binder,
+             "column \"" + NameOf(expression->binding) +
+                 "\" must appear in the GROUP BY clause or must be part of an aggregate "
+                 "function.\nEither add it to the GROUP BY list, or use \"ANY_VALUE(" +
+                 NameOf(expression->binding) + ")\" if the exact value of \"" +
+                 NameOf(expression->binding) + "\" is not important.",
+             location);
+    }
+    for (auto& child : expression->children) {
+        child = ReplaceGroupKeys(std::move(child), location);
+    }
+    return expression;
+}
+
+} // namespace sluice
