@@ -1,7 +1,7 @@
 #pragma once
 
 #include "common/data_chunk.hpp"
-#include "formats/parquet/parquet_metadata.hpp"
+#include "formats/parquet/row_group_encoder.hpp"
 
 #include <cstdio>
 #include <memory>
@@ -16,11 +16,15 @@ struct ParquetWriteOptions {
     uint64_t page_size = 1 << 20; // target uncompressed bytes per data page
     // Columns with at most this many distinct values in a row group are dictionary encoded.
     uint32_t max_dictionary_values = 1 << 16;
+
+    ColumnEncodeOptions ColumnOptions(const std::string& spill_directory) const;
 };
 
-// Writes rows to a Parquet file: row groups of `row_group_size` rows, dictionary encoding for
-// low-cardinality columns, data pages of about `page_size` bytes with statistics, and
-// min/max/null-count statistics per column chunk. Every column is written OPTIONAL.
+// Writes a Parquet file: row groups of `row_group_size` rows, dictionary encoding while it pays,
+// data pages of about `page_size` bytes with statistics, min/max/null-count statistics per column
+// chunk; every column OPTIONAL. Rows are encoded as they arrive (Append), so a row group of any
+// size streams through bounded memory; or row groups encoded elsewhere, possibly in parallel,
+// are placed in order (AppendRowGroup).
 class ParquetWriter {
 public:
     ParquetWriter(std::string path, std::vector<std::string> names, std::vector<LogicalType> types,
@@ -28,28 +32,31 @@ public:
     ~ParquetWriter();
 
     void Append(const DataChunk& chunk);
+    void AppendRowGroup(EncodedRowGroup group);
     // Writes the last row group and the footer; the file is complete only after this.
     void Finish();
     uint64_t rows_written() const { return rows_written_; }
+    uint64_t bytes_written() const { return offset_; }
+
+    // The directory temporary files of a file at `path` go to: the file's own.
+    static std::string DirectoryOf(const std::string& path);
 
 private:
-    struct ColumnChunkResult;
-
     void FlushRowGroup();
-    ColumnChunkResult WriteColumn(size_t column);
+    std::vector<uint8_t> PlaceColumnChunk(EncodedColumnChunk& chunk, size_t column);
     void Write(const void* data, size_t size);
 
     std::string path_;
     std::vector<std::string> names_;
     std::vector<LogicalType> types_;
     ParquetWriteOptions options_;
+    ColumnEncodeOptions column_options_;
     FILE* file_ = nullptr;
     uint64_t offset_ = 0;
     uint64_t rows_written_ = 0;
     bool finished_ = false;
 
-    std::vector<std::unique_ptr<DataChunk>> buffered_;
-    uint64_t buffered_rows_ = 0;
+    std::unique_ptr<RowGroupEncoder> current_;
     std::vector<uint8_t> footer_row_groups_; // encoded RowGroup structs
     uint32_t row_group_count_ = 0;
 };

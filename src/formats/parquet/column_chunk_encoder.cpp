@@ -1,0 +1,174 @@
+#include "formats/parquet/column_chunk_encoder.hpp"
+
+#include "formats/parquet/compressor.hpp"
+#include "formats/parquet/rle_bit_packed_decoder.hpp"
+#include "formats/parquet/rle_bit_packed_encoder.hpp"
+#include "formats/parquet/thrift_compact_writer.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace sluice::parquet {
+
+ColumnChunkEncoder::ColumnChunkEncoder(const LogicalType& type, const ColumnEncodeOptions& options)
+    : layout_(LayoutOf(type)), options_(options),
+      result_(SpillBuffer(options.spill_directory, options.memory_limit)) {
+    if (layout_.type == Type::BOOLEAN) {
+        mode_ = Mode::Plain;
+    }
+}
+
+void ColumnChunkEncoder::Append(const Vector& vector, idx_t offset, idx_t count) {
+    bool constant = vector.vector_type() == VectorType::CONSTANT;
+    for (idx_t row = offset; row < offset + count; row++) {
+        bool valid = vector.RowIsValid(row);
+        page_.defined.push_back(valid ? 1 : 0);
+        if (valid) {
+            AppendValue(vector, constant ? 0 : row, layout_, page_);
+            page_.count++;
+            page_bytes_ += layout_.width == 0 ? 4 + page_.Value(page_.count - 1, 0).size() : layout_.width;
+        }
+        if (page_bytes_ >= options_.page_size) {
+            CutPage();
+        }
+    }
+}
+
+bool ColumnChunkEncoder::IndexPage(std::vector<uint32_t>& indices) {
+    size_t entries_before = dictionary_.size();
+    uint64_t bytes_before = dictionary_bytes_;
+    indices.clear();
+    indices.reserve(page_.count);
+    for (size_t i = 0; i < page_.count; i++) {
+        std::string_view value = page_.Value(i, layout_.width);
+        auto found = positions_.find(value);
+        if (found != positions_.end()) {
+            indices.push_back(found->second);
+            continue;
+        }
+        dictionary_bytes_ += layout_.width == 0 ? 4 + value.size() : layout_.width;
+        if (dictionary_.size() >= options_.max_dictionary_values ||
+            dictionary_bytes_ > options_.max_dictionary_bytes) {
+            // Roll back this page's new entries: the page goes out PLAIN.
+            while (dictionary_.size() > entries_before) {
+                positions_.erase(dictionary_.back());
+                dictionary_.pop_back();
+            }
+            dictionary_bytes_ = bytes_before;
+            return false;
+        }
+        auto index = static_cast<uint32_t>(dictionary_.size());
+        dictionary_.emplace_back(value);
+        positions_.emplace(dictionary_.back(), index);
+        indices.push_back(index);
+    }
+    return true;
+}
+
+void ColumnChunkEncoder::CutPage() {
+    size_t rows = page_.defined.size();
+    MinMax page_range;
+    for (size_t i = 0; i < page_.count; i++) {
+        page_range.Add(page_.Value(i, layout_.width), layout_);
+    }
+    result_.range.Merge(page_range, layout_);
+    auto nulls = static_cast<int64_t>(rows - page_.count);
+    result_.nulls += nulls;
+    result_.values += rows;
+
+    std::vector<uint32_t> indices;
+    bool dictionary = false;
+    if (mode_ != Mode::Plain && page_.count > 0) {
+        dictionary = IndexPage(indices);
+        if (mode_ == Mode::Undecided) {
+            // Decided on the first page: a dictionary nearly as large as the data does not pay.
+            dictionary = dictionary && dictionary_.size() * 2 <= page_.count + 1;
+            mode_ = dictionary ? Mode::Dictionary : Mode::Plain;
+            if (!dictionary) {
+                dictionary_.clear();
+                positions_.clear();
+            }
+        }
+    }
+    body_.assign(4, 0);
+    EncodeRleBitPacked(page_.defined.data(), rows, 1, body_);
+    auto levels_length = static_cast<uint32_t>(body_.size() - 4);
+    std::memcpy(body_.data(), &levels_length, 4);
+    if (dictionary) {
+        uint32_t width = std::max<uint32_t>(1, BitWidthOf(dictionary_.size() - 1));
+        body_.push_back(static_cast<uint8_t>(width));
+        EncodeRleBitPacked(indices.data(), indices.size(), width, body_);
+    } else {
+        AppendPlain(page_, 0, page_.count, layout_, body_);
+        plain_pages_ = true;
+    }
+    EmitPage(body_, false, static_cast<uint32_t>(rows), nulls,
+             dictionary ? Encoding::RLE_DICTIONARY : Encoding::PLAIN, &page_range);
+    page_.Clear();
+    page_bytes_ = 0;
+}
+
+void ColumnChunkEncoder::EmitPage(const std::vector<uint8_t>& body, bool dictionary_page,
+                                  uint32_t rows, int64_t nulls, Encoding encoding,
+                                  const MinMax* range) {
+    Compress(options_.codec, body.data(), body.size(), compressed_);
+    header_.clear();
+    ThriftCompactWriter writer(header_);
+    writer.BeginStruct();
+    writer.WriteI32Field(1, static_cast<int32_t>(dictionary_page ? PageType::DICTIONARY_PAGE
+                                                                 : PageType::DATA_PAGE));
+    writer.WriteI32Field(2, static_cast<int32_t>(body.size()));
+    writer.WriteI32Field(3, static_cast<int32_t>(compressed_.size()));
+    if (dictionary_page) {
+        writer.BeginStructField(7);
+        writer.WriteI32Field(1, static_cast<int32_t>(rows));
+        writer.WriteI32Field(2, static_cast<int32_t>(Encoding::PLAIN));
+        writer.EndStruct();
+    } else {
+        writer.BeginStructField(5);
+        writer.WriteI32Field(1, static_cast<int32_t>(rows));
+        writer.WriteI32Field(2, static_cast<int32_t>(encoding));
+        writer.WriteI32Field(3, static_cast<int32_t>(Encoding::RLE));
+        writer.WriteI32Field(4, static_cast<int32_t>(Encoding::RLE));
+        WriteStatistics(writer, 5, nulls, *range);
+        writer.EndStruct();
+    }
+    writer.EndStruct();
+    result_.uncompressed += header_.size() + body.size();
+    if (dictionary_page) {
+        auto& page = result_.dictionary_page;
+        page.insert(page.end(), header_.begin(), header_.end());
+        page.insert(page.end(), compressed_.begin(), compressed_.end());
+    } else {
+        result_.data_pages.Append(header_.data(), header_.size());
+        result_.data_pages.Append(compressed_.data(), compressed_.size());
+    }
+}
+
+EncodedColumnChunk ColumnChunkEncoder::Finish() {
+    if (!page_.defined.empty() || result_.values == 0) {
+        CutPage(); // the last page; an empty chunk still gets one (empty) page
+    }
+    result_.encodings = {Encoding::RLE};
+    if (mode_ == Mode::Dictionary) {
+        ColumnValues entries;
+        for (const auto& value : dictionary_) {
+            if (layout_.width == 0) {
+                entries.AppendBinary(value);
+            } else {
+                entries.fixed.insert(entries.fixed.end(), value.begin(), value.end());
+            }
+        }
+        body_.clear();
+        AppendPlain(entries, 0, dictionary_.size(), layout_, body_);
+        EmitPage(body_, true, static_cast<uint32_t>(dictionary_.size()), 0, Encoding::PLAIN,
+                 nullptr);
+        result_.encodings.push_back(Encoding::RLE_DICTIONARY);
+    }
+    if (plain_pages_ || mode_ == Mode::Dictionary) {
+        result_.encodings.push_back(Encoding::PLAIN); // the dictionary page is PLAIN
+    }
+    return std::move(result_);
+}
+
+} // namespace sluice::parquet
