@@ -7,6 +7,7 @@
 #include "formats/parquet/parquet_metadata_tables.hpp"
 #include "formats/parquet/parquet_scan.hpp"
 #include "io/file_system.hpp"
+#include "main/dbgen_command.hpp"
 
 #include <algorithm>
 
@@ -258,6 +259,7 @@ void RegisterBuiltinTableFunctions(TableFunctionCatalog& catalog, Settings& sett
     catalog.Register(SettingsFunction(settings));
     catalog.Register(ReadParquetFunction(file_system));
     catalog.Register(RangeFunction());
+    catalog.Register(TpchQueriesFunction());
     catalog.Register(
         ParquetMetadataFunction(file_system, "parquet_metadata", parquet::ParquetMetadataTable));
     catalog.Register(

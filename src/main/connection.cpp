@@ -3,6 +3,7 @@
 #include "common/cast.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "execution/csv_copy_sink.hpp"
 #include "execution/expression_executor.hpp"
 #include "execution/parquet_copy_sink.hpp"
 #include "execution/result_collector.hpp"
@@ -12,6 +13,7 @@
 #include "sql/parser.hpp"
 #include "sql/planner.hpp"
 #include "sql/type_names.hpp"
+#include "tpch/tpch_queries.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -76,6 +78,10 @@ std::unique_ptr<QueryResult> Connection::Execute(const Statement& statement,
         return ExecuteDescribe(statement, sql);
     case StatementKind::Copy:
         return ExecuteCopy(statement, sql);
+    case StatementKind::Call:
+        return ExecuteCall(statement, sql);
+    case StatementKind::Pragma:
+        return ExecutePragma(statement, sql);
     case StatementKind::Explain:
         return ExecuteExplain(statement, sql);
     case StatementKind::CreateTable:
@@ -279,16 +285,54 @@ std::unique_ptr<QueryResult> Connection::ExecuteCopy(const Statement& statement,
     Binder binder(database_.catalog(), sql);
     BoundCopy copy = binder.BindCopy(statement);
     OptimizeQuery(copy.query);
-    auto writer = std::make_unique<parquet::ParquetWriter>(copy.path, copy.query.names,
-                                                           copy.query.types, copy.options);
-    auto sink = std::make_shared<ParquetCopySink>(std::move(writer));
+    std::shared_ptr<PipelineSink> sink;
+    std::function<uint64_t()> rows_written;
+    if (copy.format == "csv") {
+        auto csv_sink = std::make_shared<CsvCopySink>(std::make_unique<csv::CsvFileWriter>(
+            copy.path, copy.query.names, copy.csv_options));
+        rows_written = [csv_sink] { return csv_sink->rows_written(); };
+        sink = csv_sink;
+    } else {
+        auto parquet_sink = std::make_shared<ParquetCopySink>(std::make_unique<parquet::ParquetWriter>(
+            copy.path, copy.query.names, copy.query.types, copy.options));
+        rows_written = [parquet_sink] { return parquet_sink->rows_written(); };
+        sink = parquet_sink;
+    }
     Executor executor(database_.scheduler(), database_.scheduler().RegularThreads());
     Pipeline& pipeline = PlanQuery(copy.query, executor, &database_.memory());
     pipeline.sink = sink;
     pipeline.max_threads = 1; // the file keeps the query's row order
     Run(executor);
     return SingleValueResult(
-        "Count", Value::Integer(LogicalTypeId::BIGINT, static_cast<int64_t>(sink->rows_written())));
+        "Count", Value::Integer(LogicalTypeId::BIGINT, static_cast<int64_t>(rows_written())));
+}
+
+std::unique_ptr<QueryResult> Connection::ExecuteCall(const Statement& statement,
+                                                     const std::string& sql) {
+    const TableRef& call = *statement.select->from;
+    if (call.name == "dbgen") {
+        Binder binder(database_.catalog(), sql);
+        TableFunctionInput input = binder.BindTableFunctionInput(call);
+        return RunDbgen(DbgenOptions::FromArguments(input));
+    }
+    return ExecuteSelect(statement, sql); // CALL f(args) is SELECT * FROM f(args)
+}
+
+std::unique_ptr<QueryResult> Connection::ExecutePragma(const Statement& statement,
+                                                       const std::string& sql) {
+    const TableRef& pragma = *statement.select->from;
+    if (pragma.name == "tpch") {
+        Binder binder(database_.catalog(), sql);
+        TableFunctionInput input = binder.BindTableFunctionInput(pragma);
+        Value number;
+        if (input.positional.size() != 1 || !input.named.empty() ||
+            !TryCastValue(input.Scalar(0, "tpch"), LogicalTypeId::INTEGER, number) ||
+            number.IsNull()) {
+            throw Exception(ErrorKind::Binder, "PRAGMA tpch takes a query number: PRAGMA tpch(6)");
+        }
+        return Query(tpch::QueryText(static_cast<int>(number.GetInteger())));
+    }
+    throw Exception(ErrorKind::Catalog, "unknown PRAGMA " + pragma.name + " (Sluice has tpch)");
 }
 
 void Connection::Run(Executor& executor) {

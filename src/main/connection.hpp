@@ -1,6 +1,7 @@
 #pragma once
 
 #include "main/database.hpp"
+#include "main/dbgen_command.hpp"
 #include "main/query_result.hpp"
 
 #include <atomic>
@@ -36,7 +37,12 @@ public:
 
     Database& database() { return database_; }
 
+    // Generates TPC-H tables (CALL dbgen); returns one row per table: rows, files, bytes, seconds.
+    std::unique_ptr<QueryResult> RunDbgen(const DbgenOptions& options);
+
 private:
+    std::unique_ptr<QueryResult> ExecuteCall(const Statement& statement, const std::string& sql);
+    std::unique_ptr<QueryResult> ExecutePragma(const Statement& statement, const std::string& sql);
     std::unique_ptr<QueryResult> Execute(const Statement& statement, const std::string& sql);
     std::unique_ptr<QueryResult> ExecuteSelect(const Statement& statement, const std::string& sql);
     std::unique_ptr<QueryResult> ExecuteDescribe(const Statement& statement,

@@ -90,52 +90,77 @@ BoundCopy Binder::BindCopy(const Statement& statement) {
     BoundCopy copy;
     copy.query = BindStatementQuery(*statement.select);
     copy.path = statement.copy_path;
-    std::string format = Lower(copy.path).size() >= 4 &&
-                                 Lower(copy.path).compare(copy.path.size() - 4, 4, ".csv") == 0
-                             ? "csv"
-                             : "parquet";
+    std::string lower_path = Lower(copy.path);
+    copy.format = lower_path.size() >= 4 && lower_path.compare(lower_path.size() - 4, 4, ".csv") == 0
+                      ? "csv"
+                      : "parquet";
+    std::vector<std::pair<const CopyOption*, Value>> options;
     for (const auto& option : statement.copy_options) {
         Value value =
             option.value
                 ? ExpressionExecutor::EvaluateConstant(*BindConstantExpression(*option.value))
                 : Value::Boolean(true);
         if (option.name == "format") {
-            format = Lower(value.ToString());
-        } else if (option.name == "row_group_size") {
+            copy.format = Lower(value.ToString());
+        } else {
+            options.emplace_back(&option, value);
+        }
+    }
+    if (copy.format != "parquet" && copy.format != "csv") {
+        Fail(ErrorKind::NotImplemented,
+             "COPY TO " + Upper(copy.format) + " is not supported; FORMAT parquet or csv is",
+             statement.location);
+    }
+    auto one_character = [&](const CopyOption& option, const Value& value) {
+        std::string text = value.IsNull() ? "" : value.ToString();
+        if (text.size() != 1) {
+            Fail(ErrorKind::Binder,
+                 Upper(option.name) + " must be a single character, got '" + text + "'",
+                 option.location);
+        }
+        return text[0];
+    };
+    for (const auto& [option, value] : options) {
+        const std::string& name = option->name;
+        if (copy.format == "parquet" && name == "row_group_size") {
             Value rows;
             if (!TryCastValue(value, LogicalTypeId::BIGINT, rows) || rows.IsNull() ||
                 rows.GetInteger() < 1) {
                 Fail(ErrorKind::Binder,
                      "ROW_GROUP_SIZE must be a positive integer, got " + value.ToString(),
-                     option.location);
+                     option->location);
             }
             copy.options.row_group_size = static_cast<uint64_t>(rows.GetInteger());
-        } else if (option.name == "compression" || option.name == "codec") {
-            static const std::vector<std::pair<std::string, parquet::Codec>> kCodecs = {
-                {"uncompressed", parquet::Codec::UNCOMPRESSED},
-                {"snappy", parquet::Codec::SNAPPY},
-                {"gzip", parquet::Codec::GZIP},
-                {"zstd", parquet::Codec::ZSTD},
-                {"lz4", parquet::Codec::LZ4_RAW},
-                {"lz4_raw", parquet::Codec::LZ4_RAW},
-                {"brotli", parquet::Codec::BROTLI}};
-            std::string name = Lower(value.ToString());
-            auto codec = std::find_if(kCodecs.begin(), kCodecs.end(),
-                                      [&](const auto& entry) { return entry.first == name; });
-            if (codec == kCodecs.end()) {
-                Fail(ErrorKind::Binder,
-                     "unknown COMPRESSION '" + name +
-                         "'; use uncompressed, snappy, gzip, zstd, lz4 or brotli",
-                     option.location);
+        } else if (copy.format == "parquet" && (name == "compression" || name == "codec")) {
+            try {
+                copy.options.codec = parquet::CodecFromName(value.ToString());
+            } catch (const Exception& error) {
+                Fail(ErrorKind::Binder, error.RawMessage(), option->location);
             }
-            copy.options.codec = codec->second;
+        } else if (copy.format == "csv" && name == "header") {
+            Value flag;
+            if (!TryCastValue(value, LogicalTypeId::BOOLEAN, flag) || flag.IsNull()) {
+                Fail(ErrorKind::Binder, "HEADER must be true or false, got " + value.ToString(),
+                     option->location);
+            }
+            copy.csv_options.header = flag.GetBoolean();
+        } else if (copy.format == "csv" && (name == "delimiter" || name == "sep" ||
+                                             name == "delim")) {
+            copy.csv_options.delimiter = one_character(*option, value);
+        } else if (copy.format == "csv" && name == "quote") {
+            copy.csv_options.quote = one_character(*option, value);
+        } else if (copy.format == "csv" && (name == "nullstr" || name == "null")) {
+            copy.csv_options.null_string = value.IsNull() ? "" : value.ToString();
         } else {
-            Fail(ErrorKind::Binder, "unknown COPY option " + Upper(option.name), option.location);
+            Fail(ErrorKind::Binder,
+                 "unknown COPY option " + Upper(name) + " for FORMAT " + Upper(copy.format),
+                 option->location);
         }
     }
-    if (format != "parquet") {
-        Fail(ErrorKind::NotImplemented,
-             "COPY TO " + Upper(format) + " is not supported yet; FORMAT parquet is",
+    if (copy.format == "csv" && (copy.csv_options.delimiter == copy.csv_options.quote ||
+                                 copy.csv_options.delimiter == '\n' ||
+                                 copy.csv_options.delimiter == '\r')) {
+        Fail(ErrorKind::Binder, "CSV DELIMITER must differ from QUOTE and from line breaks",
              statement.location);
     }
     return copy;

@@ -315,16 +315,12 @@ LogicalOperatorPtr Binder::BindTableRef(const TableRef& ref, Scope& scope) {
     case TableRefKind::Join:
         return BindJoin(ref, scope);
     case TableRefKind::TableFunction:
-        break;
+        return BindTableFunction(ref, scope);
     }
-    const TableFunction* function = catalog_.table_functions().Find(ref.name);
-    if (!function) {
-        std::string hint = Suggest(ref.name, catalog_.table_functions().Names());
-        Fail(ErrorKind::Catalog,
-             "Table Function with name " + ref.name + " does not exist!" +
-                 (hint.empty() ? "" : "\nDid you mean \"" + hint + "\"?"),
-             ref.location);
-    }
+    return nullptr;
+}
+
+TableFunctionInput Binder::BindTableFunctionInput(const TableRef& ref) {
     TableFunctionInput arguments;
     auto evaluate = [&](const ParsedExpression& argument) {
         return ExpressionExecutor::EvaluateConstant(*BindConstantExpression(argument));
@@ -342,11 +338,31 @@ LogicalOperatorPtr Binder::BindTableRef(const TableRef& ref, Scope& scope) {
             {std::move(values), argument->kind == ParsedExpressionKind::List});
     }
     for (const auto& [name, value] : ref.named_arguments) {
-        if (arguments.named.count(name)) {
+        if (arguments.named.count(name) || arguments.named_lists.count(name)) {
             Fail(ErrorKind::Binder, "parameter " + name + " given twice", ref.location);
         }
-        arguments.named[name] = evaluate(*value);
+        if (value->kind == ParsedExpressionKind::List) {
+            auto& list = arguments.named_lists[name];
+            for (const auto& element : value->children) {
+                list.push_back(evaluate(*element));
+            }
+        } else {
+            arguments.named[name] = evaluate(*value);
+        }
     }
+    return arguments;
+}
+
+LogicalOperatorPtr Binder::BindTableFunction(const TableRef& ref, Scope& scope) {
+    const TableFunction* function = catalog_.table_functions().Find(ref.name);
+    if (!function) {
+        std::string hint = Suggest(ref.name, catalog_.table_functions().Names());
+        Fail(ErrorKind::Catalog,
+             "Table Function with name " + ref.name + " does not exist!" +
+                 (hint.empty() ? "" : "\nDid you mean \"" + hint + "\"?"),
+             ref.location);
+    }
+    TableFunctionInput arguments = BindTableFunctionInput(ref);
     std::shared_ptr<BoundTableFunction> bound;
     try {
         bound = std::make_shared<BoundTableFunction>(function->bind(arguments));

@@ -2,6 +2,7 @@
 
 #include "common/exception.hpp"
 #include "execution/expression.hpp"
+#include "formats/csv/csv_writer.hpp"
 #include "formats/parquet/parquet_writer.hpp"
 #include "sql/ast.hpp"
 #include "sql/catalog.hpp"
@@ -40,7 +41,9 @@ struct BoundQuery {
 struct BoundCopy {
     BoundQuery query;
     std::string path;
+    std::string format; // "parquet" or "csv"
     parquet::ParquetWriteOptions options;
+    csv::CsvWriteOptions csv_options;
 };
 
 // Resolves names and types and builds the logical plan. Errors name the offending expression's
@@ -52,6 +55,8 @@ public:
 
     BoundQuery BindStatementQuery(const SelectStatement& select);
     BoundCopy BindCopy(const Statement& statement);
+    // The evaluated arguments of a table function call (CALL and PRAGMA use them directly).
+    TableFunctionInput BindTableFunctionInput(const TableRef& ref);
     // Binds an expression that may not reference columns (SET values, function arguments).
     ExpressionPtr BindConstantExpression(const ParsedExpression& expression);
 
@@ -88,6 +93,7 @@ private:
     BoundQuery BindUnion(const SelectStatement& select, const Scope* outer);
     BoundQuery BindValues(const SelectStatement& select);
     LogicalOperatorPtr BindTableRef(const TableRef& ref, Scope& scope);
+    LogicalOperatorPtr BindTableFunction(const TableRef& ref, Scope& scope);
     // Both inputs of a join, bound, with the scope over both and the ON / USING condition.
     struct JoinInputs {
         LogicalOperatorPtr left;

@@ -175,6 +175,8 @@ Statement Parser::ParseStatement() {
         statement = ParseReset();
     } else if (IsKeyword("COPY")) {
         statement = ParseCopy();
+    } else if (IsKeyword("CALL") || IsKeyword("PRAGMA")) {
+        statement = ParseCall();
     } else if (IsKeyword("CREATE")) {
         statement = ParseCreate();
     } else if (IsKeyword("INSERT")) {
@@ -329,13 +331,51 @@ Statement Parser::ParseReset() {
     return statement;
 }
 
+std::shared_ptr<SelectStatement> Parser::SelectAll(std::unique_ptr<TableRef> from,
+                                                   SourceLocation location) {
+    auto select = std::make_shared<SelectStatement>();
+    select->location = location;
+    select->select_list.push_back(MakeExpression(ParsedExpressionKind::Star, location));
+    select->from = std::move(from);
+    return select;
+}
+
+Statement Parser::ParseCall() {
+    Statement statement;
+    statement.kind = IsKeyword("CALL") ? StatementKind::Call : StatementKind::Pragma;
+    Take();
+    SourceLocation location = Peek().location;
+    if (Peek().type != TokenType::Identifier) {
+        SyntaxError(Peek());
+    }
+    auto function = std::make_unique<TableRef>();
+    function->kind = TableRefKind::TableFunction;
+    function->location = location;
+    function->name = Lower(Take().text);
+    if (IsOperator("(")) {
+        ParseTableFunctionArguments(*function);
+    } else if (statement.kind == StatementKind::Call) {
+        ExpectOperator("(");
+    }
+    statement.select = SelectAll(std::move(function), location);
+    return statement;
+}
+
 Statement Parser::ParseCopy() {
     ExpectKeyword("COPY");
     Statement statement;
     statement.kind = StatementKind::Copy;
-    ExpectOperator("(");
-    statement.select = ParseQuery();
-    ExpectOperator(")");
+    if (AcceptOperator("(")) {
+        statement.select = ParseQuery();
+        ExpectOperator(")");
+    } else { // COPY table TO ...: all of the table
+        SourceLocation location = Peek().location;
+        auto table = std::make_unique<TableRef>();
+        table->kind = TableRefKind::Table;
+        table->location = location;
+        table->name = ParseObjectName();
+        statement.select = SelectAll(std::move(table), location);
+    }
     ExpectKeyword("TO");
     if (Peek().type != TokenType::String) {
         SyntaxError(Peek());
@@ -659,6 +699,17 @@ std::unique_ptr<TableRef> Parser::ParseTableRef() {
     return ref;
 }
 
+ParsedExpressionPtr Parser::ParseListLiteral() {
+    auto list = MakeExpression(ParsedExpressionKind::List, Take().location);
+    if (!IsOperator("]")) {
+        do {
+            list->children.push_back(ParseExpression());
+        } while (AcceptOperator(","));
+    }
+    ExpectOperator("]");
+    return list;
+}
+
 void Parser::ParseTableFunctionArguments(TableRef& ref) {
     ExpectOperator("(");
     if (!IsOperator(")")) {
@@ -668,18 +719,12 @@ void Parser::ParseTableFunctionArguments(TableRef& ref) {
                 !IsReservedKeyword(Peek().text)) {
                 std::string name = Lower(Take().text);
                 Take();
-                ref.named_arguments.emplace_back(name, ParseExpression());
+                ref.named_arguments.emplace_back(
+                    name, IsOperator("[") ? ParseListLiteral() : ParseExpression());
                 continue;
             }
             if (IsOperator("[")) {
-                auto list = MakeExpression(ParsedExpressionKind::List, Take().location);
-                if (!IsOperator("]")) {
-                    do {
-                        list->children.push_back(ParseExpression());
-                    } while (AcceptOperator(","));
-                }
-                ExpectOperator("]");
-                ref.arguments.push_back(std::move(list));
+                ref.arguments.push_back(ParseListLiteral());
                 continue;
             }
             ref.arguments.push_back(ParseExpression());

@@ -33,6 +33,7 @@ private:
     std::unique_ptr<TableRef> ParseJoins();
     std::unique_ptr<TableRef> ParseTableRef();
     void ParseTableFunctionArguments(TableRef& ref);
+    ParsedExpressionPtr ParseListLiteral(); // [a, b, ...]
     Statement ParseCreate();
     Statement ParseInsert();
     Statement ParseDrop();
@@ -40,6 +41,9 @@ private:
     Statement ParseSet();
     Statement ParseReset();
     Statement ParseCopy();
+    Statement ParseCall(); // CALL f(args) and PRAGMA name[(args)]
+    std::shared_ptr<SelectStatement> SelectAll(std::unique_ptr<TableRef> from,
+                                               SourceLocation location);
     std::string ParseSettingName();
 
     ParsedExpressionPtr ParseExpression();

@@ -30,7 +30,14 @@ bool TableFunctionInput::Flag(const std::string& name, const std::string& functi
 
 void TableFunctionInput::CheckNamed(const std::vector<std::string>& known,
                                     const std::string& function) const {
-    for (const auto& [name, value] : named) {
+    std::vector<std::string> given;
+    for (const auto& entry : named) {
+        given.push_back(entry.first);
+    }
+    for (const auto& entry : named_lists) {
+        given.push_back(entry.first);
+    }
+    for (const auto& name : given) {
         if (std::find(known.begin(), known.end(), name) == known.end()) {
             std::string list;
             for (const auto& option : known) {

@@ -36,6 +36,7 @@ struct TableFunctionArgument {
 struct TableFunctionInput {
     std::vector<TableFunctionArgument> positional;
     std::map<std::string, Value> named; // name = value; names lower-cased
+    std::map<std::string, std::vector<Value>> named_lists; // name = [a, b]
 
     // Positional argument `index` as one value; throws a Binder error naming `function`.
     const Value& Scalar(size_t index, const std::string& function) const;

@@ -5,6 +5,7 @@
 #include "formats/parquet/thrift_compact_reader.hpp"
 #include "formats/parquet/thrift_compact_writer.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 
@@ -15,6 +16,25 @@ namespace {
 using TType = ThriftCompactReader::Type;
 
 } // namespace
+
+Codec CodecFromName(const std::string& name) {
+    static const std::pair<const char*, Codec> kCodecs[] = {
+        {"uncompressed", Codec::UNCOMPRESSED}, {"snappy", Codec::SNAPPY}, {"gzip", Codec::GZIP},
+        {"zstd", Codec::ZSTD},       {"lz4", Codec::LZ4_RAW},   {"lz4_raw", Codec::LZ4_RAW},
+        {"brotli", Codec::BROTLI}};
+    std::string lower;
+    for (char c : name) {
+        lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    for (const auto& [codec_name, codec] : kCodecs) {
+        if (lower == codec_name) {
+            return codec;
+        }
+    }
+    throw Exception(ErrorKind::InvalidInput,
+                    "unknown COMPRESSION '" + name +
+                        "'; use uncompressed, snappy, gzip, zstd, lz4 or brotli");
+}
 
 ColumnEncodeOptions ParquetWriteOptions::ColumnOptions(const std::string& spill_directory) const {
     ColumnEncodeOptions column;

@@ -20,6 +20,10 @@ struct ParquetWriteOptions {
     ColumnEncodeOptions ColumnOptions(const std::string& spill_directory) const;
 };
 
+// The codec a COMPRESSION option names (uncompressed, snappy, gzip, zstd, lz4, lz4_raw, brotli);
+// throws an InvalidInput error listing them otherwise.
+Codec CodecFromName(const std::string& name);
+
 // Writes a Parquet file: row groups of `row_group_size` rows, dictionary encoding while it pays,
 // data pages of about `page_size` bytes with statistics, min/max/null-count statistics per column
 // chunk; every column OPTIONAL. Rows are encoded as they arrive (Append), so a row group of any
