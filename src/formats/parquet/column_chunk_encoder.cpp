@@ -11,7 +11,7 @@
 namespace sluice::parquet {
 
 ColumnChunkEncoder::ColumnChunkEncoder(const LogicalType& type, const ColumnEncodeOptions& options)
-    : layout_(LayoutOf(type)), options_(options),
+    : layout_(LayoutOf(type)), options_(options), dictionary_(layout_.width),
       result_(SpillBuffer(options.spill_directory, options.memory_limit)) {
     if (layout_.type == Type::BOOLEAN) {
         mode_ = Mode::Plain;
@@ -36,31 +36,14 @@ void ColumnChunkEncoder::Append(const Vector& vector, idx_t offset, idx_t count)
 
 bool ColumnChunkEncoder::IndexPage(std::vector<uint32_t>& indices) {
     size_t entries_before = dictionary_.size();
-    uint64_t bytes_before = dictionary_bytes_;
-    indices.clear();
-    indices.reserve(page_.count);
+    indices.resize(page_.count);
     for (size_t i = 0; i < page_.count; i++) {
-        std::string_view value = page_.Value(i, layout_.width);
-        auto found = positions_.find(value);
-        if (found != positions_.end()) {
-            indices.push_back(found->second);
-            continue;
-        }
-        dictionary_bytes_ += layout_.width == 0 ? 4 + value.size() : layout_.width;
-        if (dictionary_.size() >= options_.max_dictionary_values ||
-            dictionary_bytes_ > options_.max_dictionary_bytes) {
-            // Roll back this page's new entries: the page goes out PLAIN.
-            while (dictionary_.size() > entries_before) {
-                positions_.erase(dictionary_.back());
-                dictionary_.pop_back();
-            }
-            dictionary_bytes_ = bytes_before;
-            return false;
-        }
-        auto index = static_cast<uint32_t>(dictionary_.size());
-        dictionary_.emplace_back(value);
-        positions_.emplace(dictionary_.back(), index);
-        indices.push_back(index);
+        indices[i] = dictionary_.Insert(page_.Value(i, layout_.width));
+    }
+    if (dictionary_.size() > options_.max_dictionary_values ||
+        dictionary_.plain_bytes() > options_.max_dictionary_bytes) {
+        dictionary_.Truncate(entries_before); // this page goes out PLAIN
+        return false;
     }
     return true;
 }
@@ -85,8 +68,7 @@ void ColumnChunkEncoder::CutPage() {
             dictionary = dictionary && dictionary_.size() * 2 <= page_.count + 1;
             mode_ = dictionary ? Mode::Dictionary : Mode::Plain;
             if (!dictionary) {
-                dictionary_.clear();
-                positions_.clear();
+                dictionary_.Clear();
             }
         }
     }
@@ -151,16 +133,8 @@ EncodedColumnChunk ColumnChunkEncoder::Finish() {
     }
     result_.encodings = {Encoding::RLE};
     if (mode_ == Mode::Dictionary) {
-        ColumnValues entries;
-        for (const auto& value : dictionary_) {
-            if (layout_.width == 0) {
-                entries.AppendBinary(value);
-            } else {
-                entries.fixed.insert(entries.fixed.end(), value.begin(), value.end());
-            }
-        }
         body_.clear();
-        AppendPlain(entries, 0, dictionary_.size(), layout_, body_);
+        AppendPlain(dictionary_.entries(), 0, dictionary_.size(), layout_, body_);
         EmitPage(body_, true, static_cast<uint32_t>(dictionary_.size()), 0, Encoding::PLAIN,
                  nullptr);
         result_.encodings.push_back(Encoding::RLE_DICTIONARY);

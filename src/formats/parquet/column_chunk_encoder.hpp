@@ -1,12 +1,11 @@
 #pragma once
 
 #include "formats/parquet/parquet_value_layout.hpp"
+#include "formats/parquet/value_dictionary.hpp"
 #include "io/spill_buffer.hpp"
 
-#include <deque>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace sluice::parquet {
@@ -67,9 +66,7 @@ private:
     ColumnValues page_;
     uint64_t page_bytes_ = 0;
 
-    std::deque<std::string> dictionary_; // stable storage for the map's keys
-    std::unordered_map<std::string_view, uint32_t> positions_;
-    uint64_t dictionary_bytes_ = 0;
+    ValueDictionary dictionary_;
 
     std::vector<uint8_t> body_, compressed_, header_;
 };

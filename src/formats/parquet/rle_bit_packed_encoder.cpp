@@ -21,14 +21,17 @@ void FlushPacked(std::vector<uint32_t>& pending, uint32_t bit_width, std::vector
     }
     size_t groups = pending.size() / 8;
     Varint((groups << 1) | 1, out);
-    size_t start = out.size();
-    out.resize(start + groups * bit_width, 0);
-    for (size_t i = 0; i < pending.size(); i++) {
-        uint64_t bit = i * bit_width;
-        for (uint32_t b = 0; b < bit_width; b++, bit++) {
-            if ((pending[i] >> b) & 1) {
-                out[start + bit / 8] |= static_cast<uint8_t>(1u << (bit % 8));
-            }
+    // Values go in least significant bits first; 8 values of bit_width bits are exactly
+    // bit_width bytes, so nothing is left in the accumulator at the end.
+    uint64_t bits = 0;
+    uint32_t held = 0;
+    for (uint32_t value : pending) {
+        bits |= static_cast<uint64_t>(value) << held;
+        held += bit_width;
+        while (held >= 8) {
+            out.push_back(static_cast<uint8_t>(bits));
+            bits >>= 8;
+            held -= 8;
         }
     }
     pending.clear();
