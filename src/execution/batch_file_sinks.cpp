@@ -27,8 +27,8 @@ void BatchFileSink<Encoded>::Place(idx_t batch, Encoded encoded) {
 template <class Encoded>
 void BatchFileSink<Encoded>::Finalize() {
     if (!pending_.empty() || next_batch_ != plan_.first_batch.back()) {
-        throw Exception(ErrorKind::Internal, "batches missing when writing \"" +
-                                                 plan_.paths[file_] + "\"");
+        throw Exception(ErrorKind::Internal,
+                        "batches missing when writing \"" + plan_.paths[file_] + "\"");
     }
 }
 
@@ -107,7 +107,8 @@ void ParquetRowGroupSink::CloseFile() {
 CsvBatchSink::CsvBatchSink(FileBatchPlan plan, std::vector<std::string> names,
                            csv::CsvWriteOptions options)
     : BatchFileSink(std::move(plan)), names_(std::move(names)), options_(options),
-      formatter_(std::move(options)) {}
+      formatter_(std::move(options)) {
+}
 
 std::unique_ptr<LocalState> CsvBatchSink::InitLocal() {
     return std::make_unique<CsvLocal>();

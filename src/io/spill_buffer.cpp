@@ -10,7 +10,8 @@
 namespace sluice {
 
 SpillBuffer::SpillBuffer(std::string directory, size_t memory_limit)
-    : directory_(std::move(directory)), memory_limit_(memory_limit) {}
+    : directory_(std::move(directory)), memory_limit_(memory_limit) {
+}
 
 SpillBuffer::SpillBuffer(SpillBuffer&& other) noexcept
     : directory_(std::move(other.directory_)), memory_limit_(other.memory_limit_),
@@ -42,7 +43,8 @@ void SpillBuffer::Append(const void* data, size_t size) {
 }
 
 void SpillBuffer::Spill() {
-    std::string name = (directory_.empty() ? std::string(".") : directory_) + "/.sluice-spill-XXXXXX";
+    std::string name =
+        (directory_.empty() ? std::string(".") : directory_) + "/.sluice-spill-XXXXXX";
     int descriptor = mkstemp(name.data());
     if (descriptor < 0) {
         throw Exception(ErrorKind::IO, "could not create a temporary file in \"" + directory_ +
@@ -52,8 +54,8 @@ void SpillBuffer::Spill() {
     file_ = fdopen(descriptor, "w+b");
     if (!file_) {
         close(descriptor);
-        throw Exception(ErrorKind::IO, "could not open a temporary file: " +
-                                           std::string(std::strerror(errno)));
+        throw Exception(ErrorKind::IO,
+                        "could not open a temporary file: " + std::string(std::strerror(errno)));
     }
     size_t kept = memory_.size();
     if (kept > 0 && std::fwrite(memory_.data(), 1, kept, file_) != kept) {
@@ -65,8 +67,8 @@ void SpillBuffer::Spill() {
 
 void SpillBuffer::Rewind() {
     if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0) {
-        throw Exception(ErrorKind::IO,
-                        "could not read back a temporary file: " + std::string(std::strerror(errno)));
+        throw Exception(ErrorKind::IO, "could not read back a temporary file: " +
+                                           std::string(std::strerror(errno)));
     }
 }
 

@@ -288,13 +288,14 @@ std::unique_ptr<QueryResult> Connection::ExecuteCopy(const Statement& statement,
     std::shared_ptr<PipelineSink> sink;
     std::function<uint64_t()> rows_written;
     if (copy.format == "csv") {
-        auto csv_sink = std::make_shared<CsvCopySink>(std::make_unique<csv::CsvFileWriter>(
-            copy.path, copy.query.names, copy.csv_options));
+        auto csv_sink = std::make_shared<CsvCopySink>(
+            std::make_unique<csv::CsvFileWriter>(copy.path, copy.query.names, copy.csv_options));
         rows_written = [csv_sink] { return csv_sink->rows_written(); };
         sink = csv_sink;
     } else {
-        auto parquet_sink = std::make_shared<ParquetCopySink>(std::make_unique<parquet::ParquetWriter>(
-            copy.path, copy.query.names, copy.query.types, copy.options));
+        auto parquet_sink =
+            std::make_shared<ParquetCopySink>(std::make_unique<parquet::ParquetWriter>(
+                copy.path, copy.query.names, copy.query.types, copy.options));
         rows_written = [parquet_sink] { return parquet_sink->rows_written(); };
         sink = parquet_sink;
     }

@@ -6,12 +6,12 @@
 #include "execution/batch_file_sinks.hpp"
 #include "execution/result_collector.hpp"
 #include "execution/rows_source.hpp"
+#include "formats/parquet/parquet_writer.hpp"
 #include "main/connection.hpp"
 #include "main/database.hpp"
 #include "parallel/executor.hpp"
-#include "tpch/tpch_table_source.hpp"
-#include "formats/parquet/parquet_writer.hpp"
 #include "tpch/tpch_queries.hpp"
+#include "tpch/tpch_table_source.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -25,9 +25,9 @@ namespace {
 Value Cast(const Value& value, LogicalTypeId type, const std::string& name) {
     Value result;
     if (value.IsNull() || !TryCastValue(value, type, result)) {
-        throw Exception(ErrorKind::InvalidInput,
-                        "dbgen: " + name + " must be " + LogicalType(type).ToString() + ", got " +
-                            value.ToString());
+        throw Exception(ErrorKind::InvalidInput, "dbgen: " + name + " must be " +
+                                                     LogicalType(type).ToString() + ", got " +
+                                                     value.ToString());
     }
     return result;
 }
@@ -214,8 +214,8 @@ std::unique_ptr<QueryResult> Connection::RunDbgen(const DbgenOptions& options) {
         uint64_t rows = generator->row_count();
         uint64_t files = to_files ? std::min<uint64_t>(options.files, rows) : 1;
         // Batches: row groups of each file (Parquet), runs of lines (CSV), or chunks of rows.
-        uint64_t batch_rows = to_files && options.format == "parquet" ? options.row_group_size
-                                                                      : 122880;
+        uint64_t batch_rows =
+            to_files && options.format == "parquet" ? options.row_group_size : 122880;
         std::vector<tpch::RowBatch> batches;
         FileBatchPlan plan;
         for (uint64_t file = 0; file < files; file++) {
@@ -239,8 +239,8 @@ std::unique_ptr<QueryResult> Connection::RunDbgen(const DbgenOptions& options) {
                 parquet::ParquetWriteOptions write;
                 write.row_group_size = options.row_group_size;
                 write.codec = options.codec;
-                auto parquet_sink = std::make_shared<ParquetRowGroupSink>(plan, schema.names,
-                                                                          schema.types, write);
+                auto parquet_sink =
+                    std::make_shared<ParquetRowGroupSink>(plan, schema.names, schema.types, write);
                 bytes_written = [parquet_sink] { return parquet_sink->bytes_written(); };
                 sink = parquet_sink;
             } else {
@@ -271,11 +271,11 @@ std::unique_ptr<QueryResult> Connection::RunDbgen(const DbgenOptions& options) {
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         summary->SetValue(0, i, Value::Varchar(tpch::TableName(table)));
         summary->SetValue(1, i, Value::Integer(LogicalTypeId::BIGINT, static_cast<int64_t>(rows)));
-        summary->SetValue(2, i,
-                          Value::Integer(LogicalTypeId::BIGINT,
-                                         to_files ? static_cast<int64_t>(files) : 0));
-        summary->SetValue(3, i, Value::Integer(LogicalTypeId::BIGINT,
-                                               static_cast<int64_t>(bytes_written())));
+        summary->SetValue(
+            2, i,
+            Value::Integer(LogicalTypeId::BIGINT, to_files ? static_cast<int64_t>(files) : 0));
+        summary->SetValue(
+            3, i, Value::Integer(LogicalTypeId::BIGINT, static_cast<int64_t>(bytes_written())));
         summary->SetValue(4, i, Value::Double(seconds));
     }
     summary->SetSize(tables.size());

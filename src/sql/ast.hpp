@@ -137,8 +137,8 @@ enum class StatementKind : uint8_t {
     Set,
     Reset,
     Copy,
-    Call,   // CALL function(args): select holds SELECT * FROM function(args)
-    Pragma, // PRAGMA name[(args)]: select holds SELECT * FROM name(args)
+    Call,        // CALL function(args): select holds SELECT * FROM function(args)
+    Pragma,      // PRAGMA name[(args)]: select holds SELECT * FROM name(args)
     CreateTable, // CREATE [OR REPLACE] TABLE name AS select | (columns)
     CreateView,  // CREATE [OR REPLACE] VIEW name AS select
     Insert,      // INSERT INTO name select|VALUES

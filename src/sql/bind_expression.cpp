@@ -91,9 +91,10 @@ BoundCopy Binder::BindCopy(const Statement& statement) {
     copy.query = BindStatementQuery(*statement.select);
     copy.path = statement.copy_path;
     std::string lower_path = Lower(copy.path);
-    copy.format = lower_path.size() >= 4 && lower_path.compare(lower_path.size() - 4, 4, ".csv") == 0
-                      ? "csv"
-                      : "parquet";
+    copy.format =
+        lower_path.size() >= 4 && lower_path.compare(lower_path.size() - 4, 4, ".csv") == 0
+            ? "csv"
+            : "parquet";
     std::vector<std::pair<const CopyOption*, Value>> options;
     for (const auto& option : statement.copy_options) {
         Value value =
@@ -144,8 +145,8 @@ BoundCopy Binder::BindCopy(const Statement& statement) {
                      option->location);
             }
             copy.csv_options.header = flag.GetBoolean();
-        } else if (copy.format == "csv" && (name == "delimiter" || name == "sep" ||
-                                             name == "delim")) {
+        } else if (copy.format == "csv" &&
+                   (name == "delimiter" || name == "sep" || name == "delim")) {
             copy.csv_options.delimiter = one_character(*option, value);
         } else if (copy.format == "csv" && name == "quote") {
             copy.csv_options.quote = one_character(*option, value);
@@ -157,9 +158,9 @@ BoundCopy Binder::BindCopy(const Statement& statement) {
                  option->location);
         }
     }
-    if (copy.format == "csv" && (copy.csv_options.delimiter == copy.csv_options.quote ||
-                                 copy.csv_options.delimiter == '\n' ||
-                                 copy.csv_options.delimiter == '\r')) {
+    if (copy.format == "csv" &&
+        (copy.csv_options.delimiter == copy.csv_options.quote ||
+         copy.csv_options.delimiter == '\n' || copy.csv_options.delimiter == '\r')) {
         Fail(ErrorKind::Binder, "CSV DELIMITER must differ from QUOTE and from line breaks",
              statement.location);
     }

@@ -33,10 +33,82 @@ bool IsSubset(const std::set<idx_t>& inner, const std::set<idx_t>& outer) {
     return std::includes(outer.begin(), outer.end(), inner.begin(), inner.end());
 }
 
+void SplitConjuncts(ExpressionPtr expression, std::vector<ExpressionPtr>& out);
+ExpressionPtr CombineConjuncts(std::vector<ExpressionPtr> conjuncts);
+
+void CollectDisjuncts(ExpressionPtr expression, std::vector<ExpressionPtr>& out) {
+    if (expression->kind == ExpressionKind::Or) {
+        CollectDisjuncts(std::move(expression->children[0]), out);
+        CollectDisjuncts(std::move(expression->children[1]), out);
+        return;
+    }
+    out.push_back(std::move(expression));
+}
+
+ExpressionPtr MakeOr(ExpressionPtr left, ExpressionPtr right) {
+    auto either = std::make_unique<Expression>();
+    either->kind = ExpressionKind::Or;
+    either->type = LogicalTypeId::BOOLEAN;
+    either->children.push_back(std::move(left));
+    either->children.push_back(std::move(right));
+    return either;
+}
+
+// (A AND B) OR (A AND C) is A AND (B OR C) (distributivity holds in SQL's three-valued logic):
+// a join condition repeated in every branch of an OR, as in TPC-H Q19, becomes a join key
+// instead of a filter over a cross product.
+void SplitDisjunction(ExpressionPtr expression, std::vector<ExpressionPtr>& out) {
+    std::vector<ExpressionPtr> disjuncts;
+    CollectDisjuncts(std::move(expression), disjuncts);
+    std::vector<std::vector<ExpressionPtr>> branches(disjuncts.size());
+    for (size_t i = 0; i < disjuncts.size(); i++) {
+        SplitConjuncts(std::move(disjuncts[i]), branches[i]);
+    }
+    std::vector<ExpressionPtr> common;
+    for (auto& candidate : branches[0]) {
+        bool everywhere = true;
+        for (size_t i = 1; i < branches.size() && everywhere; i++) {
+            everywhere = std::any_of(branches[i].begin(), branches[i].end(),
+                                     [&](const ExpressionPtr& e) { return e->Equals(*candidate); });
+        }
+        if (everywhere) {
+            common.push_back(candidate->Copy());
+        }
+    }
+    bool always_true = false; // a branch left without conditions
+    ExpressionPtr rest;
+    for (auto& branch : branches) {
+        std::vector<ExpressionPtr> remaining;
+        for (auto& conjunct : branch) {
+            bool shared = std::any_of(common.begin(), common.end(),
+                                      [&](const ExpressionPtr& e) { return e->Equals(*conjunct); });
+            if (!shared) {
+                remaining.push_back(std::move(conjunct));
+            }
+        }
+        if (remaining.empty()) {
+            always_true = true;
+            continue;
+        }
+        ExpressionPtr conjunction = CombineConjuncts(std::move(remaining));
+        rest = rest ? MakeOr(std::move(rest), std::move(conjunction)) : std::move(conjunction);
+    }
+    for (auto& conjunct : common) {
+        out.push_back(std::move(conjunct));
+    }
+    if (!always_true && rest) {
+        out.push_back(std::move(rest));
+    }
+}
+
 void SplitConjuncts(ExpressionPtr expression, std::vector<ExpressionPtr>& out) {
     if (expression->kind == ExpressionKind::And) {
         SplitConjuncts(std::move(expression->children[0]), out);
         SplitConjuncts(std::move(expression->children[1]), out);
+        return;
+    }
+    if (expression->kind == ExpressionKind::Or) {
+        SplitDisjunction(std::move(expression), out);
         return;
     }
     // TRUE is no condition at all.

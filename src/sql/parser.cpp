@@ -163,7 +163,11 @@ Statement Parser::ParseStatement() {
     } else if (IsKeyword("DESCRIBE")) {
         Take();
         statement.kind = StatementKind::Describe;
-        statement.select = ParseQuery();
+        if (AtQueryStart()) {
+            statement.select = ParseQuery();
+        } else { // DESCRIBE table
+            statement.select = SelectAllFromTable();
+        }
     } else if (IsKeyword("EXPLAIN")) {
         Take();
         statement.kind = StatementKind::Explain;
@@ -340,6 +344,15 @@ std::shared_ptr<SelectStatement> Parser::SelectAll(std::unique_ptr<TableRef> fro
     return select;
 }
 
+std::shared_ptr<SelectStatement> Parser::SelectAllFromTable() {
+    SourceLocation location = Peek().location;
+    auto table = std::make_unique<TableRef>();
+    table->kind = TableRefKind::Table;
+    table->location = location;
+    table->name = ParseObjectName();
+    return SelectAll(std::move(table), location);
+}
+
 Statement Parser::ParseCall() {
     Statement statement;
     statement.kind = IsKeyword("CALL") ? StatementKind::Call : StatementKind::Pragma;
@@ -369,12 +382,7 @@ Statement Parser::ParseCopy() {
         statement.select = ParseQuery();
         ExpectOperator(")");
     } else { // COPY table TO ...: all of the table
-        SourceLocation location = Peek().location;
-        auto table = std::make_unique<TableRef>();
-        table->kind = TableRefKind::Table;
-        table->location = location;
-        table->name = ParseObjectName();
-        statement.select = SelectAll(std::move(table), location);
+        statement.select = SelectAllFromTable();
     }
     ExpectKeyword("TO");
     if (Peek().type != TokenType::String) {
@@ -719,8 +727,8 @@ void Parser::ParseTableFunctionArguments(TableRef& ref) {
                 !IsReservedKeyword(Peek().text)) {
                 std::string name = Lower(Take().text);
                 Take();
-                ref.named_arguments.emplace_back(
-                    name, IsOperator("[") ? ParseListLiteral() : ParseExpression());
+                ref.named_arguments.emplace_back(name, IsOperator("[") ? ParseListLiteral()
+                                                                       : ParseExpression());
                 continue;
             }
             if (IsOperator("[")) {

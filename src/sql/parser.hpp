@@ -41,7 +41,8 @@ private:
     Statement ParseSet();
     Statement ParseReset();
     Statement ParseCopy();
-    Statement ParseCall(); // CALL f(args) and PRAGMA name[(args)]
+    Statement ParseCall();                                 // CALL f(args) and PRAGMA name[(args)]
+    std::shared_ptr<SelectStatement> SelectAllFromTable(); // a table name: SELECT * FROM it
     std::shared_ptr<SelectStatement> SelectAll(std::unique_ptr<TableRef> from,
                                                SourceLocation location);
     std::string ParseSettingName();

@@ -35,7 +35,7 @@ struct TableFunctionArgument {
 
 struct TableFunctionInput {
     std::vector<TableFunctionArgument> positional;
-    std::map<std::string, Value> named; // name = value; names lower-cased
+    std::map<std::string, Value> named;                    // name = value; names lower-cased
     std::map<std::string, std::vector<Value>> named_lists; // name = [a, b]
 
     // Positional argument `index` as one value; throws a Binder error naming `function`.

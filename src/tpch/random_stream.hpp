@@ -10,7 +10,8 @@ namespace sluice::tpch {
 // and a scale factor's data is deterministic.
 class RandomStream {
 public:
-    RandomStream(uint64_t table_seed, uint64_t row) : state_(Mix(table_seed * 0x9E3779B97F4A7C15ull + row)) {}
+    RandomStream(uint64_t table_seed, uint64_t row)
+        : state_(Mix(table_seed * 0x9E3779B97F4A7C15ull + row)) {}
 
     uint64_t Next() {
         // splitmix64: a full-period 64-bit generator whose outputs pass BigCrush.

@@ -59,9 +59,9 @@ idx_t TpchTableSource::BatchIndex(LocalState* local) const {
 }
 
 double TpchTableSource::Progress() const {
-    return total_rows_ == 0 ? 1.0
-                            : static_cast<double>(rows_generated_.load()) /
-                                  static_cast<double>(total_rows_);
+    return total_rows_ == 0
+               ? 1.0
+               : static_cast<double>(rows_generated_.load()) / static_cast<double>(total_rows_);
 }
 
 } // namespace sluice::tpch

@@ -21,6 +21,8 @@ const int32_t kCurrentDate = date::FromCivil(1995, 6, 17);
 const int32_t kEndDate = date::FromCivil(1998, 12, 31);
 
 constexpr uint64_t kOrdersPerBlock = 1024;
+// A prime; multiplying row numbers by it modulo the row count permutes them.
+constexpr uint64_t kCommentPermutation = 1000003;
 constexpr int64_t kLinesPerOrderSlot = 8; // line streams are numbered order * 8 + line
 
 // One random stream per row and table; the seeds only need to differ.
@@ -151,8 +153,9 @@ struct Line {
     bool Shipped() const { return ship_date <= kCurrentDate; }
 };
 
+// `pool` is null when the text columns are not wanted.
 Line DrawLine(uint64_t order_index, int64_t line_number, int32_t order_date,
-              const Cardinalities& counts, bool with_text) {
+              const Cardinalities& counts, const TextPool* pool) {
     const Distributions& d = Distributions::Get();
     RandomStream random(kLineSeed,
                         order_index * kLinesPerOrderSlot + static_cast<uint64_t>(line_number));
@@ -167,10 +170,10 @@ Line DrawLine(uint64_t order_index, int64_t line_number, int32_t order_date,
     line.receipt_date = line.ship_date + static_cast<int32_t>(random.Uniform(1, 30));
     bool returned = random.Uniform(0, 1) == 0;
     line.return_flag = line.receipt_date <= kCurrentDate ? (returned ? "R" : "A") : "N";
-    if (with_text) {
+    if (pool) {
         line.instruction = d.instructions.Pick(random);
         line.mode = d.modes.Pick(random);
-        line.comment = TextPool::Get().Text(random, 10, 43);
+        line.comment = pool->Text(random, 10, 43);
     }
     return line;
 }
@@ -178,9 +181,9 @@ Line DrawLine(uint64_t order_index, int64_t line_number, int32_t order_date,
 } // namespace
 
 const std::vector<Table>& AllTables() {
-    static const std::vector<Table> tables = {Table::Part,   Table::Supplier, Table::PartSupp,
-                                              Table::Customer, Table::Orders, Table::LineItem,
-                                              Table::Nation, Table::Region};
+    static const std::vector<Table> tables = {Table::Part,     Table::Supplier, Table::PartSupp,
+                                              Table::Customer, Table::Orders,   Table::LineItem,
+                                              Table::Nation,   Table::Region};
     return tables;
 }
 
@@ -370,12 +373,15 @@ void TableGenerator::Generate(uint64_t first, idx_t count, DataChunk& chunk) con
             WritePhone(out, 4, row, random, nation);
             out.Int64(5, row, random.Uniform(-99999, 999999));
             std::string_view comment = pool.Text(random, 25, 100);
-            // About SF x 5 suppliers each have a complaint and a recommendation (clause 4.2.3),
-            // which Q16 looks for: "Customer" then, later in the comment, the verdict.
-            int64_t lottery = random.Uniform(0, 1999);
-            if (lottery < 2) {
+            // SF x 5 suppliers (at least one) have a complaint and as many a recommendation
+            // (clause 4.2.3), which Q16 looks for: "Customer" then, later, the verdict. Rows are
+            // picked through a permutation of the row numbers, so the count is exact.
+            auto suppliers = static_cast<uint64_t>(counts.suppliers);
+            uint64_t chosen = std::max<uint64_t>(1, (suppliers + 1999) / 2000);
+            uint64_t rank = (index * kCommentPermutation) % suppliers;
+            if (rank < 2 * chosen) {
                 std::string text(comment);
-                std::string_view verdict = lottery == 0 ? "Complaints" : "Recommends";
+                std::string_view verdict = rank < chosen ? "Complaints" : "Recommends";
                 std::string mention = "Customer " + std::string(verdict);
                 if (text.size() < mention.size()) {
                     text = mention;
@@ -394,8 +400,7 @@ void TableGenerator::Generate(uint64_t first, idx_t count, DataChunk& chunk) con
             RandomStream random(kPartSuppSeed, index);
             int64_t part = static_cast<int64_t>(index / 4) + 1;
             out.Int32(0, row, part);
-            out.Int32(1, row,
-                      SupplierOf(part, static_cast<int64_t>(index % 4), counts.suppliers));
+            out.Int32(1, row, SupplierOf(part, static_cast<int64_t>(index % 4), counts.suppliers));
             out.Int32(2, row, random.Uniform(1, 9999));
             out.Int64(3, row, random.Uniform(100, 100000));
             out.Static(4, row, pool.Text(random, 49, 198));
@@ -426,7 +431,7 @@ void TableGenerator::Generate(uint64_t first, idx_t count, DataChunk& chunk) con
             __int128 total = 0; // in 1/1,000,000 cents
             int64_t shipped = 0;
             for (int64_t number = 1; number <= head.lines; number++) {
-                Line line = DrawLine(index, number, head.order_date, counts, false);
+                Line line = DrawLine(index, number, head.order_date, counts, nullptr);
                 total += static_cast<__int128>(line.ExtendedPriceCents()) * (100 - line.discount) *
                          (100 + line.tax);
                 shipped += line.Shipped() ? 1 : 0;
@@ -482,6 +487,7 @@ void TableGenerator::GenerateLineItems(uint64_t first, idx_t count, DataChunk& c
     RandomStream order_random(kOrderSeed, order);
     OrderHead head = DrawOrderHead(order_random);
     RowWriter out(chunk);
+    const TextPool& pool = TextPool::Get();
     for (idx_t row = 0; row < count; row++) {
         if (line_number > head.lines) {
             order++;
@@ -489,7 +495,7 @@ void TableGenerator::GenerateLineItems(uint64_t first, idx_t count, DataChunk& c
             order_random = RandomStream(kOrderSeed, order);
             head = DrawOrderHead(order_random);
         }
-        Line line = DrawLine(order, line_number, head.order_date, counts, true);
+        Line line = DrawLine(order, line_number, head.order_date, counts, &pool);
         out.Int64(0, row, OrderKey(order));
         out.Int32(1, row, line.part_key);
         out.Int32(2, row, line.supplier_key);

@@ -1,21 +1,24 @@
-// TPC-H queries over the same Parquet files in Sluice and in DuckDB (the oracle): the results
-// must be identical, DECIMALs exactly and DOUBLEs to 1e-9 relative.
-// Usage: node tpch_matches_duckdb.mjs <sluice> <data directory> <scale factor> <query files...>
+// TPC-H queries over the same Parquet files (made by Sluice's CALL dbgen) in Sluice and in DuckDB
+// (the oracle): the results must be identical, DECIMALs exactly and DOUBLEs to 1e-9 relative.
+// Queries listed in --unsupported must instead fail with Sluice's clear "Not implemented" error
+// (correlated subqueries); once one runs, the test fails until it is moved to the checked list.
+// Usage: node tpch_matches_duckdb.mjs <sluice> <data directory> <scale factor>
+//          [--unsupported q02,q04,...] <query files...>
 import { DuckDBInstance } from '@duckdb/node-api';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { NULL, sluiceRows } from '../oracle/sluice_cli.mjs';
+import { generateTpch, tpchViews } from './generate.mjs';
 
-const [sluice, dataDir, sf, ...queries] = process.argv.slice(2);
-const here = path.dirname(fileURLToPath(import.meta.url));
-execFileSync('node', [path.join(here, 'generate_with_duckdb.mjs'), sf, dataDir], { stdio: 'inherit' });
-
-const tables = ['nation', 'supplier', 'part', 'partsupp', 'customer', 'orders', 'lineitem'];
-const views = tables
-  .map((t) => `create view ${t} as select * from read_parquet('${path.join(dataDir, t + '.parquet')}');`)
-  .join('\n');
+const [sluice, dataDir, sf, ...rest] = process.argv.slice(2);
+let unsupported = [];
+if (rest[0] === '--unsupported') {
+  unsupported = rest[1].split(',');
+  rest.splice(0, 2);
+}
+const queries = rest;
+generateTpch(sluice, sf, dataDir);
+const views = tpchViews(dataDir);
 
 const db = await DuckDBInstance.create(':memory:');
 const duck = await db.connect();
@@ -34,6 +37,22 @@ let failures = 0;
 for (const file of queries) {
   const sql = fs.readFileSync(file, 'utf8');
   const name = path.basename(file);
+  if (unsupported.includes(name.replace(/\.sql$/, ''))) {
+    try {
+      sluiceRows(sluice, views + '\n' + sql);
+      console.log(`FAIL ${name}: runs now; move it from --unsupported to the checked queries`);
+      failures++;
+    } catch (error) {
+      const message = String(error.stderr || error.message);
+      if (/^Not implemented Error: correlated subqueries/m.test(message)) {
+        console.log(`ok ${name} (sf ${sf}): refused clearly: ${message.split('\n')[0]}`);
+      } else {
+        console.log(`FAIL ${name}: unexpected failure: ${message}`);
+        failures++;
+      }
+    }
+    continue;
+  }
   const reader = await duck.runAndReadAll(sql);
   const types = reader.columnTypes().map((t) => t.toString());
   // DuckDB's own text rendering of each value, which is what Sluice prints.

@@ -26,7 +26,8 @@ void ColumnChunkEncoder::Append(const Vector& vector, idx_t offset, idx_t count)
         if (valid) {
             AppendValue(vector, constant ? 0 : row, layout_, page_);
             page_.count++;
-            page_bytes_ += layout_.width == 0 ? 4 + page_.Value(page_.count - 1, 0).size() : layout_.width;
+            page_bytes_ +=
+                layout_.width == 0 ? 4 + page_.Value(page_.count - 1, 0).size() : layout_.width;
         }
         if (page_bytes_ >= options_.page_size) {
             CutPage();
@@ -63,7 +64,9 @@ void ColumnChunkEncoder::CutPage() {
     bool dictionary = false;
     if (mode_ != Mode::Plain && page_.count > 0) {
         dictionary = IndexPage(indices);
-        if (mode_ == Mode::Undecided) {
+        if (!dictionary) {
+            mode_ = Mode::Plain; // the dictionary is full: the rest of the chunk is PLAIN
+        } else if (mode_ == Mode::Undecided) {
             // Decided on the first page: a dictionary nearly as large as the data does not pay.
             dictionary = dictionary && dictionary_.size() * 2 <= page_.count + 1;
             mode_ = dictionary ? Mode::Dictionary : Mode::Plain;
@@ -80,6 +83,7 @@ void ColumnChunkEncoder::CutPage() {
         uint32_t width = std::max<uint32_t>(1, BitWidthOf(dictionary_.size() - 1));
         body_.push_back(static_cast<uint8_t>(width));
         EncodeRleBitPacked(indices.data(), indices.size(), width, body_);
+        dictionary_pages_ = true;
     } else {
         AppendPlain(page_, 0, page_.count, layout_, body_);
         plain_pages_ = true;
@@ -97,8 +101,8 @@ void ColumnChunkEncoder::EmitPage(const std::vector<uint8_t>& body, bool diction
     header_.clear();
     ThriftCompactWriter writer(header_);
     writer.BeginStruct();
-    writer.WriteI32Field(1, static_cast<int32_t>(dictionary_page ? PageType::DICTIONARY_PAGE
-                                                                 : PageType::DATA_PAGE));
+    writer.WriteI32Field(
+        1, static_cast<int32_t>(dictionary_page ? PageType::DICTIONARY_PAGE : PageType::DATA_PAGE));
     writer.WriteI32Field(2, static_cast<int32_t>(body.size()));
     writer.WriteI32Field(3, static_cast<int32_t>(compressed_.size()));
     if (dictionary_page) {
@@ -132,14 +136,14 @@ EncodedColumnChunk ColumnChunkEncoder::Finish() {
         CutPage(); // the last page; an empty chunk still gets one (empty) page
     }
     result_.encodings = {Encoding::RLE};
-    if (mode_ == Mode::Dictionary) {
+    if (dictionary_pages_) {
         body_.clear();
         AppendPlain(dictionary_.entries(), 0, dictionary_.size(), layout_, body_);
         EmitPage(body_, true, static_cast<uint32_t>(dictionary_.size()), 0, Encoding::PLAIN,
                  nullptr);
         result_.encodings.push_back(Encoding::RLE_DICTIONARY);
     }
-    if (plain_pages_ || mode_ == Mode::Dictionary) {
+    if (plain_pages_ || dictionary_pages_) {
         result_.encodings.push_back(Encoding::PLAIN); // the dictionary page is PLAIN
     }
     return std::move(result_);

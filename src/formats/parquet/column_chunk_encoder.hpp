@@ -62,6 +62,7 @@ private:
     EncodedColumnChunk result_;
     Mode mode_ = Mode::Undecided;
     bool plain_pages_ = false;
+    bool dictionary_pages_ = false;
 
     ColumnValues page_;
     uint64_t page_bytes_ = 0;

@@ -7,8 +7,6 @@
 
 namespace sluice::parquet {
 
-
-
 namespace {
 
 // The fewest bytes whose two's complement holds every DECIMAL(precision) value.
@@ -80,7 +78,6 @@ Layout LayoutOf(const LogicalType& type) {
     }
     throw Exception(ErrorKind::NotImplemented, "writing " + type.ToString() + " to Parquet");
 }
-
 
 namespace {
 

@@ -18,10 +18,13 @@ using TType = ThriftCompactReader::Type;
 } // namespace
 
 Codec CodecFromName(const std::string& name) {
-    static const std::pair<const char*, Codec> kCodecs[] = {
-        {"uncompressed", Codec::UNCOMPRESSED}, {"snappy", Codec::SNAPPY}, {"gzip", Codec::GZIP},
-        {"zstd", Codec::ZSTD},       {"lz4", Codec::LZ4_RAW},   {"lz4_raw", Codec::LZ4_RAW},
-        {"brotli", Codec::BROTLI}};
+    static const std::pair<const char*, Codec> kCodecs[] = {{"uncompressed", Codec::UNCOMPRESSED},
+                                                            {"snappy", Codec::SNAPPY},
+                                                            {"gzip", Codec::GZIP},
+                                                            {"zstd", Codec::ZSTD},
+                                                            {"lz4", Codec::LZ4_RAW},
+                                                            {"lz4_raw", Codec::LZ4_RAW},
+                                                            {"brotli", Codec::BROTLI}};
     std::string lower;
     for (char c : name) {
         lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -52,8 +55,8 @@ std::string ParquetWriter::DirectoryOf(const std::string& path) {
 
 ParquetWriter::ParquetWriter(std::string path, std::vector<std::string> names,
                              std::vector<LogicalType> types, ParquetWriteOptions options)
-    : path_(std::move(path)), names_(std::move(names)), types_(std::move(types)),
-      options_(options), column_options_(options.ColumnOptions(DirectoryOf(path_))) {
+    : path_(std::move(path)), names_(std::move(names)), types_(std::move(types)), options_(options),
+      column_options_(options.ColumnOptions(DirectoryOf(path_))) {
     if (options_.row_group_size == 0) {
         throw Exception(ErrorKind::InvalidInput, "ROW_GROUP_SIZE must be at least 1");
     }
@@ -90,8 +93,8 @@ void ParquetWriter::Append(const DataChunk& chunk) {
         if (!current_) {
             current_ = std::make_unique<RowGroupEncoder>(types_, column_options_);
         }
-        idx_t take = std::min<idx_t>(options_.row_group_size - current_->rows(),
-                                     chunk.size() - offset);
+        idx_t take =
+            std::min<idx_t>(options_.row_group_size - current_->rows(), chunk.size() - offset);
         current_->Append(chunk, offset, take);
         offset += take;
         if (current_->rows() == options_.row_group_size) {
