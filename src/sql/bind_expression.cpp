@@ -150,6 +150,8 @@ BoundCopy Binder::BindCopy(const Statement& statement) {
             copy.csv_options.delimiter = one_character(*option, value);
         } else if (copy.format == "csv" && name == "quote") {
             copy.csv_options.quote = one_character(*option, value);
+        } else if (copy.format == "csv" && name == "escape") {
+            copy.csv_options.escape = one_character(*option, value);
         } else if (copy.format == "csv" && (name == "nullstr" || name == "null")) {
             copy.csv_options.null_string = value.IsNull() ? "" : value.ToString();
         } else {
@@ -161,7 +163,7 @@ BoundCopy Binder::BindCopy(const Statement& statement) {
     if (copy.format == "csv" &&
         (copy.csv_options.delimiter == copy.csv_options.quote ||
          copy.csv_options.delimiter == '\n' || copy.csv_options.delimiter == '\r')) {
-        Fail(ErrorKind::Binder, "CSV DELIMITER must differ from QUOTE and from line breaks",
+        Fail(ErrorKind::Binder, "CSV DELIMITER must differ from QUOTE, ESCAPE and line breaks",
              statement.location);
     }
     return copy;

@@ -10,14 +10,14 @@ namespace sluice::csv {
 
 CsvFormatter::CsvFormatter(CsvWriteOptions options) : options_(std::move(options)) {
     if (options_.delimiter == '\n' || options_.delimiter == '\r' ||
-        options_.delimiter == options_.quote) {
+        options_.delimiter == options_.quote || options_.delimiter == options_.escape) {
         throw Exception(ErrorKind::InvalidInput,
-                        "CSV DELIMITER must differ from the quote and from line breaks");
+                        "CSV DELIMITER must differ from the quote, the escape and line breaks");
     }
 }
 
 void CsvFormatter::AppendField(std::string_view value, std::string& out) const {
-    bool quote = value.empty();
+    bool quote = value == options_.null_string;
     for (char c : value) {
         if (c == options_.delimiter || c == options_.quote || c == '\n' || c == '\r') {
             quote = true;
@@ -30,8 +30,8 @@ void CsvFormatter::AppendField(std::string_view value, std::string& out) const {
     }
     out += options_.quote;
     for (char c : value) {
-        if (c == options_.quote) {
-            out += options_.quote;
+        if (c == options_.quote || c == options_.escape) {
+            out += options_.escape;
         }
         out += c;
     }

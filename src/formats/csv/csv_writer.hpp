@@ -11,13 +11,15 @@ namespace sluice::csv {
 struct CsvWriteOptions {
     char delimiter = ',';
     char quote = '"';
+    char escape = '"'; // inside quotes, the quote and the escape itself are preceded by it
     bool header = true;
     std::string null_string; // NULL is written as this (empty by default, as in DuckDB)
 };
 
 // Formats rows as RFC 4180 CSV the way DuckDB writes them: every type in its VARCHAR form,
-// fields quoted when they hold the delimiter, the quote, a line break, or are the empty string
-// (so that '' and NULL differ), quotes doubled; lines end in \n.
+// fields quoted when they hold the delimiter, the quote or a line break, or when they
+// would read back as NULL (the empty string, when NULL is written empty, or the NULL string);
+// inside quotes, quote and escape characters are escaped; lines end in \n.
 class CsvFormatter {
 public:
     explicit CsvFormatter(CsvWriteOptions options);
