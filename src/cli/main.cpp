@@ -1,4 +1,6 @@
 // The `sluice` command: an interactive SQL shell, or a batch runner with -c / -f / stdin.
+#include "cli/gen_tpch.hpp"
+#include "cli/query_monitor.hpp"
 #include "cli/shell.hpp"
 #include "common/exception.hpp"
 
@@ -11,21 +13,26 @@
 namespace {
 
 void Usage() {
-    std::cout
-        << "Usage: sluice [OPTIONS]\n"
-           "  -c SQL        run SQL and exit\n"
-           "  -f FILE       run the statements in FILE and exit\n"
-           "  -init FILE    run FILE before anything else\n"
-           "  -box | -csv | -json | -line   output mode (default box)\n"
-           "  -nullvalue TEXT   print NULL as TEXT\n"
-           "  -help         show this message\n"
-           "Without -c or -f, statements are read from stdin (interactively on a terminal).\n";
+    std::cout << "Usage: sluice [OPTIONS]\n"
+                 "  -c SQL        run SQL and exit\n"
+                 "  -f FILE       run the statements in FILE and exit\n"
+                 "  -init FILE    run FILE before anything else\n"
+                 "  -box | -csv | -json | -line   output mode (default box)\n"
+                 "  -nullvalue TEXT   print NULL as TEXT\n"
+                 "  -help         show this message\n"
+                 "Without -c or -f, statements are read from stdin (interactively on a terminal).\n"
+                 "\n"
+                 "       sluice gen-tpch --out DIR [--sf N] [--format parquet|csv] ...\n"
+                 "  writes TPC-H tables to files (sluice gen-tpch --help for the options)\n";
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
     using namespace sluice;
+    if (argc > 1 && std::strcmp(argv[1], "gen-tpch") == 0) {
+        return RunGenTpch(argc - 2, argv + 2);
+    }
     std::string command, file, init;
     std::optional<std::string> null_value;
     OutputMode mode = OutputMode::Box;

@@ -1,5 +1,7 @@
 #include "cli/shell.hpp"
 
+#include "cli/query_monitor.hpp"
+
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 
@@ -23,79 +25,12 @@ namespace sluice {
 
 namespace {
 
-std::atomic<bool> g_interrupt_requested{false};
-
-void OnSigint(int) {
-    g_interrupt_requested.store(true);
-}
-
 double CpuSeconds(bool user) {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     const timeval& time = user ? usage.ru_utime : usage.ru_stime;
     return static_cast<double>(time.tv_sec) + time.tv_usec / 1e6;
 }
-
-// Watches a running query from a helper thread: forwards Ctrl-C to the connection (a signal
-// handler may not take locks) and draws a progress bar on a terminal after two seconds.
-class QueryMonitor {
-public:
-    QueryMonitor(Connection& connection, bool progress_bar)
-        : connection_(connection), progress_bar_(progress_bar && isatty(STDERR_FILENO)),
-          thread_([this] { Run(); }) {}
-
-    ~QueryMonitor() {
-        {
-            std::lock_guard<std::mutex> guard(mutex_);
-            done_ = true;
-        }
-        wake_.notify_all();
-        thread_.join();
-        if (drawn_) {
-            std::fprintf(stderr, "\r%60s\r", "");
-            std::fflush(stderr);
-        }
-    }
-
-private:
-    void Run() {
-        auto start = std::chrono::steady_clock::now();
-        std::unique_lock<std::mutex> lock(mutex_);
-        while (!done_) {
-            wake_.wait_for(lock, std::chrono::milliseconds(100));
-            if (g_interrupt_requested.exchange(false)) {
-                connection_.Interrupt();
-            }
-            if (progress_bar_ && !done_ &&
-                std::chrono::steady_clock::now() - start > std::chrono::seconds(2)) {
-                Draw(connection_.QueryProgress());
-            }
-        }
-    }
-
-    void Draw(double progress) {
-        if (progress < 0) {
-            return;
-        }
-        int percent = static_cast<int>(progress * 100);
-        int filled = percent * 40 / 100;
-        std::string bar;
-        for (int i = 0; i < 40; i++) {
-            bar += i < filled ? "█" : " ";
-        }
-        std::fprintf(stderr, "\r%3d%% ▕%s▏", percent, bar.c_str());
-        std::fflush(stderr);
-        drawn_ = true;
-    }
-
-    Connection& connection_;
-    bool progress_bar_;
-    bool drawn_ = false;
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    bool done_ = false;
-    std::thread thread_;
-};
 
 } // namespace
 
@@ -290,13 +225,6 @@ void Shell::RunInteractive() {
     if (!history.empty()) {
         write_history(history.c_str());
     }
-}
-
-void InstallInterruptHandler() {
-    struct sigaction action {};
-    action.sa_handler = OnSigint;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, nullptr);
 }
 
 } // namespace sluice

@@ -38,9 +38,6 @@ private:
     bool exit_requested_ = false;
 };
 
-// Routes Ctrl-C to the running query (it is cancelled) instead of killing the process.
-void InstallInterruptHandler();
-
 // Whether `text` ends a complete statement: the last token outside quotes and comments is ';'.
 bool IsCompleteStatement(const std::string& text);
 

@@ -2,6 +2,7 @@
 
 #include "common/date_time.hpp"
 #include "common/exception.hpp"
+#include "common/number_format.hpp"
 #include "tpch/distributions.hpp"
 #include "tpch/random_stream.hpp"
 #include "tpch/text_pool.hpp"
@@ -273,7 +274,7 @@ void CheckScaleFactor(double scale_factor) {
     if (!(scale_factor > 0) || !std::isfinite(scale_factor) || scale_factor > 100000) {
         throw Exception(ErrorKind::InvalidInput,
                         "TPC-H scale factor must be greater than 0 and at most 100000, got " +
-                            std::to_string(scale_factor));
+                            FormatDouble(scale_factor));
     }
 }
 

@@ -95,6 +95,21 @@ repl=$( (printf 'SELECT\n'; sleep 0.3; printf '40 + 2 AS answer;\n'; sleep 0.3; 
 contains "REPL runs multi-line statements" "│     42 │" "$repl"
 contains "REPL history saved" "AS\\040answer;" "$(cat "$WORK/.sluice_history" 2>/dev/null)"
 
+# sluice gen-tpch: files, a summary line per table, errors for absurd options.
+out=$("$SLUICE" gen-tpch --sf 0.01 --out "$WORK/tpch" --tables nation,orders --files 2 --row-group-size 5000)
+contains "gen-tpch summary" "orders" "$out"
+check "gen-tpch writes the files" "2" "$(ls "$WORK/tpch/orders" | wc -l)"
+check "gen-tpch rows readable" $'count_star()\n15000' \
+  "$("$SLUICE" -csv -c "SELECT count(*) FROM read_parquet('$WORK/tpch/orders/*.parquet')")"
+err=$("$SLUICE" gen-tpch --sf -3 --out "$WORK/tpch" 2>&1); status=$?
+check "gen-tpch bad scale factor exits 2" 2 "$status"
+contains "gen-tpch names the bad scale factor" "scale factor must be greater than 0" "$err"
+err=$("$SLUICE" gen-tpch --sf 0.01 2>&1); status=$?
+contains "gen-tpch needs --out" "--out DIR is required" "$err"
+# A progress bar on a terminal, labelled with the table.
+bar=$(script -qec "$SLUICE gen-tpch --sf 0.3 --out $WORK/tpch_tty --tables lineitem" /dev/null 2>&1)
+contains "gen-tpch progress bar on a terminal" "% ▕" "$bar"
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures shell checks failed"
   exit 1
