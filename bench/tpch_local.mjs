@@ -3,11 +3,12 @@
 //
 //   node bench/tpch_local.mjs [--sf 1] [--repetitions 5] [--threads N]
 //
-// The data is TPC-H-shaped Parquet written by DuckDB (tests/tpch/generate_with_duckdb.mjs),
-// cached under build/bench-data. Both engines read it through views over read_parquet. Sluice's
+// The data is TPC-H Parquet written by Sluice's CALL dbgen (tests/tpch/generate.mjs), cached
+// under build/bench-data. Both engines read it through views over read_parquet. Sluice's
 // times are its shell's .timer figures (no process start-up); DuckDB runs in this process.
 import { DuckDBInstance } from '@duckdb/node-api';
 import { execFileSync } from 'node:child_process';
+import { generateTpch, tpchViews } from '../tests/tpch/generate.mjs';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -23,13 +24,8 @@ const repetitions = argument('--repetitions', 5);
 const threads = argument('--threads', cpus().length);
 const sluice = join(root, 'build', 'sluice');
 const dataDir = join(root, 'build', 'bench-data', `tpch_sf${sf}`);
-execFileSync('node', [join(root, 'tests', 'tpch', 'generate_with_duckdb.mjs'), String(sf), dataDir],
-  { stdio: 'inherit' });
-
-const tables = ['nation', 'supplier', 'part', 'partsupp', 'customer', 'orders', 'lineitem'];
-const views = tables
-  .map((t) => `CREATE VIEW ${t} AS SELECT * FROM read_parquet('${join(dataDir, t + '.parquet')}');`)
-  .join('\n');
+generateTpch(sluice, sf, dataDir);
+const views = tpchViews(dataDir);
 const queries = ['q01', 'q06', 'q09', 'q18'];
 const text = (q) => readFileSync(join(root, 'tpch', 'queries', `${q}.sql`), 'utf8');
 
