@@ -1,9 +1,11 @@
 #include "formats/csv/csv_writer.hpp"
 
 #include "common/cast.hpp"
+#include "common/date_time.hpp"
 #include "common/exception.hpp"
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 
 namespace sluice::csv {
@@ -18,14 +20,12 @@ CsvFormatter::CsvFormatter(CsvWriteOptions options) : options_(std::move(options
 
 void CsvFormatter::AppendField(std::string_view value, std::string& out) const {
     bool quote = value == options_.null_string;
-    for (char c : value) {
-        if (c == options_.delimiter || c == options_.quote || c == '\n' || c == '\r') {
-            quote = true;
-            break;
-        }
+    for (size_t i = 0; i < value.size() && !quote; i++) {
+        char c = value[i];
+        quote = c == options_.delimiter || c == options_.quote || c == '\n' || c == '\r';
     }
     if (!quote) {
-        out += value;
+        out.append(value.data(), value.size());
         return;
     }
     out += options_.quote;
@@ -48,32 +48,133 @@ void CsvFormatter::AppendHeader(const std::vector<std::string>& names, std::stri
     out += '\n';
 }
 
+namespace {
+
+// How a column is written: the common types of generated and scanned data directly (no text
+// vector in between), everything else through its VARCHAR cast.
+enum class FieldWriter : uint8_t { Text, Integer, Decimal, Date, Cast };
+
+FieldWriter WriterFor(const LogicalType& type) {
+    switch (type.id()) {
+    case LogicalTypeId::VARCHAR:
+        return FieldWriter::Text;
+    case LogicalTypeId::TINYINT:
+    case LogicalTypeId::SMALLINT:
+    case LogicalTypeId::INTEGER:
+    case LogicalTypeId::BIGINT:
+        return FieldWriter::Integer;
+    case LogicalTypeId::DECIMAL:
+        return type.physical() == PhysicalType::INT128 ? FieldWriter::Cast : FieldWriter::Decimal;
+    case LogicalTypeId::DATE:
+        return FieldWriter::Date;
+    default:
+        return FieldWriter::Cast;
+    }
+}
+
+int64_t IntegerAt(const Vector& vector, idx_t row) {
+    switch (vector.type().physical()) {
+    case PhysicalType::INT8:
+        return vector.data<int8_t>()[row];
+    case PhysicalType::INT16:
+        return vector.data<int16_t>()[row];
+    case PhysicalType::INT32:
+        return vector.data<int32_t>()[row];
+    default:
+        return vector.data<int64_t>()[row];
+    }
+}
+
+void AppendInteger(int64_t value, std::string& out) {
+    char buffer[24];
+    auto end = std::to_chars(buffer, buffer + sizeof(buffer), value).ptr;
+    out.append(buffer, end);
+}
+
+// DECIMAL(width, scale) held in an integer: DuckDB writes every fractional digit ("1.50").
+void AppendDecimal(int64_t value, int scale, std::string& out) {
+    if (scale == 0) {
+        AppendInteger(value, out);
+        return;
+    }
+    uint64_t magnitude = value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+    uint64_t divisor = 1;
+    for (int i = 0; i < scale; i++) {
+        divisor *= 10;
+    }
+    if (value < 0) {
+        out += '-';
+    }
+    char buffer[24];
+    auto end = std::to_chars(buffer, buffer + sizeof(buffer), magnitude / divisor).ptr;
+    out.append(buffer, end);
+    out += '.';
+    uint64_t fraction = magnitude % divisor;
+    for (int i = scale - 1; i >= 0; i--) {
+        buffer[i] = static_cast<char>('0' + fraction % 10);
+        fraction /= 10;
+    }
+    out.append(buffer, static_cast<size_t>(scale));
+}
+
+void AppendDate(int32_t days, std::string& out) {
+    int64_t year;
+    int32_t month, day;
+    date::ToCivil(days, year, month, day);
+    if (year < 1000 || year > 9999 || days == date::kInfinity || days == date::kNegativeInfinity) {
+        out += date::ToString(days); // BC years, five-digit years and infinities
+        return;
+    }
+    char text[10] = {static_cast<char>('0' + year / 1000), static_cast<char>('0' + year / 100 % 10),
+                     static_cast<char>('0' + year / 10 % 10), static_cast<char>('0' + year % 10),
+                     '-', static_cast<char>('0' + month / 10), static_cast<char>('0' + month % 10),
+                     '-', static_cast<char>('0' + day / 10), static_cast<char>('0' + day % 10)};
+    out.append(text, sizeof(text));
+}
+
+} // namespace
+
 void CsvFormatter::AppendRows(const DataChunk& chunk, idx_t offset, idx_t count,
                               std::string& out) const {
-    // Every column in its VARCHAR form, converted a vector at a time.
-    std::vector<Vector> text;
-    text.reserve(chunk.ColumnCount());
+    std::vector<FieldWriter> writers;
+    std::vector<Vector> cast; // the VARCHAR form of FieldWriter::Cast columns
+    cast.reserve(chunk.ColumnCount());
     for (idx_t column = 0; column < chunk.ColumnCount(); column++) {
         const Vector& source = chunk.column(column);
-        if (source.type().id() == LogicalTypeId::VARCHAR) {
-            text.emplace_back(LogicalTypeId::VARCHAR, 0);
-            text.back().Reference(source);
+        writers.push_back(WriterFor(source.type()));
+        if (writers.back() == FieldWriter::Cast) {
+            cast.emplace_back(LogicalTypeId::VARCHAR, chunk.size());
+            CastVector(source, cast.back(), chunk.size());
         } else {
-            text.emplace_back(LogicalTypeId::VARCHAR, chunk.size());
-            CastVector(source, text.back(), chunk.size());
+            cast.emplace_back(LogicalTypeId::VARCHAR, 0);
         }
     }
     for (idx_t row = offset; row < offset + count; row++) {
-        for (idx_t column = 0; column < text.size(); column++) {
+        for (idx_t column = 0; column < writers.size(); column++) {
             if (column > 0) {
                 out += options_.delimiter;
             }
-            const Vector& vector = text[column];
+            FieldWriter writer = writers[column];
+            const Vector& vector = writer == FieldWriter::Cast ? cast[column] : chunk.column(column);
             idx_t index = vector.vector_type() == VectorType::CONSTANT ? 0 : row;
             if (!vector.RowIsValid(index)) {
                 out += options_.null_string;
-            } else {
+                continue;
+            }
+            switch (writer) {
+            case FieldWriter::Text:
+            case FieldWriter::Cast:
                 AppendField(vector.data<string_t>()[index].view(), out);
+                break;
+            case FieldWriter::Integer:
+                AppendInteger(IntegerAt(vector, index), out);
+                break;
+            case FieldWriter::Decimal:
+                AppendDecimal(IntegerAt(vector, index), vector.type().scale(), out);
+                break;
+            case FieldWriter::Date:
+                AppendDate(vector.data<int32_t>()[index], out);
+                break;
             }
         }
         out += '\n';
