@@ -18,7 +18,70 @@ ColumnChunkEncoder::ColumnChunkEncoder(const LogicalType& type, const ColumnEnco
     }
 }
 
+namespace {
+
+constexpr size_t kDictionarySample = 2048;
+
+// Whether `vector`'s values are stored exactly as the layout's PLAIN values (4- or 8-byte
+// little-endian integers), so they can be copied without conversion.
+bool StoredAsPlain(const Vector& vector, const Layout& layout) {
+    if (vector.vector_type() != VectorType::FLAT || layout.is_unsigned) {
+        return false;
+    }
+    PhysicalType physical = vector.type().physical();
+    return (layout.type == Type::INT32 && physical == PhysicalType::INT32) ||
+           (layout.type == Type::INT64 && physical == PhysicalType::INT64);
+}
+
+// Min and max of fixed-width signed integers, as PLAIN bytes.
+template <class T>
+MinMax IntegerRange(const ColumnValues& values) {
+    MinMax range;
+    if (values.count == 0) {
+        return range;
+    }
+    const auto* data = reinterpret_cast<const T*>(values.fixed.data());
+    T min = data[0], max = data[0];
+    for (size_t i = 1; i < values.count; i++) {
+        min = std::min(min, data[i]);
+        max = std::max(max, data[i]);
+    }
+    range.present = true;
+    range.min.assign(reinterpret_cast<const char*>(&min), sizeof(T));
+    range.max.assign(reinterpret_cast<const char*>(&max), sizeof(T));
+    return range;
+}
+
+} // namespace
+
+void ColumnChunkEncoder::AppendStored(const Vector& vector, idx_t offset, idx_t count) {
+    const auto width = static_cast<size_t>(layout_.width);
+    const auto* data = reinterpret_cast<const uint8_t*>(vector.data<uint8_t>());
+    idx_t row = offset, end = offset + count;
+    while (row < end) {
+        // Up to the next page boundary at once.
+        auto room = static_cast<idx_t>((options_.page_size - page_bytes_ + width - 1) / width);
+        idx_t stop = std::min<idx_t>(end, row + std::max<idx_t>(room, 1));
+        for (; row < stop; row++) {
+            bool valid = vector.RowIsValid(row);
+            page_.defined.push_back(valid ? 1 : 0);
+            if (valid) {
+                page_.fixed.insert(page_.fixed.end(), data + row * width, data + (row + 1) * width);
+                page_.count++;
+                page_bytes_ += width;
+            }
+        }
+        if (page_bytes_ >= options_.page_size) {
+            CutPage();
+        }
+    }
+}
+
 void ColumnChunkEncoder::Append(const Vector& vector, idx_t offset, idx_t count) {
+    if (StoredAsPlain(vector, layout_)) {
+        AppendStored(vector, offset, count);
+        return;
+    }
     bool constant = vector.vector_type() == VectorType::CONSTANT;
     for (idx_t row = offset; row < offset + count; row++) {
         bool valid = vector.RowIsValid(row);
@@ -40,6 +103,14 @@ bool ColumnChunkEncoder::IndexPage(std::vector<uint32_t>& indices) {
     indices.resize(page_.count);
     for (size_t i = 0; i < page_.count; i++) {
         indices[i] = dictionary_.Insert(page_.Value(i, layout_.width));
+        // Undecided strings: a sample of mostly distinct ones (comments, names) already says a
+        // dictionary will not pay. (Numbers are not sampled: dates or keys with a few thousand
+        // values look distinct in a sample but repeat over a row group.)
+        if (mode_ == Mode::Undecided && layout_.width == 0 && i + 1 == kDictionarySample &&
+            dictionary_.size() * 2 > kDictionarySample) {
+            dictionary_.Clear();
+            return false;
+        }
     }
     if (dictionary_.size() > options_.max_dictionary_values ||
         dictionary_.plain_bytes() > options_.max_dictionary_bytes) {
@@ -52,8 +123,14 @@ bool ColumnChunkEncoder::IndexPage(std::vector<uint32_t>& indices) {
 void ColumnChunkEncoder::CutPage() {
     size_t rows = page_.defined.size();
     MinMax page_range;
-    for (size_t i = 0; i < page_.count; i++) {
-        page_range.Add(page_.Value(i, layout_.width), layout_);
+    if (layout_.type == Type::INT32 && !layout_.is_unsigned) {
+        page_range = IntegerRange<int32_t>(page_);
+    } else if (layout_.type == Type::INT64 && !layout_.is_unsigned) {
+        page_range = IntegerRange<int64_t>(page_);
+    } else {
+        for (size_t i = 0; i < page_.count; i++) {
+            page_range.Add(page_.Value(i, layout_.width), layout_);
+        }
     }
     result_.range.Merge(page_range, layout_);
     auto nulls = static_cast<int64_t>(rows - page_.count);

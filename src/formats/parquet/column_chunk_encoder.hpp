@@ -50,6 +50,8 @@ public:
 private:
     enum class Mode : uint8_t { Undecided, Dictionary, Plain };
 
+    // Append for values already in their PLAIN form (see StoredAsPlain).
+    void AppendStored(const Vector& vector, idx_t offset, idx_t count);
     void CutPage();
     // Adds the page's values to the dictionary; false (dictionary unchanged) when it would grow
     // past its bounds.

@@ -27,6 +27,23 @@ void ValueDictionary::Rebuild(size_t capacity) {
     }
 }
 
+bool ValueDictionary::Same(uint32_t entry, std::string_view value) const {
+    const uint8_t* stored = entries_.fixed.data() + static_cast<size_t>(entry) * width_;
+    if (width_ == 8) {
+        uint64_t a, b;
+        std::memcpy(&a, stored, 8);
+        std::memcpy(&b, value.data(), 8);
+        return a == b;
+    }
+    if (width_ == 4) {
+        uint32_t a, b;
+        std::memcpy(&a, stored, 4);
+        std::memcpy(&b, value.data(), 4);
+        return a == b;
+    }
+    return entries_.Value(entry, width_) == value;
+}
+
 uint32_t ValueDictionary::Insert(std::string_view value) {
     if ((hashes_.size() + 1) * 2 > slots_.size()) {
         Rebuild(slots_.empty() ? 1024 : slots_.size() * 2);
@@ -36,7 +53,7 @@ uint32_t ValueDictionary::Insert(std::string_view value) {
     size_t slot = hash & mask;
     while (slots_[slot] != 0) {
         uint32_t entry = slots_[slot] - 1;
-        if (hashes_[entry] == hash && entries_.Value(entry, width_) == value) {
+        if (hashes_[entry] == hash && Same(entry, value)) {
             return entry;
         }
         slot = (slot + 1) & mask;

@@ -27,6 +27,7 @@ public:
 
 private:
     uint64_t Hash(std::string_view value) const;
+    bool Same(uint32_t entry, std::string_view value) const;
     void Rebuild(size_t capacity);
 
     int32_t width_;
