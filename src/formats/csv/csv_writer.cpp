@@ -97,7 +97,8 @@ void AppendDecimal(int64_t value, int scale, std::string& out) {
         AppendInteger(value, out);
         return;
     }
-    uint64_t magnitude = value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+    uint64_t magnitude =
+        value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
     uint64_t divisor = 1;
     for (int i = 0; i < scale; i++) {
         divisor *= 10;
@@ -125,10 +126,16 @@ void AppendDate(int32_t days, std::string& out) {
         out += date::ToString(days); // BC years, five-digit years and infinities
         return;
     }
-    char text[10] = {static_cast<char>('0' + year / 1000), static_cast<char>('0' + year / 100 % 10),
-                     static_cast<char>('0' + year / 10 % 10), static_cast<char>('0' + year % 10),
-                     '-', static_cast<char>('0' + month / 10), static_cast<char>('0' + month % 10),
-                     '-', static_cast<char>('0' + day / 10), static_cast<char>('0' + day % 10)};
+    char text[10] = {static_cast<char>('0' + year / 1000),
+                     static_cast<char>('0' + year / 100 % 10),
+                     static_cast<char>('0' + year / 10 % 10),
+                     static_cast<char>('0' + year % 10),
+                     '-',
+                     static_cast<char>('0' + month / 10),
+                     static_cast<char>('0' + month % 10),
+                     '-',
+                     static_cast<char>('0' + day / 10),
+                     static_cast<char>('0' + day % 10)};
     out.append(text, sizeof(text));
 }
 
@@ -155,7 +162,8 @@ void CsvFormatter::AppendRows(const DataChunk& chunk, idx_t offset, idx_t count,
                 out += options_.delimiter;
             }
             FieldWriter writer = writers[column];
-            const Vector& vector = writer == FieldWriter::Cast ? cast[column] : chunk.column(column);
+            const Vector& vector =
+                writer == FieldWriter::Cast ? cast[column] : chunk.column(column);
             idx_t index = vector.vector_type() == VectorType::CONSTANT ? 0 : row;
             if (!vector.RowIsValid(index)) {
                 out += options_.null_string;
