@@ -124,16 +124,28 @@ std::string Expression::ToString() const {
     return "?";
 }
 
-ExpressionPtr MakeAnd(ExpressionPtr left, ExpressionPtr right) {
-    if (!left) {
-        return right;
-    }
+namespace {
+
+ExpressionPtr MakeConjunction(ExpressionKind kind, ExpressionPtr left, ExpressionPtr right) {
     auto both = std::make_unique<Expression>();
-    both->kind = ExpressionKind::And;
+    both->kind = kind;
     both->type = LogicalTypeId::BOOLEAN;
     both->children.push_back(std::move(left));
     both->children.push_back(std::move(right));
     return both;
+}
+
+} // namespace
+
+ExpressionPtr MakeAnd(ExpressionPtr left, ExpressionPtr right) {
+    if (!left) {
+        return right;
+    }
+    return MakeConjunction(ExpressionKind::And, std::move(left), std::move(right));
+}
+
+ExpressionPtr MakeOr(ExpressionPtr left, ExpressionPtr right) {
+    return MakeConjunction(ExpressionKind::Or, std::move(left), std::move(right));
 }
 
 ExpressionPtr MakeNot(ExpressionPtr child) {

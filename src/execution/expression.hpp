@@ -79,6 +79,7 @@ ExpressionPtr MakeConstant(Value value);
 ExpressionPtr MakeBoundColumn(ColumnBinding binding, LogicalType type);
 // left AND right; a null `left` gives `right` (for building conjunctions in a loop).
 ExpressionPtr MakeAnd(ExpressionPtr left, ExpressionPtr right);
+ExpressionPtr MakeOr(ExpressionPtr left, ExpressionPtr right);
 ExpressionPtr MakeNot(ExpressionPtr child);
 ExpressionPtr MakeCast(ExpressionPtr child, LogicalType target, bool try_cast = false);
 

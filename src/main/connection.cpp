@@ -3,9 +3,8 @@
 #include "common/cast.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
-#include "execution/csv_copy_sink.hpp"
+#include "execution/copy_to_file_sink.hpp"
 #include "execution/expression_executor.hpp"
-#include "execution/parquet_copy_sink.hpp"
 #include "execution/result_collector.hpp"
 #include "parallel/executor.hpp"
 #include "sql/binder.hpp"
@@ -288,14 +287,15 @@ std::unique_ptr<QueryResult> Connection::ExecuteCopy(const Statement& statement,
     std::shared_ptr<PipelineSink> sink;
     std::function<uint64_t()> rows_written;
     if (copy.format == "csv") {
-        auto csv_sink = std::make_shared<CsvCopySink>(
+        auto csv_sink = std::make_shared<CopyToFileSink<csv::CsvFileWriter>>(
+            "COPY_TO_CSV",
             std::make_unique<csv::CsvFileWriter>(copy.path, copy.query.names, copy.csv_options));
         rows_written = [csv_sink] { return csv_sink->rows_written(); };
         sink = csv_sink;
     } else {
-        auto parquet_sink =
-            std::make_shared<ParquetCopySink>(std::make_unique<parquet::ParquetWriter>(
-                copy.path, copy.query.names, copy.query.types, copy.options));
+        auto parquet_sink = std::make_shared<CopyToFileSink<parquet::ParquetWriter>>(
+            "COPY_TO_PARQUET", std::make_unique<parquet::ParquetWriter>(
+                                   copy.path, copy.query.names, copy.query.types, copy.options));
         rows_written = [parquet_sink] { return parquet_sink->rows_written(); };
         sink = parquet_sink;
     }

@@ -45,15 +45,6 @@ void CollectDisjuncts(ExpressionPtr expression, std::vector<ExpressionPtr>& out)
     out.push_back(std::move(expression));
 }
 
-ExpressionPtr MakeOr(ExpressionPtr left, ExpressionPtr right) {
-    auto either = std::make_unique<Expression>();
-    either->kind = ExpressionKind::Or;
-    either->type = LogicalTypeId::BOOLEAN;
-    either->children.push_back(std::move(left));
-    either->children.push_back(std::move(right));
-    return either;
-}
-
 // (A AND B) OR (A AND C) is A AND (B OR C) (distributivity holds in SQL's three-valued logic):
 // a join condition repeated in every branch of an OR, as in TPC-H Q19, becomes a join key
 // instead of a filter over a cross product.

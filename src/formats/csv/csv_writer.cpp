@@ -72,19 +72,6 @@ FieldWriter WriterFor(const LogicalType& type) {
     }
 }
 
-int64_t IntegerAt(const Vector& vector, idx_t row) {
-    switch (vector.type().physical()) {
-    case PhysicalType::INT8:
-        return vector.data<int8_t>()[row];
-    case PhysicalType::INT16:
-        return vector.data<int16_t>()[row];
-    case PhysicalType::INT32:
-        return vector.data<int32_t>()[row];
-    default:
-        return vector.data<int64_t>()[row];
-    }
-}
-
 void AppendInteger(int64_t value, std::string& out) {
     char buffer[24];
     auto end = std::to_chars(buffer, buffer + sizeof(buffer), value).ptr;
@@ -175,10 +162,11 @@ void CsvFormatter::AppendRows(const DataChunk& chunk, idx_t offset, idx_t count,
                 AppendField(vector.data<string_t>()[index].view(), out);
                 break;
             case FieldWriter::Integer:
-                AppendInteger(IntegerAt(vector, index), out);
+                AppendInteger(static_cast<int64_t>(GetInteger(vector, index)), out);
                 break;
             case FieldWriter::Decimal:
-                AppendDecimal(IntegerAt(vector, index), vector.type().scale(), out);
+                AppendDecimal(static_cast<int64_t>(GetInteger(vector, index)),
+                              vector.type().scale(), out);
                 break;
             case FieldWriter::Date:
                 AppendDate(vector.data<int32_t>()[index], out);
