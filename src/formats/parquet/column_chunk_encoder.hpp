@@ -18,7 +18,7 @@ struct ColumnEncodeOptions {
     uint32_t max_dictionary_values = 1 << 16;
     uint64_t max_dictionary_bytes = 1 << 20;
     // Encoded pages beyond this many bytes move to a temporary file in `spill_directory`.
-    size_t memory_limit = 32 << 20;
+    size_t memory_limit = 8 << 20;
     std::string spill_directory = ".";
 };
 
