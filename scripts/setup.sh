@@ -10,6 +10,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev  # unit tests
   libedit-dev                # shell line editing and history (BSD licence)
   libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev libbrotli-dev  # Parquet codecs
+  libcurl4-openssl-dev libssl-dev  # HTTP(S) and S3 request signing
+  nginx-extras               # HTTP test server (range requests, Lua fault injection)
     clang-format               # style check
   clang libclang-rt-14-dev   # libFuzzer targets
 )

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/file_system.hpp"
+#include "io/virtual_file_system.hpp"
 #include "main/settings.hpp"
 #include "memory/memory_manager.hpp"
 #include "parallel/task_scheduler.hpp"
@@ -29,11 +29,12 @@ public:
 
 private:
     void ResizePools();
+    void ApplyHttpOptions(); // the http_* settings to the HTTP client
 
     Settings settings_;
     std::unique_ptr<MemoryManager> memory_;
     std::unique_ptr<TaskScheduler> scheduler_;
-    std::unique_ptr<FileSystem> file_system_;
+    std::unique_ptr<VirtualFileSystem> file_system_;
     Catalog catalog_;
 };
 

@@ -1,0 +1,95 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sluice {
+
+// How HTTP requests are retried and bounded (the http_* settings).
+struct HttpOptions {
+    uint32_t retries = 3;                  // http_retries
+    uint64_t retry_wait_ms = 100;          // http_retry_wait_ms: the first wait
+    double retry_backoff = 4;              // http_retry_backoff: each wait is this times the last
+    uint64_t timeout_seconds = 30;         // http_timeout: a transfer stalled this long fails
+    uint64_t max_retry_after_seconds = 60; // a server's Retry-After is honoured up to this
+};
+
+struct HttpRequest {
+    std::string method = "GET"; // GET or HEAD
+    std::string url;
+    std::vector<std::string> headers; // "Name: value"
+    // Bytes [first, last] of the object; none: all of it.
+    std::optional<std::pair<uint64_t, uint64_t>> range;
+    // Where a 206 body goes (exactly the range's size); other bodies are kept in `body`.
+    char* destination = nullptr;
+    // Called before each attempt for headers that depend on the time (request signing).
+    std::function<std::vector<std::string>(const HttpRequest&)> sign;
+    // Set to abort transfers in flight (checked by libcurl's progress callback).
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+struct HttpResponse {
+    long status = 0;
+    std::map<std::string, std::string> headers; // names lower-cased; the final response's
+    std::string body;                           // unless written to the request's destination
+    uint64_t received = 0;                      // body bytes, wherever they went
+
+    const std::string* Header(const std::string& lower_name) const;
+};
+
+// Counters of every request made through one client.
+struct HttpStats {
+    std::atomic<uint64_t> requests{0};
+    std::atomic<uint64_t> retries{0};
+    std::atomic<uint64_t> bytes{0};
+    std::atomic<uint64_t> failures{0}; // attempts that failed (status or transport)
+};
+
+// HTTP(S) through libcurl: a pool of easy handles, so connections (and TLS sessions) are reused
+// across requests with keep-alive; TLS verified against the system CA store; proxies from the
+// usual environment variables. Execute retries transient failures (connection errors, resets,
+// stalls, 408, 429, 500, 502, 503, 504 and S3's SlowDown) with exponential backoff and jitter,
+// honouring Retry-After, and returns any other response for the caller to judge. Thread-safe.
+class HttpClient {
+public:
+    HttpClient();
+    ~HttpClient();
+    HttpClient(const HttpClient&) = delete;
+    HttpClient& operator=(const HttpClient&) = delete;
+
+    void SetOptions(const HttpOptions& options);
+    HttpOptions options() const;
+    const HttpStats& stats() const { return stats_; }
+
+    // Throws an IO error naming the URL and the cause once retries are exhausted (or at once
+    // for a non-transient transport error), Interrupted when cancelled.
+    HttpResponse Execute(HttpRequest& request);
+
+    // Whether a response status is worth retrying.
+    static bool IsTransientStatus(long status, const std::string& body);
+
+private:
+    struct Handle;
+    std::unique_ptr<Handle> Acquire();
+    void Release(std::unique_ptr<Handle> handle);
+    // One attempt; false with `error` set on a transport failure.
+    bool Attempt(Handle& handle, HttpRequest& request, HttpResponse& response, std::string& error,
+                 bool& transient);
+
+    mutable std::mutex mutex_;
+    HttpOptions options_;
+    std::vector<std::unique_ptr<Handle>> idle_;
+    HttpStats stats_;
+};
+
+// The URL with any query string's credentials-looking parts kept out of messages.
+std::string RedactUrl(const std::string& url);
+
+} // namespace sluice

@@ -1,0 +1,190 @@
+#include "io/http_file_system.hpp"
+
+#include "common/exception.hpp"
+
+#include <cstring>
+#include <mutex>
+
+namespace sluice {
+
+namespace {
+
+bool StartsWith(const std::string& text, const char* prefix) {
+    return text.rfind(prefix, 0) == 0;
+}
+
+[[noreturn]] void FailStatus(const std::string& method, const std::string& url,
+                             const HttpResponse& response) {
+    std::string message =
+        method + " " + RedactUrl(url) + " failed: HTTP " + std::to_string(response.status);
+    if (response.status == 404) {
+        message += " Not Found (no such file)";
+    } else if (response.status == 403 || response.status == 401) {
+        message += " (access denied)";
+    }
+    throw Exception(ErrorKind::IO, message);
+}
+
+// "bytes FIRST-LAST/TOTAL" (TOTAL may be *).
+bool ParseContentRange(const std::string& value, uint64_t& first, uint64_t& last,
+                       std::optional<uint64_t>& total) {
+    unsigned long long a = 0, b = 0, t = 0;
+    if (std::sscanf(value.c_str(), "bytes %llu-%llu/%llu", &a, &b, &t) == 3) {
+        first = a, last = b, total = t;
+        return true;
+    }
+    if (std::sscanf(value.c_str(), "bytes %llu-%llu/*", &a, &b) == 2) {
+        first = a, last = b, total = std::nullopt;
+        return true;
+    }
+    return false;
+}
+
+class HttpFileHandle : public FileHandle {
+public:
+    HttpFileHandle(HttpClient& client, std::string url) : client_(client), url_(std::move(url)) {
+        Stat();
+    }
+
+    const std::string& path() const override { return url_; }
+    uint64_t Size() const override { return size_; }
+
+    void Read(void* buffer, uint64_t length, uint64_t offset) override {
+        if (length == 0) {
+            return;
+        }
+        if (offset + length > size_) {
+            throw Exception(ErrorKind::IO, "read of " + std::to_string(length) + " bytes at " +
+                                               std::to_string(offset) + " is past the end of " +
+                                               RedactUrl(url_) + " (" + std::to_string(size_) +
+                                               " bytes)");
+        }
+        {
+            std::lock_guard<std::mutex> guard(mutex_);
+            if (whole_) {
+                std::memcpy(buffer, whole_->data() + offset, length);
+                return;
+            }
+        }
+        HttpRequest request;
+        request.url = url_;
+        request.range = std::make_pair(offset, offset + length - 1);
+        request.destination = static_cast<char*>(buffer);
+        HttpResponse response = client_.Execute(request);
+        CheckEtag(response);
+        if (response.status == 206) {
+            uint64_t first = 0, last = 0;
+            std::optional<uint64_t> total;
+            const std::string* range = response.Header("content-range");
+            if (!range || !ParseContentRange(*range, first, last, total) || first != offset ||
+                last != offset + length - 1 || (total && *total != size_)) {
+                throw Exception(ErrorKind::IO,
+                                "GET " + RedactUrl(url_) + " answered bytes " +
+                                    (range ? *range : std::string("(no Content-Range)")) +
+                                    " to a request for bytes " + std::to_string(offset) + "-" +
+                                    std::to_string(offset + length - 1));
+            }
+            if (response.received != length) {
+                throw Exception(ErrorKind::IO, "GET " + RedactUrl(url_) + " was cut short: " +
+                                                   std::to_string(response.received) + " of " +
+                                                   std::to_string(length) + " bytes");
+            }
+            return;
+        }
+        if (response.status == 200) {
+            // The server ignored the range and sent everything: keep it and serve from it.
+            if (response.body.size() != size_) {
+                throw Exception(ErrorKind::IO, "GET " + RedactUrl(url_) + " sent " +
+                                                   std::to_string(response.body.size()) +
+                                                   " bytes of a " + std::to_string(size_) +
+                                                   "-byte file");
+            }
+            auto whole = std::make_shared<std::string>(std::move(response.body));
+            std::memcpy(buffer, whole->data() + offset, length);
+            std::lock_guard<std::mutex> guard(mutex_);
+            whole_ = std::move(whole);
+            return;
+        }
+        FailStatus("GET", url_, response);
+    }
+
+private:
+    void Stat() {
+        HttpRequest head;
+        head.method = "HEAD";
+        head.url = url_;
+        HttpResponse response = client_.Execute(head);
+        const std::string* length = response.Header("content-length");
+        if (response.status == 200 && length) {
+            size_ = std::stoull(*length);
+            Remember(response);
+            return;
+        }
+        if (response.status == 404 || response.status == 401 || response.status == 400) {
+            FailStatus("HEAD", url_, response);
+        }
+        // HEAD refused (403/405/501) or without a length: ask for the first byte instead.
+        HttpRequest probe;
+        probe.url = url_;
+        probe.range = std::make_pair(0, 0);
+        HttpResponse first = client_.Execute(probe);
+        uint64_t a = 0, b = 0;
+        std::optional<uint64_t> total;
+        const std::string* range = first.Header("content-range");
+        if (first.status == 206 && range && ParseContentRange(*range, a, b, total) && total) {
+            size_ = *total;
+        } else if (first.status == 200) {
+            size_ = first.body.size();
+            whole_ = std::make_shared<std::string>(std::move(first.body));
+        } else if (first.status == 416) {
+            size_ = 0; // an empty object has no first byte
+        } else {
+            FailStatus("GET", url_, first);
+        }
+        Remember(first);
+    }
+
+    void Remember(const HttpResponse& response) {
+        if (const std::string* etag = response.Header("etag")) {
+            etag_ = *etag;
+        }
+    }
+
+    void CheckEtag(const HttpResponse& response) {
+        const std::string* etag = response.Header("etag");
+        if (etag && !etag_.empty() && *etag != etag_) {
+            throw Exception(ErrorKind::IO, RedactUrl(url_) +
+                                               " changed while it was being read (ETag " + etag_ +
+                                               " became " + *etag + ")");
+        }
+    }
+
+    HttpClient& client_;
+    std::string url_;
+    uint64_t size_ = 0;
+    std::string etag_;
+    std::mutex mutex_;
+    std::shared_ptr<const std::string> whole_;
+};
+
+} // namespace
+
+bool HttpFileSystem::Handles(const std::string& path) {
+    return StartsWith(path, "http://") || StartsWith(path, "https://");
+}
+
+std::unique_ptr<FileHandle> HttpFileSystem::Open(const std::string& path) {
+    return std::make_unique<HttpFileHandle>(client_, path);
+}
+
+std::vector<FileInfo> HttpFileSystem::Glob(const std::string& pattern) {
+    if (HasGlobCharacters(pattern.substr(0, pattern.find('?')))) {
+        throw Exception(ErrorKind::IO, "cannot expand the pattern " + RedactUrl(pattern) +
+                                           ": HTTP has no listing (use s3:// for globs, or "
+                                           "list the URLs)");
+    }
+    auto handle = Open(pattern);
+    return {{pattern, handle->Size()}};
+}
+
+} // namespace sluice

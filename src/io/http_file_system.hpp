@@ -1,0 +1,27 @@
+#pragma once
+
+#include "io/file_system.hpp"
+#include "io/http_client.hpp"
+
+namespace sluice {
+
+// Files behind http:// and https:// URLs. Open asks for the size and ETag with HEAD (or, where
+// HEAD is refused, a one-byte range GET); Read is a range GET whose answer is verified: a 206
+// with the matching Content-Range, or a 200 with the whole object from a server that ignores
+// ranges (the object is then kept and later reads are served from it, no request repeated). A
+// changed ETag is an error saying the file changed. HTTP has no listing: a glob pattern is an
+// error; a plain URL is one file.
+class HttpFileSystem : public FileSystem {
+public:
+    explicit HttpFileSystem(HttpClient& client) : client_(client) {}
+
+    std::unique_ptr<FileHandle> Open(const std::string& path) override;
+    std::vector<FileInfo> Glob(const std::string& pattern) override;
+
+    static bool Handles(const std::string& path);
+
+private:
+    HttpClient& client_;
+};
+
+} // namespace sluice

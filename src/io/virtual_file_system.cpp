@@ -1,0 +1,41 @@
+#include "io/virtual_file_system.hpp"
+
+#include "common/exception.hpp"
+#include "io/http_file_system.hpp"
+#include "io/local_file_system.hpp"
+
+namespace sluice {
+
+VirtualFileSystem::VirtualFileSystem()
+    : http_client_(std::make_unique<HttpClient>()), local_(std::make_unique<LocalFileSystem>()),
+      http_(std::make_unique<HttpFileSystem>(*http_client_)) {
+}
+
+VirtualFileSystem::~VirtualFileSystem() = default;
+
+FileSystem& VirtualFileSystem::Backend(const std::string& path) {
+    if (HttpFileSystem::Handles(path)) {
+        return *http_;
+    }
+    size_t scheme_end = path.find("://");
+    if (scheme_end != std::string::npos && path.rfind("file://", 0) != 0) {
+        std::string scheme = path.substr(0, scheme_end);
+        bool word = !scheme.empty() && scheme.find('/') == std::string::npos;
+        if (word) {
+            throw Exception(ErrorKind::IO,
+                            "cannot read \"" + path + "\": unknown scheme " + scheme +
+                                ":// (Sluice reads local paths, file://, http:// and https://)");
+        }
+    }
+    return *local_;
+}
+
+std::unique_ptr<FileHandle> VirtualFileSystem::Open(const std::string& path) {
+    return Backend(path).Open(path);
+}
+
+std::vector<FileInfo> VirtualFileSystem::Glob(const std::string& pattern) {
+    return Backend(pattern).Glob(pattern);
+}
+
+} // namespace sluice

@@ -1,0 +1,30 @@
+#pragma once
+
+#include "io/file_system.hpp"
+#include "io/http_client.hpp"
+
+#include <memory>
+
+namespace sluice {
+
+// The file system a database reads through: picks the backend by the path's scheme (plain paths
+// and file:// local, http:// and https:// over HTTP) and refuses unknown schemes by name.
+class VirtualFileSystem : public FileSystem {
+public:
+    VirtualFileSystem();
+    ~VirtualFileSystem() override;
+
+    std::unique_ptr<FileHandle> Open(const std::string& path) override;
+    std::vector<FileInfo> Glob(const std::string& pattern) override;
+
+    HttpClient& http() { return *http_client_; }
+
+private:
+    FileSystem& Backend(const std::string& path);
+
+    std::unique_ptr<HttpClient> http_client_;
+    std::unique_ptr<FileSystem> local_;
+    std::unique_ptr<FileSystem> http_;
+};
+
+} // namespace sluice

@@ -1,0 +1,117 @@
+// Starts nginx (Debian's nginx-extras, with the Lua module) on 127.0.0.1 and a free port,
+// serving a directory with range requests, HEAD and ETags like an object store (max_ranges 1),
+// plus locations that misbehave deterministically for fault-injection tests. Config, logs and
+// temporary files live in a fresh directory; stop() ends nginx (also on process exit).
+//
+// Fault locations (each serves the same directory under its prefix): a request fails only the
+// first time it is seen (counted per URI, method and Range header), so retries recover.
+//   /noranges/    ignores Range (200 with the whole object)
+//   /flaky503/    503 once per request
+//   /retryafter/  503 with Retry-After: 1 once per request
+//   /always503/   503 always
+//   /truncate/    the body cut in half and the connection closed, once per request
+//   /stall/       no answer for 3 s once per request
+//   /nohead/      HEAD refused with 405
+//   /etagflip/    a different ETag from the second request on
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const once = (body) => `access_by_lua_block {
+        local key = ngx.var.request_method .. ngx.var.uri .. (ngx.var.http_range or "")
+        local seen = ngx.shared.faults:incr(key, 1, 0)
+        if seen == 1 then ${body} end
+      }`;
+
+export async function startNginx(dataDir) {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sluice-nginx-'));
+  const port = await freePort();
+  const modules = '/usr/lib/nginx/modules';
+  const location = (prefix, body) => `
+    location ${prefix} {
+      alias ${dataDir}/;
+      ${body}
+    }`;
+  const config = `
+load_module ${modules}/ndk_http_module.so;
+load_module ${modules}/ngx_http_lua_module.so;
+daemon off;
+master_process off;
+worker_processes 1;
+pid ${work}/nginx.pid;
+error_log ${work}/error.log warn;
+events { worker_connections 512; }
+http {
+  access_log ${work}/access.log;
+  client_body_temp_path ${work}/client_body;
+  proxy_temp_path ${work}/proxy;
+  fastcgi_temp_path ${work}/fastcgi;
+  uwsgi_temp_path ${work}/uwsgi;
+  scgi_temp_path ${work}/scgi;
+  lua_shared_dict faults 4m;
+  default_type application/octet-stream;
+  keepalive_requests 100000;
+  server {
+    listen 127.0.0.1:${port};
+    root ${dataDir};
+    max_ranges 1;
+    ${location('/noranges/', 'max_ranges 0;')}
+    ${location('/flaky503/', once('return ngx.exit(503)'))}
+    ${location('/retryafter/', once('ngx.header["Retry-After"] = "1" return ngx.exit(503)'))}
+    ${location('/always503/', 'return 503;')}
+    ${location('/truncate/', `sendfile off;
+      keepalive_timeout 0;
+      ${once('ngx.ctx.cut = true')}
+      body_filter_by_lua_block {
+        if ngx.ctx.cut then
+          if ngx.ctx.done then ngx.arg[1] = "" return end
+          local chunk = ngx.arg[1]
+          ngx.arg[1] = string.sub(chunk, 1, math.floor(#chunk / 2))
+          ngx.arg[2] = true
+          ngx.ctx.done = true
+        end
+      }`)}
+    ${location('/stall/', once('ngx.sleep(3)'))}
+    ${location('/nohead/', `access_by_lua_block {
+        if ngx.var.request_method == "HEAD" then return ngx.exit(405) end
+      }`)}
+    ${location('/etagflip/', `header_filter_by_lua_block {
+        local seen = ngx.shared.faults:incr("etagflip", 1, 0)
+        if seen > 1 then ngx.header["ETag"] = '"changed-' .. seen .. '"' end
+      }`)}
+  }
+}
+`;
+  fs.writeFileSync(path.join(work, 'nginx.conf'), config);
+  execFileSync('nginx', ['-t', '-q', '-p', work, '-c', path.join(work, 'nginx.conf')],
+    { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('nginx', ['-p', work, '-c', path.join(work, 'nginx.conf')],
+    { stdio: ['ignore', 'ignore', 'inherit'] });
+  const stop = () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  };
+  process.on('exit', stop);
+  for (let i = 0; i < 100; i++) { // wait until it accepts connections
+    const up = await new Promise((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => { socket.end(); resolve(true); });
+      socket.on('error', () => resolve(false));
+    });
+    if (up) return { port, url: `http://127.0.0.1:${port}`, stop, work };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  stop();
+  throw new Error(`nginx did not start: ${fs.readFileSync(path.join(work, 'error.log'), 'utf8')}`);
+}
