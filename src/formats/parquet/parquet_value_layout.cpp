@@ -218,7 +218,8 @@ int Compare(std::string_view a, std::string_view b, const Layout& layout) {
         return order < 0 ? -1 : order > 0;
     }
     default: {
-        int order = std::memcmp(a.data(), b.data(), std::min(a.size(), b.size()));
+        size_t common = std::min(a.size(), b.size()); // empty strings may have no data pointer
+        int order = common == 0 ? 0 : std::memcmp(a.data(), b.data(), common);
         if (order != 0) {
             return order < 0 ? -1 : 1;
         }
