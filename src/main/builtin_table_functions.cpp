@@ -252,6 +252,40 @@ TableFunction RangeFunction() {
     return function;
 }
 
+// glob(pattern): the files a pattern matches, one row each (column "file"), as DuckDB's glob;
+// no match is no rows.
+TableFunction GlobFunction(FileSystem& file_system) {
+    TableFunction function;
+    function.name = "glob";
+    function.bind = [&file_system](const TableFunctionInput& input) {
+        input.CheckNamed({}, "glob");
+        if (input.positional.size() != 1) {
+            throw Exception(ErrorKind::Binder, "glob takes one argument: a pattern");
+        }
+        const Value& pattern = input.Scalar(0, "glob");
+        if (pattern.IsNull()) {
+            throw Exception(ErrorKind::Binder, "glob: the pattern is NULL");
+        }
+        std::vector<std::vector<Value>> rows;
+        try {
+            for (const auto& file : file_system.Glob(pattern.ToString())) {
+                rows.push_back({Value::Varchar(file.path)});
+            }
+        } catch (const Exception& error) {
+            if (error.RawMessage().rfind("No files found", 0) != 0) {
+                throw;
+            }
+        }
+        BoundTableFunction bound;
+        bound.names = {"file"};
+        bound.types = {LogicalTypeId::VARCHAR};
+        bound.estimated_rows = static_cast<double>(rows.size());
+        bound.make_source = MaterializedSource(bound.types, std::move(rows));
+        return bound;
+    };
+    return function;
+}
+
 } // namespace
 
 void RegisterBuiltinTableFunctions(TableFunctionCatalog& catalog, Settings& settings,
@@ -260,6 +294,7 @@ void RegisterBuiltinTableFunctions(TableFunctionCatalog& catalog, Settings& sett
     catalog.Register(ReadParquetFunction(file_system));
     catalog.Register(RangeFunction());
     catalog.Register(TpchQueriesFunction());
+    catalog.Register(GlobFunction(file_system));
     catalog.Register(
         ParquetMetadataFunction(file_system, "parquet_metadata", parquet::ParquetMetadataTable));
     catalog.Register(
