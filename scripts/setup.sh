@@ -12,6 +12,8 @@ PACKAGES=(
   libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev libbrotli-dev  # Parquet codecs
   libcurl4-openssl-dev libssl-dev  # HTTP(S) and S3 request signing
   nginx-extras               # HTTP test server (range requests, Lua fault injection)
+  swift swift-proxy swift-object swift-container swift-account memcached  # S3 test server
+  awscli                     # puts objects into the S3 test server
     clang-format               # style check
   clang libclang-rt-14-dev   # libFuzzer targets
 )

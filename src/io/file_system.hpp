@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "io/glob_pattern.hpp"
+
 namespace sluice {
 
 // An open file. Read is positional and thread-safe, and it blocks: callers run it on the ASYNC
@@ -33,7 +35,5 @@ public:
     // wildcards names one file, which must exist.
     virtual std::vector<FileInfo> Glob(const std::string& pattern) = 0;
 };
-
-bool HasGlobCharacters(const std::string& pattern);
 
 } // namespace sluice

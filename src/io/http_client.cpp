@@ -118,7 +118,24 @@ std::optional<uint64_t> RetryAfterSeconds(const HttpResponse& response) {
     return std::stoull(*value);
 }
 
-std::string Describe(long status) {
+} // namespace
+
+struct HttpClient::Handle {
+    CURL* curl = nullptr;
+    char error[CURL_ERROR_SIZE] = {};
+    ~Handle() {
+        if (curl) {
+            curl_easy_cleanup(curl);
+        }
+    }
+};
+
+const std::string* HttpResponse::Header(const std::string& lower_name) const {
+    auto entry = headers.find(lower_name);
+    return entry == headers.end() ? nullptr : &entry->second;
+}
+
+std::string HttpStatusText(long status) {
     switch (status) {
     case 400:
         return "400 Bad Request";
@@ -145,23 +162,6 @@ std::string Describe(long status) {
     default:
         return std::to_string(status);
     }
-}
-
-} // namespace
-
-struct HttpClient::Handle {
-    CURL* curl = nullptr;
-    char error[CURL_ERROR_SIZE] = {};
-    ~Handle() {
-        if (curl) {
-            curl_easy_cleanup(curl);
-        }
-    }
-};
-
-const std::string* HttpResponse::Header(const std::string& lower_name) const {
-    auto entry = headers.find(lower_name);
-    return entry == headers.end() ? nullptr : &entry->second;
 }
 
 std::string RedactUrl(const std::string& url) {
@@ -326,7 +326,7 @@ HttpResponse HttpClient::Execute(HttpRequest& request) {
             if (!IsTransientStatus(response.status, response.body)) {
                 return response;
             }
-            last_problem = "HTTP " + Describe(response.status);
+            last_problem = "HTTP " + HttpStatusText(response.status);
             retry_after = RetryAfterSeconds(response);
             transient = true;
         } else {

@@ -89,6 +89,9 @@ private:
     HttpStats stats_;
 };
 
+// "404 Not Found", "503 Service Unavailable" ...: a status with its reason phrase.
+std::string HttpStatusText(long status);
+
 // The URL with any query string's credentials-looking parts kept out of messages.
 std::string RedactUrl(const std::string& url);
 

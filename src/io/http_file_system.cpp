@@ -13,13 +13,17 @@ bool StartsWith(const std::string& text, const char* prefix) {
     return text.rfind(prefix, 0) == 0;
 }
 
-[[noreturn]] void FailStatus(const std::string& method, const std::string& url,
+[[noreturn]] void FailStatus(const std::string& method, const RemoteObject& object,
                              const HttpResponse& response) {
+    std::string detail = object.explain_error ? object.explain_error(response.body) : "";
     std::string message =
-        method + " " + RedactUrl(url) + " failed: HTTP " + std::to_string(response.status);
-    if (response.status == 404) {
-        message += " Not Found (no such file)";
-    } else if (response.status == 403 || response.status == 401) {
+        method + " " + RedactUrl(object.name) + " failed: HTTP " +
+        (detail.empty() || detail[0] == '('
+             ? HttpStatusText(response.status) + (detail.empty() ? "" : " " + detail)
+             : std::to_string(response.status) + " " + detail);
+    if (detail.empty() && response.status == 404) {
+        message += " (no such file)";
+    } else if (detail.empty() && (response.status == 403 || response.status == 401)) {
         message += " (access denied)";
     }
     throw Exception(ErrorKind::IO, message);
@@ -42,11 +46,12 @@ bool ParseContentRange(const std::string& value, uint64_t& first, uint64_t& last
 
 class HttpFileHandle : public FileHandle {
 public:
-    HttpFileHandle(HttpClient& client, std::string url) : client_(client), url_(std::move(url)) {
+    HttpFileHandle(HttpClient& client, RemoteObject object)
+        : client_(client), object_(std::move(object)), url_(object_.url) {
         Stat();
     }
 
-    const std::string& path() const override { return url_; }
+    const std::string& path() const override { return object_.name; }
     uint64_t Size() const override { return size_; }
 
     void Read(void* buffer, uint64_t length, uint64_t offset) override {
@@ -56,8 +61,8 @@ public:
         if (offset + length > size_) {
             throw Exception(ErrorKind::IO, "read of " + std::to_string(length) + " bytes at " +
                                                std::to_string(offset) + " is past the end of " +
-                                               RedactUrl(url_) + " (" + std::to_string(size_) +
-                                               " bytes)");
+                                               RedactUrl(object_.name) + " (" +
+                                               std::to_string(size_) + " bytes)");
         }
         {
             std::lock_guard<std::mutex> guard(mutex_);
@@ -66,8 +71,7 @@ public:
                 return;
             }
         }
-        HttpRequest request;
-        request.url = url_;
+        HttpRequest request = Request();
         request.range = std::make_pair(offset, offset + length - 1);
         request.destination = static_cast<char*>(buffer);
         HttpResponse response = client_.Execute(request);
@@ -79,22 +83,23 @@ public:
             if (!range || !ParseContentRange(*range, first, last, total) || first != offset ||
                 last != offset + length - 1 || (total && *total != size_)) {
                 throw Exception(ErrorKind::IO,
-                                "GET " + RedactUrl(url_) + " answered bytes " +
+                                "GET " + RedactUrl(object_.name) + " answered bytes " +
                                     (range ? *range : std::string("(no Content-Range)")) +
                                     " to a request for bytes " + std::to_string(offset) + "-" +
                                     std::to_string(offset + length - 1));
             }
             if (response.received != length) {
-                throw Exception(ErrorKind::IO, "GET " + RedactUrl(url_) + " was cut short: " +
-                                                   std::to_string(response.received) + " of " +
-                                                   std::to_string(length) + " bytes");
+                throw Exception(ErrorKind::IO,
+                                "GET " + RedactUrl(object_.name) +
+                                    " was cut short: " + std::to_string(response.received) +
+                                    " of " + std::to_string(length) + " bytes");
             }
             return;
         }
         if (response.status == 200) {
             // The server ignored the range and sent everything: keep it and serve from it.
             if (response.body.size() != size_) {
-                throw Exception(ErrorKind::IO, "GET " + RedactUrl(url_) + " sent " +
+                throw Exception(ErrorKind::IO, "GET " + RedactUrl(object_.name) + " sent " +
                                                    std::to_string(response.body.size()) +
                                                    " bytes of a " + std::to_string(size_) +
                                                    "-byte file");
@@ -105,14 +110,13 @@ public:
             whole_ = std::move(whole);
             return;
         }
-        FailStatus("GET", url_, response);
+        FailStatus("GET", object_, response);
     }
 
 private:
     void Stat() {
-        HttpRequest head;
+        HttpRequest head = Request();
         head.method = "HEAD";
-        head.url = url_;
         HttpResponse response = client_.Execute(head);
         const std::string* length = response.Header("content-length");
         if (response.status == 200 && length) {
@@ -120,12 +124,16 @@ private:
             Remember(response);
             return;
         }
-        if (response.status == 404 || response.status == 401 || response.status == 400) {
-            FailStatus("HEAD", url_, response);
+        if (response.status == 404 || response.status == 401 || response.status == 400 ||
+            (response.status == 403 && object_.explain_error)) {
+            // HEAD answers have no body: ask again with a GET to learn why (S3's error XML).
+            HttpRequest probe = Request();
+            probe.range = std::make_pair(0, 0);
+            HttpResponse again = client_.Execute(probe);
+            FailStatus("HEAD", object_, again.status >= 400 ? again : response);
         }
         // HEAD refused (403/405/501) or without a length: ask for the first byte instead.
-        HttpRequest probe;
-        probe.url = url_;
+        HttpRequest probe = Request();
         probe.range = std::make_pair(0, 0);
         HttpResponse first = client_.Execute(probe);
         uint64_t a = 0, b = 0;
@@ -139,9 +147,16 @@ private:
         } else if (first.status == 416) {
             size_ = 0; // an empty object has no first byte
         } else {
-            FailStatus("GET", url_, first);
+            FailStatus("GET", object_, first);
         }
         Remember(first);
+    }
+
+    HttpRequest Request() const {
+        HttpRequest request;
+        request.url = url_;
+        request.sign = object_.sign;
+        return request;
     }
 
     void Remember(const HttpResponse& response) {
@@ -153,13 +168,14 @@ private:
     void CheckEtag(const HttpResponse& response) {
         const std::string* etag = response.Header("etag");
         if (etag && !etag_.empty() && *etag != etag_) {
-            throw Exception(ErrorKind::IO, RedactUrl(url_) +
+            throw Exception(ErrorKind::IO, RedactUrl(object_.name) +
                                                " changed while it was being read (ETag " + etag_ +
                                                " became " + *etag + ")");
         }
     }
 
     HttpClient& client_;
+    RemoteObject object_;
     std::string url_;
     uint64_t size_ = 0;
     std::string etag_;
@@ -173,8 +189,12 @@ bool HttpFileSystem::Handles(const std::string& path) {
     return StartsWith(path, "http://") || StartsWith(path, "https://");
 }
 
+std::unique_ptr<FileHandle> OpenRemoteObject(HttpClient& client, RemoteObject object) {
+    return std::make_unique<HttpFileHandle>(client, std::move(object));
+}
+
 std::unique_ptr<FileHandle> HttpFileSystem::Open(const std::string& path) {
-    return std::make_unique<HttpFileHandle>(client_, path);
+    return OpenRemoteObject(client_, {path, path, nullptr, nullptr});
 }
 
 std::vector<FileInfo> HttpFileSystem::Glob(const std::string& pattern) {

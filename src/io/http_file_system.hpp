@@ -3,6 +3,8 @@
 #include "io/file_system.hpp"
 #include "io/http_client.hpp"
 
+#include <functional>
+
 namespace sluice {
 
 // Files behind http:// and https:// URLs. Open asks for the size and ETag with HEAD (or, where
@@ -11,6 +13,18 @@ namespace sluice {
 // ranges (the object is then kept and later reads are served from it, no request repeated). A
 // changed ETag is an error saying the file changed. HTTP has no listing: a glob pattern is an
 // error; a plain URL is one file.
+// An object reachable by HTTP: its URL, the name errors show (an s3:// path, say), how to sign
+// each request, and how to turn an error body into words (S3's XML <Code> and <Message>).
+struct RemoteObject {
+    std::string url;
+    std::string name;
+    std::function<std::vector<std::string>(const HttpRequest&)> sign;
+    std::function<std::string(const std::string& body)> explain_error;
+};
+
+// A FileHandle over a RemoteObject, with the checks described below.
+std::unique_ptr<FileHandle> OpenRemoteObject(HttpClient& client, RemoteObject object);
+
 class HttpFileSystem : public FileSystem {
 public:
     explicit HttpFileSystem(HttpClient& client) : client_(client) {}

@@ -1,13 +1,13 @@
 #include "io/local_file_system.hpp"
 
 #include "common/exception.hpp"
+#include "io/glob_pattern.hpp"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
-#include <fnmatch.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -59,45 +59,7 @@ private:
     uint64_t size_;
 };
 
-// Matches one path component sequence against a glob whose "**" spans directories.
-bool MatchPath(const std::vector<std::string>& pattern, size_t p,
-               const std::vector<std::string>& path, size_t i) {
-    if (p == pattern.size()) {
-        return i == path.size();
-    }
-    if (pattern[p] == "**") {
-        for (size_t k = i; k <= path.size(); k++) {
-            if (MatchPath(pattern, p + 1, path, k)) {
-                return true;
-            }
-        }
-        return false;
-    }
-    return i < path.size() && fnmatch(pattern[p].c_str(), path[i].c_str(), FNM_PERIOD) == 0 &&
-           MatchPath(pattern, p + 1, path, i + 1);
-}
-
-std::vector<std::string> SplitPath(const std::string& path) {
-    std::vector<std::string> parts;
-    size_t start = 0;
-    while (start <= path.size()) {
-        size_t end = path.find('/', start);
-        if (end == std::string::npos) {
-            end = path.size();
-        }
-        if (end > start) {
-            parts.push_back(path.substr(start, end - start));
-        }
-        start = end + 1;
-    }
-    return parts;
-}
-
 } // namespace
-
-bool HasGlobCharacters(const std::string& pattern) {
-    return pattern.find_first_of("*?[") != std::string::npos;
-}
 
 std::unique_ptr<FileHandle> LocalFileSystem::Open(const std::string& path_or_url) {
     std::string path = StripScheme(path_or_url);
@@ -134,7 +96,6 @@ std::vector<FileInfo> LocalFileSystem::Glob(const std::string& pattern_or_url) {
     std::string root =
         slash == std::string::npos ? "." : (slash == 0 ? "/" : pattern.substr(0, slash));
     std::string relative = slash == std::string::npos ? pattern : pattern.substr(slash + 1);
-    std::vector<std::string> pattern_parts = SplitPath(relative);
     bool recursive = relative.find("**") != std::string::npos;
     std::error_code error;
     auto consider = [&](const fs::directory_entry& entry) {
@@ -142,7 +103,7 @@ std::vector<FileInfo> LocalFileSystem::Glob(const std::string& pattern_or_url) {
             return;
         }
         std::string rel = fs::relative(entry.path(), root, error).string();
-        if (MatchPath(pattern_parts, 0, SplitPath(rel), 0)) {
+        if (GlobMatches(relative, rel)) {
             std::string full =
                 slash == std::string::npos ? rel : (root == "/" ? "/" + rel : root + "/" + rel);
             files.push_back({full, entry.file_size(error)});
@@ -154,7 +115,7 @@ std::vector<FileInfo> LocalFileSystem::Glob(const std::string& pattern_or_url) {
                      root, fs::directory_options::skip_permission_denied, error)) {
                 consider(entry);
             }
-        } else if (pattern_parts.size() == 1) {
+        } else if (relative.find('/') == std::string::npos) {
             for (const auto& entry : fs::directory_iterator(root, error)) {
                 consider(entry);
             }

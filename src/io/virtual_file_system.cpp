@@ -8,7 +8,8 @@ namespace sluice {
 
 VirtualFileSystem::VirtualFileSystem()
     : http_client_(std::make_unique<HttpClient>()), local_(std::make_unique<LocalFileSystem>()),
-      http_(std::make_unique<HttpFileSystem>(*http_client_)) {
+      http_(std::make_unique<HttpFileSystem>(*http_client_)),
+      s3_(std::make_unique<S3FileSystem>(*http_client_)) {
 }
 
 VirtualFileSystem::~VirtualFileSystem() = default;
@@ -17,14 +18,18 @@ FileSystem& VirtualFileSystem::Backend(const std::string& path) {
     if (HttpFileSystem::Handles(path)) {
         return *http_;
     }
+    if (S3FileSystem::Handles(path)) {
+        return *s3_;
+    }
     size_t scheme_end = path.find("://");
     if (scheme_end != std::string::npos && path.rfind("file://", 0) != 0) {
         std::string scheme = path.substr(0, scheme_end);
         bool word = !scheme.empty() && scheme.find('/') == std::string::npos;
         if (word) {
-            throw Exception(ErrorKind::IO,
-                            "cannot read \"" + path + "\": unknown scheme " + scheme +
-                                ":// (Sluice reads local paths, file://, http:// and https://)");
+            throw Exception(ErrorKind::IO, "cannot read \"" + path + "\": unknown scheme " +
+                                               scheme +
+                                               ":// (Sluice reads local paths, file://, http://, "
+                                               "https://, s3://, s3a://, r2:// and gcs://)");
         }
     }
     return *local_;

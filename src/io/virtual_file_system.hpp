@@ -2,13 +2,15 @@
 
 #include "io/file_system.hpp"
 #include "io/http_client.hpp"
+#include "io/s3_file_system.hpp"
 
 #include <memory>
 
 namespace sluice {
 
 // The file system a database reads through: picks the backend by the path's scheme (plain paths
-// and file:// local, http:// and https:// over HTTP) and refuses unknown schemes by name.
+// and file:// local, http:// and https:// over HTTP, s3:// and its kin over S3) and refuses
+// unknown schemes by name.
 class VirtualFileSystem : public FileSystem {
 public:
     VirtualFileSystem();
@@ -18,6 +20,7 @@ public:
     std::vector<FileInfo> Glob(const std::string& pattern) override;
 
     HttpClient& http() { return *http_client_; }
+    S3FileSystem& s3() { return *s3_; }
 
 private:
     FileSystem& Backend(const std::string& path);
@@ -25,6 +28,7 @@ private:
     std::unique_ptr<HttpClient> http_client_;
     std::unique_ptr<FileSystem> local_;
     std::unique_ptr<FileSystem> http_;
+    std::unique_ptr<S3FileSystem> s3_;
 };
 
 } // namespace sluice

@@ -10,7 +10,7 @@ Database::Database() {
         static_cast<uint32_t>(settings_.GetInteger("threads")),
         static_cast<uint32_t>(settings_.GetInteger("async_threads")));
     file_system_ = std::make_unique<VirtualFileSystem>();
-    ApplyHttpOptions();
+    ApplyRemoteOptions();
     memory_ =
         std::make_unique<MemoryManager>(static_cast<idx_t>(settings_.GetInteger("memory_limit")));
     RegisterBuiltinTableFunctions(catalog_.table_functions(), settings_, *file_system_);
@@ -21,22 +21,52 @@ Database::~Database() = default;
 void Database::ApplySetting(const std::string& name, const Value& value) {
     settings_.Set(name, value);
     ResizePools();
-    ApplyHttpOptions();
+    ApplyRemoteOptions();
 }
 
 void Database::ResetSetting(const std::string& name) {
     settings_.Reset(name);
     ResizePools();
-    ApplyHttpOptions();
+    ApplyRemoteOptions();
 }
 
-void Database::ApplyHttpOptions() {
+void Database::ApplyRemoteOptions() {
     HttpOptions options;
     options.retries = static_cast<uint32_t>(settings_.GetInteger("http_retries"));
     options.retry_wait_ms = static_cast<uint64_t>(settings_.GetInteger("http_retry_wait_ms"));
     options.retry_backoff = settings_.GetDouble("http_retry_backoff");
     options.timeout_seconds = static_cast<uint64_t>(settings_.GetInteger("http_timeout"));
     file_system_->http().SetOptions(options);
+
+    // S3: the environment (AWS_* variables, ~/.aws), overridden by the s3_* settings set.
+    S3Config s3 = S3ConfigFromEnvironment();
+    auto text = [&](const char* name) { return settings_.GetString(name); };
+    if (!text("s3_access_key_id").empty()) {
+        s3.credentials.access_key_id = text("s3_access_key_id");
+        s3.credentials.secret_access_key = text("s3_secret_access_key");
+        s3.credentials.session_token = text("s3_session_token");
+    }
+    if (!text("s3_region").empty()) {
+        s3.region = text("s3_region");
+    }
+    if (!text("s3_endpoint").empty()) {
+        std::string endpoint = text("s3_endpoint");
+        for (const char* scheme : {"https://", "http://"}) {
+            if (endpoint.rfind(scheme, 0) == 0) {
+                s3.use_ssl = std::string(scheme) == "https://";
+                endpoint = endpoint.substr(std::string(scheme).size());
+            }
+        }
+        s3.endpoint = endpoint;
+        s3.url_style = "path";
+    }
+    if (settings_.IsSet("s3_url_style")) {
+        s3.url_style = text("s3_url_style");
+    }
+    if (settings_.IsSet("s3_use_ssl")) {
+        s3.use_ssl = settings_.GetBoolean("s3_use_ssl");
+    }
+    file_system_->s3().SetConfig(std::move(s3));
 }
 
 void Database::ResizePools() {

@@ -29,7 +29,7 @@ public:
 
 private:
     void ResizePools();
-    void ApplyHttpOptions(); // the http_* settings to the HTTP client
+    void ApplyRemoteOptions(); // the http_* and s3_* settings (and environment) to the clients
 
     Settings settings_;
     std::unique_ptr<MemoryManager> memory_;

@@ -138,6 +138,50 @@ std::vector<SettingDefinition> BuildDefinitions() {
              return Convert("enable_progress_bar", value, LogicalTypeId::BOOLEAN);
          },
          Plain});
+    // S3. Empty strings mean "from the environment": AWS_* variables, then ~/.aws/credentials
+    // and ~/.aws/config for AWS_PROFILE (or the default profile). Secrets never display.
+    auto text = [](std::string name) {
+        return [name](const Value& value) {
+            return Value::Varchar(Convert(name, value, LogicalTypeId::VARCHAR).GetString());
+        };
+    };
+    auto redacted = [](const Value& value) {
+        return value.GetString().empty() ? std::string() : std::string("<redacted>");
+    };
+    auto empty = [](const Settings&) { return Value::Varchar(""); };
+    definitions.push_back({"s3_access_key_id", "VARCHAR",
+                           "S3 access key id (empty: from the environment)", empty,
+                           text("s3_access_key_id"), Plain});
+    definitions.push_back({"s3_secret_access_key", "VARCHAR",
+                           "S3 secret access key (empty: from the environment); never shown", empty,
+                           text("s3_secret_access_key"), redacted});
+    definitions.push_back({"s3_session_token", "VARCHAR",
+                           "S3 session token (empty: from the environment); never shown", empty,
+                           text("s3_session_token"), redacted});
+    definitions.push_back({"s3_region", "VARCHAR",
+                           "S3 region (empty: AWS_REGION, AWS_DEFAULT_REGION, the profile, "
+                           "us-east-1)",
+                           empty, text("s3_region"), Plain});
+    definitions.push_back({"s3_endpoint", "VARCHAR",
+                           "S3 endpoint host[:port] (empty: AWS_ENDPOINT_URL or AWS's)", empty,
+                           text("s3_endpoint"), Plain});
+    definitions.push_back(
+        {"s3_url_style", "VARCHAR",
+         "S3 addressing: vhost (bucket.host/key) or path (host/bucket/key)",
+         [](const Settings&) { return Value::Varchar("vhost"); },
+         [](const Value& value) {
+             std::string style = Convert("s3_url_style", value, LogicalTypeId::VARCHAR).GetString();
+             if (style != "vhost" && style != "path") {
+                 Invalid("s3_url_style", "must be 'vhost' or 'path', got '" + style + "'");
+             }
+             return Value::Varchar(style);
+         },
+         Plain});
+    definitions.push_back(
+        {"s3_use_ssl", "BOOLEAN", "Reach S3 over HTTPS",
+         [](const Settings&) { return Value::Boolean(true); },
+         [](const Value& value) { return Convert("s3_use_ssl", value, LogicalTypeId::BOOLEAN); },
+         Plain});
     return definitions;
 }
 

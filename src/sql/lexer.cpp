@@ -15,6 +15,30 @@ bool IsIdentifierChar(char c) {
     return IsIdentifierStart(c) || std::isdigit((unsigned char)c) || c == '$';
 }
 
+// Masks the values of secret settings (SET s3_secret_access_key = '...') in a line of SQL that
+// an error message quotes, character for character so the caret still points right.
+std::string MaskSecrets(std::string line) {
+    std::string lower = line;
+    for (char& c : lower) {
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    for (const char* name : {"s3_secret_access_key", "s3_session_token"}) {
+        size_t at = 0;
+        while ((at = lower.find(name, at)) != std::string::npos) {
+            size_t open = line.find('\'', at);
+            size_t close = open == std::string::npos ? open : line.find('\'', open + 1);
+            if (close == std::string::npos) {
+                break;
+            }
+            for (size_t i = open + 1; i < close; i++) {
+                line[i] = '*';
+            }
+            at = close;
+        }
+    }
+    return line;
+}
+
 } // namespace
 
 std::string DescribeLocation(std::string_view text, SourceLocation location) {
@@ -27,7 +51,8 @@ std::string DescribeLocation(std::string_view text, SourceLocation location) {
         line_end = text.size();
     }
     std::string prefix = "LINE " + std::to_string(location.line) + ": ";
-    std::string out = "\n\n" + prefix + std::string(text.substr(line_start, line_end - line_start));
+    std::string out =
+        "\n\n" + prefix + MaskSecrets(std::string(text.substr(line_start, line_end - line_start)));
     out += "\n" + std::string(prefix.size() + (location.offset - line_start), ' ') + "^";
     return out;
 }

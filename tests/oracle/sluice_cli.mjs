@@ -27,8 +27,8 @@ export function parseCsv(text) {
 
 // Runs `sql` with `sluice -csv -nullvalue NULL -c`; the output's records, header first.
 // Throws (with .stderr) when sluice fails.
-export function sluiceRows(sluice, sql) {
+export function sluiceRows(sluice, sql, env = {}) {
   const out = execFileSync(sluice, ['-csv', '-nullvalue', NULL, '-c', sql],
-    { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] });
+    { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   return parseCsv(out);
 }

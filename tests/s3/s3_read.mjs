@@ -1,0 +1,103 @@
+// Reading Parquet from a real S3-compatible server that checks signatures (OpenStack Swift's
+// s3api, tests/s3/swift_server.mjs): SigV4-signed range reads equal to local reads and to
+// DuckDB's answers, ListObjectsV2 globbing over more than 1,000 keys (continuation tokens),
+// keys with spaces, '+' and unicode, credentials from settings, from AWS_* variables and from
+// ~/.aws profiles, and clear errors for missing keys and buckets, wrong secrets and anonymous
+// access, with the secret never shown.
+// Usage: node s3_read.mjs <sluice> <work directory>
+import { DuckDBInstance } from '@duckdb/node-api';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { sluiceRows } from '../oracle/sluice_cli.mjs';
+import { S3_ACCESS_KEY, S3_SECRET_KEY, startSwift } from './swift_server.mjs';
+
+const [sluice, work] = process.argv.slice(2);
+fs.rmSync(work, { recursive: true, force: true });
+const data = path.join(work, 'data');
+fs.mkdirSync(path.join(data, 'many'), { recursive: true });
+fs.mkdirSync(path.join(data, 'odd keys'), { recursive: true });
+execFileSync(sluice, ['-c', `
+  COPY (SELECT range AS id, 'row ' || range AS label FROM range(200000)) TO '${data}/numbers.parquet' (ROW_GROUP_SIZE 40000);
+  COPY (SELECT range AS id, 'row ' || range AS label FROM range(10)) TO '${data}/odd keys/a+b ü.parquet';
+  CALL dbgen(sf = 0.01, path = '${data}/tpch', tables = ['lineitem']);`], { stdio: 'ignore' });
+for (let i = 0; i < 1050; i++) {
+  execFileSync('cp', [path.join(data, 'odd keys', 'a+b ü.parquet'), path.join(data, 'many', `part_${String(i).padStart(4, '0')}.parquet`)]);
+}
+
+let failures = 0;
+function report(ok, what, detail = '') {
+  console.log(`${ok ? 'ok' : 'FAIL'} ${what}${detail ? ': ' + detail : ''}`);
+  if (!ok) failures++;
+}
+function run(sql, env = {}) {
+  try {
+    return { rows: sluiceRows(sluice, sql, env) };
+  } catch (error) {
+    return { error: String(error.stderr || error.message) };
+  }
+}
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const first = (result) => (result.error || '').split('\n')[0];
+
+const swift = await startSwift();
+try {
+  swift.aws('s3', 'mb', 's3://data');
+  swift.aws('s3', 'cp', '--recursive', '--quiet', data, 's3://data/');
+  const settings = `SET s3_endpoint = '${swift.endpoint}'; SET s3_access_key_id = '${S3_ACCESS_KEY}';
+    SET s3_secret_access_key = '${S3_SECRET_KEY}'; SET s3_url_style = 'path'; SET s3_region = 'us-east-1';`;
+  const numbers = 'SELECT count(*), sum(id), min(label), max(label) FROM read_parquet';
+  const local = run(`${numbers}('${data}/numbers.parquet')`);
+
+  const remote = run(`${settings} ${numbers}('s3://data/numbers.parquet')`);
+  report(!remote.error && same(remote.rows, local.rows), 'read_parquet from s3:// equals the local read', remote.error || JSON.stringify(remote.rows[1]));
+
+  const q6 = fs.readFileSync(path.join(path.dirname(process.argv[1]), '../../tpch/queries/q06.sql'), 'utf8');
+  const db = await DuckDBInstance.create(':memory:');
+  const duck = await db.connect();
+  await duck.run(`CREATE VIEW lineitem AS SELECT * FROM read_parquet('${data}/tpch/lineitem.parquet')`);
+  const duckQ6 = (await duck.runAndReadAll(`select cast(revenue as varchar) from (${q6.replace(/;\s*$/, '')})`)).getRows()[0][0];
+  const s3Q6 = run(`${settings} CREATE VIEW lineitem AS SELECT * FROM read_parquet('s3://data/tpch/lineitem.parquet'); ${q6}`);
+  report(!s3Q6.error && s3Q6.rows[1][0] === String(duckQ6), 'TPC-H Q6 from S3 equals DuckDB on the local file', s3Q6.error || s3Q6.rows[1][0]);
+
+  const many = run(`${settings} SELECT count(*), min(file), max(file) FROM glob('s3://data/many/*.parquet')`);
+  report(!many.error && many.rows[1][0] === '1050' && many.rows[1][2] === 's3://data/many/part_1049.parquet',
+    'glob over 1,050 keys follows continuation tokens', many.error || JSON.stringify(many.rows[1]));
+  const manyRows = run(`${settings} SELECT count(*) FROM read_parquet('s3://data/many/part_10[0-4]?.parquet')`);
+  report(!manyRows.error && manyRows.rows[1][0] === '500', 'read_parquet over a [..] ? glob of 50 files', manyRows.error || manyRows.rows[1][0]);
+  const deep = run(`${settings} SELECT file FROM glob('s3://data/**/*ü.parquet')`);
+  report(!deep.error && same(deep.rows.slice(1).map((r) => r[0]), ['s3://data/odd keys/a+b ü.parquet']), '** across segments; keys with space, + and unicode listed',
+    deep.error || JSON.stringify(deep.rows.slice(1)));
+  const odd = run(`${settings} SELECT count(*) FROM read_parquet('s3://data/odd keys/a+b ü.parquet')`);
+  report(!odd.error && odd.rows[1][0] === '10', 'a key with space, + and unicode read (signed)', first(odd));
+
+  const viaEnv = run(`${numbers}('s3://data/numbers.parquet')`, { AWS_ACCESS_KEY_ID: S3_ACCESS_KEY,
+    AWS_SECRET_ACCESS_KEY: S3_SECRET_KEY, AWS_ENDPOINT_URL: swift.endpoint, AWS_REGION: 'us-east-1' });
+  report(!viaEnv.error && same(viaEnv.rows, local.rows), 'credentials and endpoint from AWS_* variables', first(viaEnv));
+  const home = path.join(work, 'home');
+  fs.mkdirSync(path.join(home, '.aws'), { recursive: true });
+  fs.writeFileSync(path.join(home, '.aws', 'credentials'), `[default]\naws_access_key_id = wrong\naws_secret_access_key = wrong\n\n[swift]\naws_access_key_id = ${S3_ACCESS_KEY}\naws_secret_access_key = ${S3_SECRET_KEY}\n`);
+  fs.writeFileSync(path.join(home, '.aws', 'config'), `[profile swift]\nregion = us-east-1\nendpoint_url = ${swift.endpoint}\n`);
+  const viaProfile = run(`${numbers}('s3://data/numbers.parquet')`, { HOME: home, AWS_PROFILE: 'swift' });
+  report(!viaProfile.error && same(viaProfile.rows, local.rows), 'credentials and endpoint from the ~/.aws profile AWS_PROFILE names', first(viaProfile));
+
+  const missingKey = run(`${settings} ${numbers}('s3://data/nothing.parquet')`);
+  report(/s3:\/\/data\/nothing.parquet failed: HTTP 404 NoSuchKey/.test(missingKey.error || ''), 'missing key: S3\'s NoSuchKey and the path', first(missingKey));
+  const missingBucket = run(`${settings} ${numbers}('s3://nobucket/x.parquet')`);
+  report(/s3:\/\/nobucket\/x.parquet failed: HTTP 404 NoSuchBucket/.test(missingBucket.error || ''), 'missing bucket: NoSuchBucket', first(missingBucket));
+  const wrong = run(`${settings} SET s3_secret_access_key = 'not-the-secret'; ${numbers}('s3://data/numbers.parquet')`);
+  report(/HTTP 403 SignatureDoesNotMatch/.test(wrong.error || '') && !(wrong.error || '').includes('not-the-secret'),
+    'wrong secret: SignatureDoesNotMatch, the secret not shown', first(wrong));
+  const listWrong = run(`${settings} SET s3_secret_access_key = 'not-the-secret'; SELECT * FROM glob('s3://data/many/*')`);
+  report(/listing s3:\/\/data\/ .*HTTP 403 SignatureDoesNotMatch/.test(listWrong.error || ''), 'wrong secret when listing', first(listWrong));
+  const anonymous = run(`SET s3_endpoint = '${swift.endpoint}'; ${numbers}('s3://data/numbers.parquet')`, { HOME: path.join(work, 'nohome') });
+  report(/HTTP 40[013] .*anonymous/.test(anonymous.error || ''), 'anonymous request to a private bucket: refused, saying it was anonymous', first(anonymous));
+  const shown = run(`${settings} SELECT value FROM sluice_settings() WHERE name LIKE 's3_%' ORDER BY name`);
+  report(!shown.error && !JSON.stringify(shown.rows).includes(S3_SECRET_KEY) && JSON.stringify(shown.rows).includes('<redacted>'),
+    'sluice_settings() shows the secret redacted', JSON.stringify(shown.rows && shown.rows.slice(1)));
+  const noBucket = run(`${settings} ${numbers}('s3:///x.parquet')`);
+  report(/malformed S3 URL/.test(noBucket.error || ''), 'malformed s3:// URL', first(noBucket));
+} finally {
+  swift.stop();
+}
+process.exit(failures ? 1 : 0);
