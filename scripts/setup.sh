@@ -13,7 +13,7 @@ PACKAGES=(
   libcurl4-openssl-dev libssl-dev  # HTTP(S) and S3 request signing
   nginx-extras               # HTTP test server (range requests, Lua fault injection)
   swift swift-proxy swift-object swift-container swift-account memcached  # S3 test server
-  awscli                     # puts objects into the S3 test server
+  awscli python3-botocore    # puts objects into the S3 test server; a second SigV4 signer to compare with
     clang-format               # style check
   clang libclang-rt-14-dev   # libFuzzer targets
 )

@@ -74,11 +74,16 @@ std::string XmlUnescape(const std::string& text) {
         }
         size_t end = text.find(';', i);
         std::string entity = end == std::string::npos ? "" : text.substr(i + 1, end - i - 1);
-        if (entity == "amp") out += '&';
-        else if (entity == "lt") out += '<';
-        else if (entity == "gt") out += '>';
-        else if (entity == "quot") out += '"';
-        else if (entity == "apos") out += '\'';
+        if (entity == "amp")
+            out += '&';
+        else if (entity == "lt")
+            out += '<';
+        else if (entity == "gt")
+            out += '>';
+        else if (entity == "quot")
+            out += '"';
+        else if (entity == "apos")
+            out += '\'';
         else if (!entity.empty() && entity[0] == '#') {
             unsigned long code = entity[1] == 'x' ? std::stoul(entity.substr(2), nullptr, 16)
                                                   : std::stoul(entity.substr(1));
@@ -145,7 +150,8 @@ S3Config S3ConfigFromEnvironment() {
         config_file = home + "/.aws/config";
     }
     auto stored = ReadIniSection(credentials_file, profile);
-    auto settings = ReadIniSection(config_file, profile == "default" ? "default" : "profile " + profile);
+    auto settings =
+        ReadIniSection(config_file, profile == "default" ? "default" : "profile " + profile);
     auto pick = [](std::initializer_list<std::string> candidates) {
         for (const auto& candidate : candidates) {
             if (!candidate.empty()) {
@@ -160,8 +166,8 @@ S3Config S3ConfigFromEnvironment() {
         pick({Environment("AWS_SECRET_ACCESS_KEY"), stored["aws_secret_access_key"]});
     config.credentials.session_token =
         pick({Environment("AWS_SESSION_TOKEN"), stored["aws_session_token"]});
-    std::string region = pick({Environment("AWS_REGION"), Environment("AWS_DEFAULT_REGION"),
-                               settings["region"]});
+    std::string region =
+        pick({Environment("AWS_REGION"), Environment("AWS_DEFAULT_REGION"), settings["region"]});
     if (!region.empty()) {
         config.region = region;
     }
@@ -208,8 +214,8 @@ S3FileSystem::Location S3FileSystem::Parse(const std::string& path) {
     return location;
 }
 
-std::string S3FileSystem::Url(const S3Config& config, const Location& location,
-                              std::string& host, std::string& path) const {
+std::string S3FileSystem::Url(const S3Config& config, const Location& location, std::string& host,
+                              std::string& path) const {
     std::string endpoint = config.endpoint;
     if (endpoint.empty()) {
         endpoint = location.scheme == "gcs" ? "storage.googleapis.com"
@@ -303,10 +309,9 @@ std::vector<FileInfo> S3FileSystem::Glob(const std::string& pattern) {
         HttpResponse response = client_.Execute(request);
         if (response.status != 200) {
             std::string why = ExplainS3Error(response.body);
-            throw Exception(ErrorKind::IO, "listing " + base + " (prefix \"" + prefix +
-                                               "\") failed: HTTP " +
-                                               std::to_string(response.status) +
-                                               (why.empty() ? "" : " " + why));
+            throw Exception(ErrorKind::IO,
+                            "listing " + base + " (prefix \"" + prefix + "\") failed: HTTP " +
+                                std::to_string(response.status) + (why.empty() ? "" : " " + why));
         }
         for (const auto& contents : XmlElements(response.body, "Contents")) {
             auto keys = XmlElements(contents, "Key");

@@ -12,7 +12,7 @@ namespace sluice {
 struct S3Config {
     AwsCredentials credentials; // empty access key: anonymous, unsigned requests
     std::string region = "us-east-1";
-    std::string endpoint;           // host[:port]; empty: s3.<region>.amazonaws.com
+    std::string endpoint;            // host[:port]; empty: s3.<region>.amazonaws.com
     std::string url_style = "vhost"; // vhost (bucket.host/key) or path (host/bucket/key)
     bool use_ssl = true;
 };
@@ -46,11 +46,9 @@ private:
     // The URL and host of `key` in `bucket` (key empty: the bucket itself, for listings).
     std::string Url(const S3Config& config, const Location& location, std::string& host,
                     std::string& path) const;
-    std::function<std::vector<std::string>(const HttpRequest&)> Signer(const S3Config& config,
-                                                                       const std::string& host,
-                                                                       const std::string& path,
-                                                                       const std::string& query)
-        const;
+    std::function<std::vector<std::string>(const HttpRequest&)>
+    Signer(const S3Config& config, const std::string& host, const std::string& path,
+           const std::string& query) const;
 
     HttpClient& client_;
     mutable std::mutex mutex_;
