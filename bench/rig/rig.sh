@@ -6,8 +6,11 @@
 # namespace whose loopback caps the aggregate server-to-client rate (tc htb + u32 on the
 # server's port, 8 MB bfifo); clients then run inside it: `ip netns exec sluice-rig CMD`.
 #
-#   bench/rig/rig.sh start [--profile s3|far|lan] [--dir DIR] [--port N] [--link]
+#   bench/rig/rig.sh start [--profile s3|far|lan] [--dir DIR | --upstream URL] [--port N] [--link]
 #   bench/rig/rig.sh stop
+#
+# --upstream puts the same shaping in front of another server (an S3-compatible store, say) as
+# a reverse proxy that keeps the client's Host header, so SigV4 signatures still validate.
 #
 # Profiles (first byte, per connection, link): s3 30 ms, 30 MB/s, 100 MB/s; far 80 ms,
 # 10 MB/s, 100 MB/s; lan 1 ms, 200 MB/s, 1 GB/s. `start` prints the base URL.
@@ -16,12 +19,13 @@ RIG_DIR=${RIG_DIR:-/tmp/sluice-rig}
 NETNS=sluice-rig
 command=${1:-}
 shift || true
-profile=s3 dir=$PWD port=0 link=false
+profile=s3 dir=$PWD port=0 link=false upstream=
 while [ $# -gt 0 ]; do
   case "$1" in
     --profile) profile=$2; shift 2 ;;
     --dir) dir=$(cd "$2" && pwd); shift 2 ;;
     --port) port=$2; shift 2 ;;
+    --upstream) upstream=$2; shift 2 ;;
     --link) link=true; shift ;;
     *) echo "rig: unknown option $1" >&2; exit 2 ;;
   esac
@@ -41,7 +45,7 @@ stop() {
 case "$command" in
   stop) stop; exit 0 ;;
   start) ;;
-  *) echo "usage: rig.sh start [--profile s3|far|lan] [--dir DIR] [--port N] [--link] | stop" >&2; exit 2 ;;
+  *) echo "usage: rig.sh start [--profile s3|far|lan] [--dir DIR | --upstream URL] [--port N] [--link] | stop" >&2; exit 2 ;;
 esac
 
 case "$profile" in
@@ -82,6 +86,14 @@ http {
     limit_rate $rate;
     location / {
       access_by_lua_block { ngx.sleep($ttfb) }
+$( [ -n "$upstream" ] && cat <<PROXY
+      proxy_pass $upstream;
+      proxy_set_header Host \$http_host;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_request_buffering off;
+PROXY
+)
     }
   }
 }

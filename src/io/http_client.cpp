@@ -176,6 +176,17 @@ std::string RedactUrl(const std::string& url) {
     return secret ? url.substr(0, query) + "?<redacted>" : url;
 }
 
+void HttpStats::CountFailure(long status) {
+    failures++;
+    std::lock_guard<std::mutex> guard(mutex_);
+    by_status_[status]++;
+}
+
+std::map<long, uint64_t> HttpStats::FailuresByStatus() const {
+    std::lock_guard<std::mutex> guard(mutex_);
+    return by_status_;
+}
+
 HttpClient::HttpClient() {
     EnsureCurlInitialized();
 }
@@ -324,6 +335,9 @@ HttpResponse HttpClient::Execute(HttpRequest& request) {
         std::optional<uint64_t> retry_after;
         if (completed) {
             if (!IsTransientStatus(response.status, response.body)) {
+                if (response.status >= 400) {
+                    stats_.CountFailure(response.status);
+                }
                 return response;
             }
             last_problem = "HTTP " + HttpStatusText(response.status);
@@ -332,7 +346,7 @@ HttpResponse HttpClient::Execute(HttpRequest& request) {
         } else {
             last_problem = error;
         }
-        stats_.failures++;
+        stats_.CountFailure(completed ? response.status : 0);
         if (!transient || attempt >= options.retries) {
             std::string tries = attempt == 0 ? ""
                                              : " (after " + std::to_string(attempt + 1) +

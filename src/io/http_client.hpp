@@ -50,6 +50,14 @@ struct HttpStats {
     std::atomic<uint64_t> retries{0};
     std::atomic<uint64_t> bytes{0};
     std::atomic<uint64_t> failures{0}; // attempts that failed (status or transport)
+
+    // Failed attempts by HTTP status; transport errors (no status) count under 0.
+    void CountFailure(long status);
+    std::map<long, uint64_t> FailuresByStatus() const;
+
+private:
+    mutable std::mutex mutex_;
+    std::map<long, uint64_t> by_status_;
 };
 
 // HTTP(S) through libcurl: a pool of easy handles, so connections (and TLS sessions) are reused

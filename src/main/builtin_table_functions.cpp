@@ -6,7 +6,7 @@
 #include "execution/rows_source.hpp"
 #include "formats/parquet/parquet_metadata_tables.hpp"
 #include "formats/parquet/parquet_scan.hpp"
-#include "io/file_system.hpp"
+#include "io/virtual_file_system.hpp"
 #include "main/dbgen_command.hpp"
 
 #include <algorithm>
@@ -286,15 +286,47 @@ TableFunction GlobFunction(FileSystem& file_system) {
     return function;
 }
 
+// sluice_http_stats(): what the database's HTTP client has done since it started (requests,
+// retries, body bytes, failed attempts and their statuses; status 0 is a transport error).
+TableFunction HttpStatsFunction(const HttpStats& stats) {
+    TableFunction function;
+    function.name = "sluice_http_stats";
+    function.bind = [&stats](const TableFunctionInput& input) {
+        if (!input.positional.empty()) {
+            throw Exception(ErrorKind::Binder, "sluice_http_stats() takes no arguments");
+        }
+        input.CheckNamed({}, "sluice_http_stats");
+        std::string by_status;
+        for (const auto& [status, count] : stats.FailuresByStatus()) {
+            by_status += (by_status.empty() ? "" : ", ") + std::to_string(status) + ": " +
+                         std::to_string(count);
+        }
+        auto integer = [](uint64_t value) {
+            return Value::Integer(LogicalTypeId::BIGINT, static_cast<int64_t>(value));
+        };
+        BoundTableFunction bound;
+        bound.names = {"requests", "retries", "bytes", "failures", "failures_by_status"};
+        bound.types = {LogicalTypeId::BIGINT, LogicalTypeId::BIGINT, LogicalTypeId::BIGINT,
+                       LogicalTypeId::BIGINT, LogicalTypeId::VARCHAR};
+        bound.make_source = MaterializedSource(
+            bound.types, {{integer(stats.requests.load()), integer(stats.retries.load()),
+                           integer(stats.bytes.load()), integer(stats.failures.load()),
+                           Value::Varchar(by_status)}});
+        return bound;
+    };
+    return function;
+}
+
 } // namespace
 
 void RegisterBuiltinTableFunctions(TableFunctionCatalog& catalog, Settings& settings,
-                                   FileSystem& file_system) {
+                                   VirtualFileSystem& file_system) {
     catalog.Register(SettingsFunction(settings));
     catalog.Register(ReadParquetFunction(file_system));
     catalog.Register(RangeFunction());
     catalog.Register(TpchQueriesFunction());
     catalog.Register(GlobFunction(file_system));
+    catalog.Register(HttpStatsFunction(file_system.http().stats()));
     catalog.Register(
         ParquetMetadataFunction(file_system, "parquet_metadata", parquet::ParquetMetadataTable));
     catalog.Register(

@@ -5,10 +5,11 @@
 
 namespace sluice {
 
-class FileSystem;
+class VirtualFileSystem;
 
-// The table functions every database starts with: sluice_settings(), read_parquet().
+// The table functions every database starts with: sluice_settings(), read_parquet(), glob(),
+// sluice_http_stats() ...
 void RegisterBuiltinTableFunctions(TableFunctionCatalog& catalog, Settings& settings,
-                                   FileSystem& file_system);
+                                   VirtualFileSystem& file_system);
 
 } // namespace sluice

@@ -62,6 +62,9 @@ try {
   const list = run(`SELECT count(*) FROM read_parquet(['${server.url}/numbers.parquet', '${server.url}/tpch/lineitem.parquet'], union_by_name = true)`);
   report(!list.error, 'a list of URLs', list.error || list.rows[1][0]);
 
+  const counted = run(`${numbers}('${server.url}/flaky503/numbers.parquet'); SELECT retries > 0, failures = retries, failures_by_status LIKE '503: %' FROM sluice_http_stats()`);
+  report(!counted.error && same(counted.rows[counted.rows.length - 1], ['true', 'true', 'true']),
+    'sluice_http_stats() counts the retries and the 503s', counted.error || JSON.stringify(counted.rows.slice(-2)));
   for (const [prefix, what] of [['noranges', 'a server that ignores Range (200, whole object)'],
     ['nohead', 'a server that refuses HEAD (size from a one-byte range)'],
     ['flaky503', '503 once per request, retried'],
