@@ -81,9 +81,7 @@ int RunGenTpch(int argc, char** argv) {
             } else if (argument == "--threads") {
                 threads = value;
             } else if (argument == "--tables") {
-                TableFunctionInput input;
-                input.named["tables"] = Value::Varchar(value);
-                options.tables = DbgenOptions::FromArguments(input).tables;
+                options.AddTables(value);
             } else {
                 throw Exception(ErrorKind::InvalidInput, "gen-tpch: unknown option " + argument);
             }

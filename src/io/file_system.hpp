@@ -22,7 +22,7 @@ public:
 
 struct FileInfo {
     std::string path;
-    uint64_t size = 0;
+    uint64_t size = 0; // as listed; 0 for a remote path named without wildcards (not asked)
 };
 
 // Byte access to one kind of storage. Remote schemes (http, s3) plug in behind the same
@@ -32,8 +32,12 @@ public:
     virtual ~FileSystem() = default;
     virtual std::unique_ptr<FileHandle> Open(const std::string& path) = 0;
     // Files matching a pattern with *, ? and ** (any depth), sorted by path. A pattern without
-    // wildcards names one file, which must exist.
+    // wildcards names one file: local file systems check that it exists, remote ones leave that
+    // to Open, which asks the server anyway (one request instead of two).
     virtual std::vector<FileInfo> Glob(const std::string& pattern) = 0;
 };
+
+// The end of every Glob: matches sorted by path, or an IO error naming the pattern when none.
+std::vector<FileInfo> SortedMatches(std::vector<FileInfo> files, const std::string& pattern);
 
 } // namespace sluice

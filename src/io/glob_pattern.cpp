@@ -1,5 +1,9 @@
 #include "io/glob_pattern.hpp"
 
+#include "common/exception.hpp"
+#include "io/file_system.hpp"
+
+#include <algorithm>
 #include <fnmatch.h>
 #include <vector>
 
@@ -45,6 +49,15 @@ std::vector<std::string> SplitPath(const std::string& path) {
 
 bool GlobMatches(const std::string& pattern, const std::string& path) {
     return MatchPath(SplitPath(pattern), 0, SplitPath(path), 0);
+}
+
+std::vector<FileInfo> SortedMatches(std::vector<FileInfo> files, const std::string& pattern) {
+    if (files.empty()) {
+        throw Exception(ErrorKind::IO, "No files found that match the pattern \"" + pattern + "\"");
+    }
+    std::sort(files.begin(), files.end(),
+              [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; });
+    return files;
 }
 
 bool HasGlobCharacters(const std::string& pattern) {

@@ -47,7 +47,7 @@ bool ParseContentRange(const std::string& value, uint64_t& first, uint64_t& last
 class HttpFileHandle : public FileHandle {
 public:
     HttpFileHandle(HttpClient& client, RemoteObject object)
-        : client_(client), object_(std::move(object)), url_(object_.url) {
+        : client_(client), object_(std::move(object)) {
         Stat();
     }
 
@@ -154,7 +154,7 @@ private:
 
     HttpRequest Request() const {
         HttpRequest request;
-        request.url = url_;
+        request.url = object_.url;
         request.sign = object_.sign;
         return request;
     }
@@ -176,7 +176,6 @@ private:
 
     HttpClient& client_;
     RemoteObject object_;
-    std::string url_;
     uint64_t size_ = 0;
     std::string etag_;
     std::mutex mutex_;
@@ -203,8 +202,7 @@ std::vector<FileInfo> HttpFileSystem::Glob(const std::string& pattern) {
                                            ": HTTP has no listing (use s3:// for globs, or "
                                            "list the URLs)");
     }
-    auto handle = Open(pattern);
-    return {{pattern, handle->Size()}};
+    return {{pattern, 0}};
 }
 
 } // namespace sluice

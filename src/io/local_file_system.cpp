@@ -126,12 +126,7 @@ std::vector<FileInfo> LocalFileSystem::Glob(const std::string& pattern_or_url) {
             }
         }
     }
-    std::sort(files.begin(), files.end(),
-              [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; });
-    if (files.empty()) {
-        throw Exception(ErrorKind::IO, "No files found that match the pattern \"" + pattern + "\"");
-    }
-    return files;
+    return SortedMatches(std::move(files), pattern);
 }
 
 } // namespace sluice

@@ -281,8 +281,7 @@ std::unique_ptr<FileHandle> S3FileSystem::Open(const std::string& path) {
 std::vector<FileInfo> S3FileSystem::Glob(const std::string& pattern) {
     Location location = Parse(pattern);
     if (!HasGlobCharacters(location.key)) {
-        auto handle = Open(pattern);
-        return {{pattern, handle->Size()}};
+        return {{pattern, 0}};
     }
     S3Config config = this->config();
     std::string prefix = location.key.substr(0, location.key.find_first_of("*?["));
@@ -331,12 +330,7 @@ std::vector<FileInfo> S3FileSystem::Glob(const std::string& pattern) {
         }
         token = XmlUnescape(next[0]);
     }
-    std::sort(files.begin(), files.end(),
-              [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; });
-    if (files.empty()) {
-        throw Exception(ErrorKind::IO, "No files found that match the pattern \"" + pattern + "\"");
-    }
-    return files;
+    return SortedMatches(std::move(files), pattern);
 }
 
 } // namespace sluice

@@ -94,25 +94,25 @@ DbgenOptions DbgenOptions::FromArguments(const TableFunctionInput& input) {
         tables.push_back(*table); // a single name, or a comma-separated list
     }
     for (const Value& value : tables) {
-        for (const std::string& name : SplitNames(value.ToString())) {
-            auto table = tpch::TableFromName(Lower(name));
-            if (!table) {
-                throw Exception(ErrorKind::InvalidInput,
-                                "dbgen: unknown TPC-H table \"" + name +
-                                    "\" (tables are part, supplier, partsupp, customer, orders, "
-                                    "lineitem, nation, region)");
-            }
-            if (std::find(options.tables.begin(), options.tables.end(), *table) ==
-                options.tables.end()) {
-                options.tables.push_back(*table);
-            }
-        }
-    }
-    if (!options.path.empty() && !named("format")) {
-        options.format = "parquet";
+        options.AddTables(value.ToString());
     }
     options.Validate();
     return options;
+}
+
+void DbgenOptions::AddTables(const std::string& names) {
+    for (const std::string& name : SplitNames(names)) {
+        auto table = tpch::TableFromName(Lower(name));
+        if (!table) {
+            throw Exception(ErrorKind::InvalidInput,
+                            "dbgen: unknown TPC-H table \"" + name +
+                                "\" (tables are part, supplier, partsupp, customer, orders, "
+                                "lineitem, nation, region)");
+        }
+        if (std::find(tables.begin(), tables.end(), *table) == tables.end()) {
+            tables.push_back(*table);
+        }
+    }
 }
 
 void DbgenOptions::Validate() const {

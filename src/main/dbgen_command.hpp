@@ -21,6 +21,8 @@ struct DbgenOptions {
 
     // From CALL dbgen's arguments: sf, path, format, row_group_size, files, compression, tables.
     static DbgenOptions FromArguments(const TableFunctionInput& input);
+    // Adds comma-separated table names (once each); throws InvalidInput for an unknown one.
+    void AddTables(const std::string& names);
     // Throws InvalidInput naming the first absurd setting.
     void Validate() const;
 };
