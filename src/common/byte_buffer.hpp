@@ -17,6 +17,10 @@ struct ByteBuffer {
         return ByteBuffer{std::shared_ptr<uint8_t[]>(new uint8_t[size == 0 ? 1 : size]), size};
     }
     uint8_t* get() const { return data.get(); }
+    // Bytes [offset, offset + length) of this buffer, sharing (and keeping alive) its memory.
+    ByteBuffer Slice(size_t offset, size_t length) const {
+        return ByteBuffer{std::shared_ptr<uint8_t[]>(data, data.get() + offset), length};
+    }
 };
 
 } // namespace sluice

@@ -18,6 +18,12 @@ public:
     virtual uint64_t Size() const = 0;
     // Reads exactly `length` bytes at `offset`; throws an IO error naming the file otherwise.
     virtual void Read(void* buffer, uint64_t length, uint64_t offset) = 0;
+    // Changes whenever the file's content may have changed (an ETag, a modification time),
+    // together with Size: caches of its footer or bytes are keyed by path, size and version.
+    // Empty when unknown: nothing about the file may then be cached.
+    virtual std::string Version() const = 0;
+    // Remote files are worth caching in memory; local ones have the page cache.
+    virtual bool IsRemote() const = 0;
 };
 
 struct FileInfo {

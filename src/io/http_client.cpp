@@ -1,6 +1,7 @@
 #include "io/http_client.hpp"
 
 #include "common/exception.hpp"
+#include "io/read_context.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -289,9 +290,20 @@ bool HttpClient::Attempt(Handle& handle, HttpRequest& request, HttpResponse& res
     }
     handle.error[0] = '\0';
     stats_.requests++;
+    ReadStatistics* caller = CurrentReadContext().statistics;
     CURLcode code = curl_easy_perform(curl);
     curl_slist_free_all(headers);
     stats_.bytes += response.received;
+    if (caller) {
+        caller->requests++;
+        caller->bytes += response.received;
+        curl_off_t first_byte = 0;
+        if (curl_easy_getinfo(curl, CURLINFO_STARTTRANSFER_TIME_T, &first_byte) == CURLE_OK &&
+            first_byte > 0) {
+            caller->first_byte_micros += static_cast<uint64_t>(first_byte);
+            caller->first_byte_samples++;
+        }
+    }
     if (code == CURLE_ABORTED_BY_CALLBACK) {
         throw Exception(ErrorKind::Interrupted, "request cancelled: " + RedactUrl(request.url));
     }
@@ -314,6 +326,9 @@ bool HttpClient::Attempt(Handle& handle, HttpRequest& request, HttpResponse& res
 }
 
 HttpResponse HttpClient::Execute(HttpRequest& request) {
+    if (!request.cancel) {
+        request.cancel = CurrentReadContext().cancel;
+    }
     HttpOptions options = this->options();
     double wait_ms = static_cast<double>(options.retry_wait_ms);
     std::minstd_rand jitter(
@@ -356,6 +371,9 @@ HttpResponse HttpClient::Execute(HttpRequest& request) {
                                                " failed: " + last_problem + tries);
         }
         stats_.retries++;
+        if (ReadStatistics* caller = CurrentReadContext().statistics) {
+            caller->retries++;
+        }
         // Exponential backoff with +-25% jitter; a Retry-After from the server wins if longer.
         double wait = wait_ms * std::uniform_real_distribution<double>(0.75, 1.25)(jitter);
         if (retry_after) {

@@ -53,6 +53,8 @@ public:
 
     const std::string& path() const override { return object_.name; }
     uint64_t Size() const override { return size_; }
+    std::string Version() const override { return etag_; }
+    bool IsRemote() const override { return true; }
 
     void Read(void* buffer, uint64_t length, uint64_t offset) override {
         if (length == 0) {

@@ -2,6 +2,7 @@
 
 #include "common/exception.hpp"
 #include "io/glob_pattern.hpp"
+#include "io/read_context.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -21,14 +22,20 @@ std::string StripScheme(const std::string& path) {
 
 class LocalFileHandle : public FileHandle {
 public:
-    LocalFileHandle(std::string path, int fd, uint64_t size)
-        : path_(std::move(path)), fd_(fd), size_(size) {}
+    LocalFileHandle(std::string path, int fd, uint64_t size, std::string version)
+        : path_(std::move(path)), fd_(fd), size_(size), version_(std::move(version)) {}
     ~LocalFileHandle() override { ::close(fd_); }
 
     const std::string& path() const override { return path_; }
     uint64_t Size() const override { return size_; }
+    std::string Version() const override { return version_; }
+    bool IsRemote() const override { return false; }
 
     void Read(void* buffer, uint64_t length, uint64_t offset) override {
+        if (ReadStatistics* statistics = CurrentReadContext().statistics) {
+            statistics->requests++;
+            statistics->bytes += length;
+        }
         if (offset > size_ || length > size_ - offset) {
             throw Exception(ErrorKind::IO, "read of " + std::to_string(length) +
                                                " bytes at offset " + std::to_string(offset) +
@@ -57,6 +64,7 @@ private:
     std::string path_;
     int fd_;
     uint64_t size_;
+    std::string version_;
 };
 
 } // namespace
@@ -73,7 +81,11 @@ std::unique_ptr<FileHandle> LocalFileSystem::Open(const std::string& path_or_url
         ::close(fd);
         throw Exception(ErrorKind::IO, "\"" + path + "\" is not a regular file");
     }
-    return std::make_unique<LocalFileHandle>(path, fd, static_cast<uint64_t>(info.st_size));
+    // Modification time in nanoseconds, and the inode: a file replaced or rewritten differs.
+    std::string version = std::to_string(info.st_mtim.tv_sec) + "." +
+                          std::to_string(info.st_mtim.tv_nsec) + "/" + std::to_string(info.st_ino);
+    return std::make_unique<LocalFileHandle>(path, fd, static_cast<uint64_t>(info.st_size),
+                                             std::move(version));
 }
 
 std::vector<FileInfo> LocalFileSystem::Glob(const std::string& pattern_or_url) {

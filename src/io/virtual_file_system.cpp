@@ -14,7 +14,17 @@ VirtualFileSystem::VirtualFileSystem()
 
 VirtualFileSystem::~VirtualFileSystem() = default;
 
+void VirtualFileSystem::RegisterPrefix(std::string prefix,
+                                       std::shared_ptr<FileSystem> file_system) {
+    registered_.emplace_back(std::move(prefix), std::move(file_system));
+}
+
 FileSystem& VirtualFileSystem::Backend(const std::string& path) {
+    for (const auto& [prefix, file_system] : registered_) {
+        if (path.rfind(prefix, 0) == 0) {
+            return *file_system;
+        }
+    }
     if (HttpFileSystem::Handles(path)) {
         return *http_;
     }

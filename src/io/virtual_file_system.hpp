@@ -5,6 +5,8 @@
 #include "io/s3_file_system.hpp"
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace sluice {
 
@@ -19,6 +21,10 @@ public:
     std::unique_ptr<FileHandle> Open(const std::string& path) override;
     std::vector<FileInfo> Glob(const std::string& pattern) override;
 
+    // Serves paths starting with `prefix` ("mem://") from `file_system`: embedders' own storage,
+    // and the tests' decorators.
+    void RegisterPrefix(std::string prefix, std::shared_ptr<FileSystem> file_system);
+
     HttpClient& http() { return *http_client_; }
     S3FileSystem& s3() { return *s3_; }
 
@@ -29,6 +35,7 @@ private:
     std::unique_ptr<FileSystem> local_;
     std::unique_ptr<FileSystem> http_;
     std::unique_ptr<S3FileSystem> s3_;
+    std::vector<std::pair<std::string, std::shared_ptr<FileSystem>>> registered_;
 };
 
 } // namespace sluice

@@ -5,9 +5,12 @@
 #include "execution/range_source.hpp"
 #include "execution/rows_source.hpp"
 #include "formats/parquet/parquet_metadata_tables.hpp"
-#include "formats/parquet/parquet_scan.hpp"
 #include "io/virtual_file_system.hpp"
+#include "main/database.hpp"
 #include "main/dbgen_command.hpp"
+#include "parallel/run_concurrently.hpp"
+#include "scan/multi_file_scan.hpp"
+#include "scan/parquet_scan_format.hpp"
 
 #include <algorithm>
 
@@ -62,22 +65,19 @@ TableFunction SettingsFunction(Settings& settings) {
     return function;
 }
 
-std::string ColumnSignature(const parquet::ParquetColumn& column) {
-    return column.name + " " + column.type.ToString();
-}
-
-TableFunction ReadParquetFunction(FileSystem& file_system) {
+TableFunction ReadParquetFunction(Database& database) {
     TableFunction function;
     function.name = "read_parquet";
-    function.bind = [&file_system](const TableFunctionInput& input) {
+    function.bind = [&database](const TableFunctionInput& input) {
         const std::string name = "read_parquet";
+        FileSystem& file_system = database.file_system();
         input.CheckNamed({"filename", "file_row_number", "union_by_name"}, name);
         if (input.positional.size() != 1) {
             throw Exception(
                 ErrorKind::Binder,
                 "read_parquet takes one argument: a path, a glob pattern or a list of them");
         }
-        std::vector<parquet::ParquetFile> files;
+        std::vector<std::string> paths;
         for (const Value& pattern : input.positional[0].values) {
             if (pattern.type().id() != LogicalTypeId::VARCHAR) {
                 throw Exception(ErrorKind::Binder,
@@ -85,18 +85,20 @@ TableFunction ReadParquetFunction(FileSystem& file_system) {
                                     pattern.ToString());
             }
             for (const FileInfo& info : file_system.Glob(pattern.GetString())) {
-                parquet::ParquetFile file;
-                file.handle = file_system.Open(info.path);
-                file.reader = parquet::ParquetFileReader::Open(*file.handle);
-                files.push_back(std::move(file));
+                paths.push_back(info.path);
             }
         }
-        if (files.empty()) {
+        if (paths.empty()) {
             throw Exception(ErrorKind::Binder, "read_parquet needs at least one file");
         }
-        // The scan's columns: the first file's, or with union_by_name every file's by name.
+        // Binding needs the first file's schema; the scan opens the others ahead of need. With
+        // union_by_name the schema is every file's, so all are opened now, concurrently.
+        bool union_by_name = input.Flag("union_by_name", name);
+        std::vector<ParquetFile> files(union_by_name ? paths.size() : 1);
+        RunConcurrently(database.scheduler(), TaskPool::Async, files.size(),
+                        [&](size_t i) { files[i] = OpenParquetFile(file_system, paths[i]); });
         std::vector<parquet::ParquetColumn> columns = files[0].reader->columns();
-        if (input.Flag("union_by_name", name)) {
+        if (union_by_name) {
             for (auto& file : files) {
                 for (const auto& column : file.reader->columns()) {
                     auto known =
@@ -124,21 +126,6 @@ TableFunction ReadParquetFunction(FileSystem& file_system) {
                     file.column_map.push_back(found == own.end() ? -1 : found - own.begin());
                 }
             }
-        } else {
-            for (const auto& file : files) {
-                const auto& other = file.reader->columns();
-                bool same = other.size() == columns.size();
-                for (size_t i = 0; same && i < columns.size(); i++) {
-                    same = ColumnSignature(other[i]) == ColumnSignature(columns[i]);
-                }
-                if (!same) {
-                    throw Exception(ErrorKind::InvalidInput,
-                                    "file '" + file.reader->path() +
-                                        "' has a different schema than '" +
-                                        files[0].reader->path() +
-                                        "'; union_by_name = true reads them by column name");
-                }
-            }
         }
         BoundTableFunction bound;
         for (const auto& column : columns) {
@@ -150,19 +137,23 @@ TableFunction ReadParquetFunction(FileSystem& file_system) {
         if (input.Flag("filename", name)) {
             bound.names.push_back("filename");
             bound.types.push_back(LogicalTypeId::VARCHAR);
-            virtual_ids.push_back(parquet::ParquetScanSource::kFilenameColumn);
+            virtual_ids.push_back(ParquetScanFormat::kFilenameColumn);
         }
         if (input.Flag("file_row_number", name)) {
             bound.names.push_back("file_row_number");
             bound.types.push_back(LogicalTypeId::BIGINT);
-            virtual_ids.push_back(parquet::ParquetScanSource::kFileRowNumberColumn);
+            virtual_ids.push_back(ParquetScanFormat::kFileRowNumberColumn);
         }
+        // Files not opened yet are assumed to be like the first.
+        double rows_per_file = static_cast<double>(files[0].reader->metadata().num_rows);
         bound.estimated_rows = 0;
-        for (const auto& file : files) {
-            bound.estimated_rows += static_cast<double>(file.reader->metadata().num_rows);
+        for (size_t i = 0; i < paths.size(); i++) {
+            bound.estimated_rows += i < files.size()
+                                        ? static_cast<double>(files[i].reader->metadata().num_rows)
+                                        : rows_per_file;
         }
         auto types = bound.types;
-        bound.make_source = [files, columns, virtual_ids,
+        bound.make_source = [&database, paths, files, columns, virtual_ids,
                              types](const std::vector<idx_t>& column_ids,
                                     const std::vector<TableFilter>& filters) {
             std::vector<size_t> ids;
@@ -177,12 +168,15 @@ TableFunction ReadParquetFunction(FileSystem& file_system) {
                 if (!column.unsupported.empty()) {
                     throw Exception(ErrorKind::NotImplemented,
                                     "not supported: " + column.unsupported + " in column \"" +
-                                        column.name + "\" of '" + files[0].reader->path() + "'");
+                                        column.name + "\" of '" + paths[0] + "'");
                 }
                 ids.push_back(id);
             }
-            return std::make_shared<parquet::ParquetScanSource>(
-                files, std::move(ids), std::move(projected_types), filters);
+            auto format = std::make_shared<ParquetScanFormat>(database.file_system(), paths, files,
+                                                              columns, std::move(ids),
+                                                              std::move(projected_types), filters);
+            return std::make_shared<MultiFileScan>(std::move(format), database.CurrentScanOptions(),
+                                                   database.Services());
         };
         return bound;
     };
@@ -191,21 +185,26 @@ TableFunction ReadParquetFunction(FileSystem& file_system) {
 
 // parquet_metadata('glob') and parquet_schema('glob'): the footer of every matching file.
 TableFunction
-ParquetMetadataFunction(FileSystem& file_system, const std::string& name,
+ParquetMetadataFunction(Database& database, const std::string& name,
                         parquet::MetadataTable (*table_of)(const parquet::ParquetFileReader&)) {
     TableFunction function;
     function.name = name;
-    function.bind = [&file_system, name, table_of](const TableFunctionInput& input) {
+    function.bind = [&database, name, table_of](const TableFunctionInput& input) {
+        FileSystem& file_system = database.file_system();
         input.CheckNamed({}, name);
         if (input.positional.size() != 1 ||
             input.Scalar(0, name).type().id() != LogicalTypeId::VARCHAR) {
             throw Exception(ErrorKind::Binder,
                             name + " takes one argument: a file path or glob pattern");
         }
+        std::vector<FileInfo> matches = file_system.Glob(input.Scalar(0, name).GetString());
+        std::vector<ParquetFile> files(matches.size());
+        RunConcurrently(database.scheduler(), TaskPool::Async, files.size(), [&](size_t i) {
+            files[i] = OpenParquetFile(file_system, matches[i].path);
+        });
         parquet::MetadataTable table;
-        for (const FileInfo& info : file_system.Glob(input.Scalar(0, name).GetString())) {
-            auto handle = file_system.Open(info.path);
-            parquet::AppendTable(table, table_of(*parquet::ParquetFileReader::Open(*handle)));
+        for (const ParquetFile& file : files) {
+            parquet::AppendTable(table, table_of(*file.reader));
         }
         BoundTableFunction bound;
         bound.names = table.names;
@@ -319,18 +318,19 @@ TableFunction HttpStatsFunction(const HttpStats& stats) {
 
 } // namespace
 
-void RegisterBuiltinTableFunctions(TableFunctionCatalog& catalog, Settings& settings,
-                                   VirtualFileSystem& file_system) {
-    catalog.Register(SettingsFunction(settings));
-    catalog.Register(ReadParquetFunction(file_system));
+void RegisterBuiltinTableFunctions(Database& database) {
+    TableFunctionCatalog& catalog = database.catalog().table_functions();
+    VirtualFileSystem& file_system = database.file_system();
+    catalog.Register(SettingsFunction(database.settings()));
+    catalog.Register(ReadParquetFunction(database));
     catalog.Register(RangeFunction());
     catalog.Register(TpchQueriesFunction());
     catalog.Register(GlobFunction(file_system));
     catalog.Register(HttpStatsFunction(file_system.http().stats()));
     catalog.Register(
-        ParquetMetadataFunction(file_system, "parquet_metadata", parquet::ParquetMetadataTable));
+        ParquetMetadataFunction(database, "parquet_metadata", parquet::ParquetMetadataTable));
     catalog.Register(
-        ParquetMetadataFunction(file_system, "parquet_schema", parquet::ParquetSchemaTable));
+        ParquetMetadataFunction(database, "parquet_schema", parquet::ParquetSchemaTable));
 }
 
 } // namespace sluice

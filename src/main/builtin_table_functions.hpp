@@ -1,15 +1,11 @@
 #pragma once
 
-#include "main/settings.hpp"
-#include "sql/table_function.hpp"
-
 namespace sluice {
 
-class VirtualFileSystem;
+class Database;
 
 // The table functions every database starts with: sluice_settings(), read_parquet(), glob(),
 // sluice_http_stats() ...
-void RegisterBuiltinTableFunctions(TableFunctionCatalog& catalog, Settings& settings,
-                                   VirtualFileSystem& file_system);
+void RegisterBuiltinTableFunctions(Database& database);
 
 } // namespace sluice

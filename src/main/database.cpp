@@ -13,7 +13,25 @@ Database::Database() {
     ApplyRemoteOptions();
     memory_ =
         std::make_unique<MemoryManager>(static_cast<idx_t>(settings_.GetInteger("memory_limit")));
-    RegisterBuiltinTableFunctions(catalog_.table_functions(), settings_, *file_system_);
+    temporary_memory_ = std::make_unique<TemporaryMemoryManager>(*memory_);
+    external_file_cache_ = std::make_unique<ExternalFileCache>(ExternalCacheCapacity());
+    RegisterBuiltinTableFunctions(*this);
+}
+
+uint64_t Database::ExternalCacheCapacity() const {
+    // A quarter of memory_limit: the cache gives way to the memory queries need.
+    return static_cast<uint64_t>(settings_.GetInteger("memory_limit")) / 4;
+}
+
+ScanOptions Database::CurrentScanOptions() const {
+    ScanOptions options;
+    options.read_ahead_depth = settings_.GetInteger("read_ahead_depth");
+    options.cache_remote_ranges = settings_.GetBoolean("enable_external_file_cache");
+    return options;
+}
+
+ScanServices Database::Services() {
+    return ScanServices{scheduler_.get(), temporary_memory_.get(), external_file_cache_.get()};
 }
 
 Database::~Database() = default;
@@ -71,6 +89,10 @@ void Database::ApplyRemoteOptions() {
 
 void Database::ResizePools() {
     memory_->SetLimit(static_cast<idx_t>(settings_.GetInteger("memory_limit")));
+    external_file_cache_->SetCapacity(ExternalCacheCapacity());
+    if (!settings_.GetBoolean("enable_external_file_cache")) {
+        external_file_cache_->Clear();
+    }
     scheduler_->SetThreadCounts(static_cast<uint32_t>(settings_.GetInteger("threads")),
                                 static_cast<uint32_t>(settings_.GetInteger("async_threads")));
 }

@@ -1,9 +1,12 @@
 #pragma once
 
+#include "io/external_file_cache.hpp"
 #include "io/virtual_file_system.hpp"
 #include "main/settings.hpp"
 #include "memory/memory_manager.hpp"
+#include "memory/temporary_memory_manager.hpp"
 #include "parallel/task_scheduler.hpp"
+#include "scan/multi_file_scan.hpp"
 #include "sql/catalog.hpp"
 
 #include <memory>
@@ -21,6 +24,12 @@ public:
     Settings& settings() { return settings_; }
     TaskScheduler& scheduler() { return *scheduler_; }
     MemoryManager& memory() { return *memory_; }
+    TemporaryMemoryManager& temporary_memory() { return *temporary_memory_; }
+    ExternalFileCache& external_file_cache() { return *external_file_cache_; }
+    VirtualFileSystem& file_system() { return *file_system_; }
+    // What scans use now: the read-ahead settings and the database's pools, memory and cache.
+    ScanOptions CurrentScanOptions() const;
+    ScanServices Services();
     Catalog& catalog() { return catalog_; }
 
     // Applies a setting and its side effects (pool sizes follow threads / async_threads).
@@ -29,10 +38,13 @@ public:
 
 private:
     void ResizePools();
+    uint64_t ExternalCacheCapacity() const;
     void ApplyRemoteOptions(); // the http_* and s3_* settings (and environment) to the clients
 
     Settings settings_;
     std::unique_ptr<MemoryManager> memory_;
+    std::unique_ptr<TemporaryMemoryManager> temporary_memory_;
+    std::unique_ptr<ExternalFileCache> external_file_cache_;
     std::unique_ptr<TaskScheduler> scheduler_;
     std::unique_ptr<VirtualFileSystem> file_system_;
     Catalog catalog_;

@@ -3,16 +3,43 @@
 #include "common/exception.hpp"
 #include "common/memory_size.hpp"
 
+#include <algorithm>
+
 namespace sluice {
 
-void MemoryManager::Reserve(idx_t bytes, const std::string& owner) {
+bool MemoryManager::TryReserve(idx_t bytes) {
     idx_t used = used_.fetch_add(bytes) + bytes;
     if (used > limit_.load()) {
         used_.fetch_sub(bytes);
-        throw Exception(ErrorKind::OutOfMemory, "could not allocate " + FormatMemorySize(bytes) +
-                                                    " for " + owner + " (memory_limit " +
-                                                    FormatMemorySize(limit_.load()) + ", " +
-                                                    FormatMemorySize(used - bytes) + " in use)");
+        return false;
+    }
+    return true;
+}
+
+void MemoryManager::Reserve(idx_t bytes, const std::string& owner) {
+    if (TryReserve(bytes)) {
+        return;
+    }
+    if (reclaimer_) {
+        reclaimer_();
+        if (TryReserve(bytes)) {
+            return;
+        }
+    }
+    throw Exception(ErrorKind::OutOfMemory, "could not allocate " + FormatMemorySize(bytes) +
+                                                " for " + owner + " (memory_limit " +
+                                                FormatMemorySize(limit_.load()) + ", " +
+                                                FormatMemorySize(used_.load()) + " in use)");
+}
+
+idx_t MemoryManager::ReservePartly(idx_t bytes) {
+    idx_t used = used_.load();
+    while (true) {
+        idx_t limit = limit_.load();
+        idx_t take = used >= limit ? 0 : std::min(bytes, limit - used);
+        if (take == 0 || used_.compare_exchange_weak(used, used + take)) {
+            return take;
+        }
     }
 }
 

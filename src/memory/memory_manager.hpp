@@ -3,6 +3,7 @@
 #include "common/types.hpp"
 
 #include <atomic>
+#include <functional>
 #include <string>
 
 namespace sluice {
@@ -21,12 +22,23 @@ public:
 
     // Adds `bytes` to the memory in use; throws OutOfMemory (naming `owner`) if that would
     // pass the limit.
+    // Before failing, the reclaimer (the TemporaryMemoryManager) is asked to give back memory
+    // that temporary states were granted but do not use.
     void Reserve(idx_t bytes, const std::string& owner);
+    // Adds up to `bytes` and returns how much was added (what fits under the limit).
+    idx_t ReservePartly(idx_t bytes);
+    // Adds `bytes` even past the limit: the minimum an operator needs to make progress at all.
+    void ReserveForced(idx_t bytes) { used_.fetch_add(bytes); }
     void Release(idx_t bytes);
 
+    void SetReclaimer(std::function<void()> reclaimer) { reclaimer_ = std::move(reclaimer); }
+
 private:
+    bool TryReserve(idx_t bytes);
+
     std::atomic<idx_t> limit_;
     std::atomic<idx_t> used_{0};
+    std::function<void()> reclaimer_;
 };
 
 // Memory held by one operator's state, released when it is destroyed. Not thread-safe: one per

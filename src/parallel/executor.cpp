@@ -42,6 +42,7 @@ public:
                 batch_index_ = state_.pipeline->source->BatchIndex(source_local_.get());
                 if (source_chunk_.size() > 0 && !Push(source_chunk_, 0)) {
                     state_.finished_early.store(true);
+                    state_.pipeline->source->Cancel();
                     return Finish();
                 }
                 if (result == SourceResult::Finished) {
@@ -141,6 +142,15 @@ void Executor::Execute() {
         return outstanding_tasks_ == 0 &&
                (finished_pipelines_ == pipelines_.size() || error_ || cancelled_.load());
     });
+    // Read-ahead may still be in flight (a LIMIT stopped early, an error): nothing outlives the
+    // query.
+    lock.unlock();
+    for (auto& state : pipelines_) {
+        if (state->started) {
+            state->pipeline->source->StopBackgroundWork();
+        }
+    }
+    lock.lock();
     if (error_) {
         throw Exception(error_->kind, error_->message);
     }
@@ -152,7 +162,16 @@ void Executor::Execute() {
 void Executor::Cancel() {
     cancelled_.store(true);
     std::lock_guard<std::mutex> guard(mutex_);
+    CancelSources();
     done_.notify_all();
+}
+
+void Executor::CancelSources() {
+    for (auto& state : pipelines_) {
+        if (state->started && !state->finished) {
+            state->pipeline->source->Cancel();
+        }
+    }
 }
 
 double Executor::Progress() const {
@@ -254,6 +273,7 @@ std::string Executor::ProfileReport() const {
             out += buffer;
         };
         line(0, pipeline.source->Name());
+        out += pipeline.source->ProfileDetails();
         for (size_t i = 0; i < pipeline.operators.size(); i++) {
             line(i + 1, pipeline.operators[i]->Name());
         }
@@ -283,6 +303,7 @@ void Executor::PushError(std::exception_ptr error) {
         error_ = std::make_unique<ErrorCopy>(std::move(copy));
     }
     cancelled_.store(true);
+    CancelSources();
     done_.notify_all();
 }
 

@@ -55,6 +55,8 @@ private:
     void StartReadyPipelines(std::unique_lock<std::mutex>& lock);
     void OnTaskDone(PipelineState& state);
     void PushError(std::exception_ptr error);
+    // Tells the sources of running pipelines to stop their background work. Under mutex_.
+    void CancelSources();
 
     TaskScheduler& scheduler_;
     idx_t max_threads_;

@@ -55,6 +55,14 @@ public:
     virtual idx_t BatchIndex(LocalState* /*local*/) const { return 0; }
     // Fraction done in [0, 1], or negative when unknown.
     virtual double Progress() const { return -1; }
+    // No more output is wanted (a LIMIT is satisfied, a task failed, the query was interrupted):
+    // stop work in the background and wake parked tasks. Must not block.
+    virtual void Cancel() {}
+    // Returns once no background work (I/O on the ASYNC pool) runs any more; the executor
+    // calls it before the query returns, so nothing outlives it.
+    virtual void StopBackgroundWork() {}
+    // Extra lines for EXPLAIN ANALYZE under the source's line.
+    virtual std::string ProfileDetails() const { return ""; }
 };
 
 class PipelineOperator {

@@ -10,6 +10,7 @@ namespace sluice {
 namespace {
 thread_local bool tls_is_worker = false;
 thread_local TaskPool tls_pool = TaskPool::Regular;
+thread_local uint32_t tls_index = 0;
 } // namespace
 
 void Task::OnException(std::exception_ptr error) {
@@ -130,6 +131,11 @@ bool TaskScheduler::OnWorkerThread(TaskPool& pool) {
     return tls_is_worker;
 }
 
+bool TaskScheduler::OnWorkerThread(TaskPool& pool, uint32_t& index) {
+    index = tls_index;
+    return OnWorkerThread(pool);
+}
+
 void TaskScheduler::Schedule(std::shared_ptr<Task> task) {
     task->scheduler_ = this;
     task->park_state_.store(Task::kRunning, std::memory_order_release);
@@ -150,6 +156,7 @@ void TaskScheduler::Enqueue(std::shared_ptr<Task> task) {
 void TaskScheduler::WorkerLoop(TaskPool kind, uint32_t index) {
     tls_is_worker = true;
     tls_pool = kind;
+    tls_index = index;
     Pool& own = PoolOf(kind);
     std::unique_lock<std::mutex> lock(mutex_);
     auto can_help = [&] {

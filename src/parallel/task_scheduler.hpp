@@ -35,6 +35,8 @@ public:
 
     // True on a scheduler thread, with `pool` set to the pool it belongs to.
     static bool OnWorkerThread(TaskPool& pool);
+    // The same, with the thread's index within its pool (trace lanes).
+    static bool OnWorkerThread(TaskPool& pool, uint32_t& index);
 
 private:
     friend class Waker;

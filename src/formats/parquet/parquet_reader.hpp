@@ -5,6 +5,7 @@
 #include "formats/parquet/column_reader.hpp"
 #include "formats/parquet/parquet_metadata.hpp"
 #include "formats/parquet/parquet_schema.hpp"
+#include "io/byte_range.hpp"
 #include "io/file_system.hpp"
 
 #include <memory>
@@ -12,11 +13,6 @@
 #include <vector>
 
 namespace sluice::parquet {
-
-struct ByteRange {
-    uint64_t offset = 0;
-    uint64_t length = 0;
-};
 
 // One Parquet file's metadata, and the plan of what to fetch for a row group. The reader does
 // no I/O after Open: callers fetch the planned ranges (synchronously today, asynchronously in the

@@ -1,0 +1,639 @@
+#include "scan/multi_file_scan.hpp"
+
+#include "common/exception.hpp"
+#include "io/read_context.hpp"
+#include "parallel/trace_recorder.hpp"
+#include "scan/scan_job.hpp"
+
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+
+namespace sluice {
+
+namespace {
+
+// A blocking I/O step on the ASYNC pool: one range request, or opening and planning a file.
+class FetchTask : public Task {
+public:
+    explicit FetchTask(std::function<void()> work)
+        : Task(TaskPool::Async), work_(std::move(work)) {}
+    TaskResult Execute() override {
+        work_();
+        return TaskResult::Done;
+    }
+
+private:
+    std::function<void()> work_;
+};
+
+// Batch indices order chunks by job, then by chunk within the job.
+constexpr int kChunkBits = 32;
+
+// The budget a scan asks for: enough for every ASYNC thread to have two full requests of data
+// (one arriving, one waiting to be decoded). More would only hold memory, not add speed.
+uint64_t WantedBudget(uint32_t async_threads, const CoalescingOptions& coalescing) {
+    return 2ULL * std::max<uint32_t>(1, async_threads) * coalescing.max_request;
+}
+
+} // namespace
+
+class MultiFileScan::State : public std::enable_shared_from_this<State> {
+public:
+    enum class FileStatus : uint8_t { Waiting, Planning, Planned, Failed };
+    struct FileSlot {
+        FileStatus status = FileStatus::Waiting;
+        PlannedFile planned;
+    };
+    enum class Claim : uint8_t { Claimed, Blocked, Finished };
+
+    State(std::shared_ptr<ScanFormat> format, ScanOptions options, ScanServices services)
+        : format(std::move(format)), options(options), services(services) {
+        files_.resize(this->format->FileCount());
+        statistics.files = files_.size();
+        if (options.read_ahead_depth < 0 && services.temporary_memory) {
+            budget_ = services.temporary_memory->Register(0);
+        }
+    }
+
+    const std::shared_ptr<ScanFormat> format;
+    const ScanOptions options;
+    const ScanServices services;
+    ScanStatistics statistics;
+    std::atomic<int> next_task_id{0};
+
+    bool cancelled() const { return cancelled_.load(); }
+
+    void ThrowIfFailed() {
+        std::lock_guard<std::mutex> guard(mutex_);
+        if (error_) {
+            std::rethrow_exception(error_);
+        }
+    }
+
+    // The first real error of the scan: remembered for every task, and everything else stops.
+    void Fail(std::exception_ptr error) {
+        {
+            std::lock_guard<std::mutex> guard(mutex_);
+            if (error_ || cancelled_.load()) {
+                return; // already failed, or the error is the consequence of a cancellation
+            }
+            error_ = std::move(error);
+        }
+        Cancel();
+    }
+
+    void Cancel() {
+        {
+            std::lock_guard<std::mutex> guard(background_mutex_);
+            cancelled_.store(true);
+        }
+        WakeWaiters();
+    }
+
+    void StopBackgroundWork() {
+        Cancel();
+        std::unique_lock<std::mutex> lock(background_mutex_);
+        background_idle_.wait(lock, [&] { return background_ == 0; });
+    }
+
+    Claim ClaimJob(std::shared_ptr<ScanJob>& claimed, TaskContext& context) {
+        std::vector<std::shared_ptr<ScanJob>> created;
+        Claim outcome;
+        {
+            std::unique_lock<std::mutex> lock(mutex_);
+            if (error_) {
+                std::rethrow_exception(error_);
+            }
+            TopUp(created);
+            if (!queue_.empty()) {
+                claimed = std::move(queue_.front());
+                queue_.pop_front();
+                outcome = Claim::Claimed;
+            } else if (next_file_ >= files_.size() || cancelled_.load()) {
+                outcome = Claim::Finished;
+            } else {
+                // Nothing admitted yet: a file is being planned, or the depth or the budget is
+                // used up by jobs other tasks are decoding. Whoever changes that wakes us.
+                waiters_.push_back(context.MakeWaker());
+                outcome = Claim::Blocked;
+            }
+        }
+        for (const auto& job : created) {
+            StartFetches(job);
+        }
+        return outcome;
+    }
+
+    // read_ahead_depth = 0: the next job, fetched here, one request after the other.
+    Claim ClaimSynchronously(std::shared_ptr<ScanJob>& claimed) {
+        std::shared_ptr<ScanJob> job;
+        {
+            std::unique_lock<std::mutex> lock(mutex_);
+            while (!job) {
+                if (error_) {
+                    std::rethrow_exception(error_);
+                }
+                if (next_file_ >= files_.size() || cancelled_.load()) {
+                    return Claim::Finished;
+                }
+                FileSlot& slot = files_[next_file_];
+                if (slot.status == FileStatus::Waiting) {
+                    // Planned under the lock: the other tasks need this file next anyway.
+                    auto [planned, error] = ReadPlan(next_file_);
+                    StorePlan(next_file_, std::move(planned), error);
+                    if (slot.status == FileStatus::Failed && !error_) {
+                        return Claim::Finished; // cancelled meanwhile
+                    }
+                    continue;
+                }
+                if (next_job_ >= slot.planned.jobs.size()) {
+                    next_file_++;
+                    next_job_ = 0;
+                    continue;
+                }
+                const ScanJobPlan& plan = slot.planned.jobs[next_job_];
+                job = CreateJob(next_file_, plan, CoalesceRanges(plan.ranges, options.coalescing));
+                next_job_++;
+            }
+        }
+        try {
+            for (size_t r = 0; r < job->regions.size(); r++) {
+                if (CachedRegion(*job, r)) {
+                    continue;
+                }
+                job->regions[r] = ByteBuffer::Allocate(job->layout.regions[r].length);
+                for (size_t i = 0; i < job->layout.requests.size(); i++) {
+                    if (job->layout.request_region[i] == r) {
+                        ReadRequest(*job, i);
+                    }
+                }
+            }
+        } catch (...) {
+            Release(*job, true);
+            if (!cancelled_.load()) {
+                Fail(std::current_exception());
+                throw;
+            }
+            return Claim::Finished;
+        }
+        job->ExpectFetches(0); // all read, here
+        OnJobFetched(*job);
+        claimed = std::move(job);
+        return Claim::Claimed;
+    }
+
+    // The claimed job's I/O is done: hand it to the format's decoder. False when the job was cut
+    // short by a cancellation (nothing to decode).
+    std::unique_ptr<ScanJobDecoder> StartDecoding(ScanJob& job) {
+        {
+            std::lock_guard<std::mutex> guard(mutex_);
+            outstanding_--;
+        }
+        WakeWaiters();
+        if (std::exception_ptr error = job.error()) {
+            if (cancelled_.load()) {
+                ThrowIfFailed();
+                return nullptr;
+            }
+            Fail(error);
+            std::rethrow_exception(error);
+        }
+        statistics.jobs_scanned++;
+        return format->Decode(job.file, job.plan, job.RangeBuffers());
+    }
+
+    // The job's buffers are no longer held (decoded, or abandoned).
+    void Release(ScanJob& job, bool still_outstanding) {
+        uint64_t bytes = job.Bytes();
+        {
+            std::lock_guard<std::mutex> guard(mutex_);
+            held_bytes_ -= bytes;
+            if (still_outstanding) {
+                outstanding_--;
+            }
+            if (budget_) {
+                budget_->SetInUse(held_bytes_);
+            }
+        }
+        decoded_bytes_ += bytes;
+        WakeWaiters();
+    }
+
+    double Progress() const {
+        uint64_t planned_files = statistics.files_planned.load();
+        if (files_.empty()) {
+            return 1.0;
+        }
+        if (planned_files == 0 || planned_bytes_.load() == 0) {
+            return 0.0;
+        }
+        double total = static_cast<double>(planned_bytes_.load()) *
+                       static_cast<double>(files_.size()) / static_cast<double>(planned_files);
+        return std::min(1.0, static_cast<double>(decoded_bytes_.load()) / total);
+    }
+
+    uint64_t BudgetShrinks() const { return budget_ ? budget_->shrinks() : 0; }
+
+private:
+    void WakeWaiters() {
+        std::vector<Waker> waiters;
+        {
+            std::lock_guard<std::mutex> guard(mutex_);
+            waiters.swap(waiters_);
+        }
+        for (const Waker& waker : waiters) {
+            waker.Wake();
+        }
+    }
+
+    bool BeginBackground() {
+        std::lock_guard<std::mutex> guard(background_mutex_);
+        if (cancelled_.load()) {
+            return false;
+        }
+        background_++;
+        return true;
+    }
+
+    void EndBackground() {
+        std::lock_guard<std::mutex> guard(background_mutex_);
+        if (--background_ == 0) {
+            background_idle_.notify_all();
+        }
+    }
+
+    // Opens and plans `file` (I/O: called without the lock).
+    std::pair<PlannedFile, std::exception_ptr> ReadPlan(size_t file) {
+        try {
+            ScopedReadContext context({&cancelled_, &statistics.reads});
+            ScopedTraceSpan span("plan file");
+            return {format->PlanFile(file), nullptr};
+        } catch (...) {
+            return {PlannedFile{}, std::current_exception()};
+        }
+    }
+
+    // Under the lock. A failure becomes the scan's error unless it follows a cancellation.
+    void StorePlan(size_t file, PlannedFile planned, std::exception_ptr error) {
+        FileSlot& slot = files_[file];
+        slot.status = error ? FileStatus::Failed : FileStatus::Planned;
+        if (error) {
+            if (!error_ && !cancelled_.load()) {
+                error_ = std::move(error);
+            }
+            return;
+        }
+        for (const ScanJobPlan& job : planned.jobs) {
+            planned_bytes_ += job.Bytes();
+        }
+        statistics.jobs_pruned += planned.jobs_pruned;
+        statistics.files_planned++;
+        slot.planned = std::move(planned);
+    }
+
+    // Schedules the planning (footer reads) of the next few files on the ASYNC pool, so that a
+    // scan of many small files never waits on opening them one after the other.
+    void SchedulePlansAhead() {
+        size_t ahead = std::max<size_t>(2, services.scheduler->AsyncThreads());
+        for (size_t f = next_file_; f < files_.size() && f < next_file_ + ahead; f++) {
+            if (files_[f].status != FileStatus::Waiting) {
+                continue;
+            }
+            files_[f].status = FileStatus::Planning;
+            auto self = shared_from_this();
+            services.scheduler->Schedule(std::make_shared<FetchTask>([self, f] {
+                if (!self->BeginBackground()) {
+                    return;
+                }
+                auto [planned, error] = self->ReadPlan(f);
+                bool failed = false;
+                {
+                    std::lock_guard<std::mutex> guard(self->mutex_);
+                    self->StorePlan(f, std::move(planned), error);
+                    failed = self->error_ != nullptr;
+                }
+                self->EndBackground();
+                if (failed) {
+                    self->Cancel(); // stops the other fetches and wakes every waiting task
+                } else {
+                    self->WakeWaiters();
+                }
+            }));
+        }
+    }
+
+    bool Admit(uint64_t bytes) {
+        if (options.read_ahead_depth > 0) {
+            return outstanding_ < static_cast<uint64_t>(options.read_ahead_depth);
+        }
+        if (held_bytes_ == 0 || !budget_) {
+            return true; // one job always goes: the scan must make progress
+        }
+        uint64_t granted =
+            budget_->Request(WantedBudget(services.scheduler->AsyncThreads(), options.coalescing));
+        statistics.RaiseTo(statistics.budget_granted, granted);
+        return held_bytes_ + bytes <= granted;
+    }
+
+    std::shared_ptr<ScanJob> CreateJob(size_t file, const ScanJobPlan& plan,
+                                       CoalescedRanges layout) {
+        size_t requests = layout.requests.size();
+        auto job = std::make_shared<ScanJob>(file, sequence_++, plan, std::move(layout),
+                                             files_[file].planned.handle);
+        job->ExpectFetches(requests);
+        outstanding_++;
+        held_bytes_ += job->Bytes();
+        if (budget_) {
+            budget_->SetInUse(held_bytes_);
+        }
+        statistics.RaiseTo(statistics.depth_reached, outstanding_);
+        statistics.RaiseTo(statistics.held_peak, held_bytes_);
+        statistics.RaiseTo(statistics.largest_job, job->Bytes());
+        return job;
+    }
+
+    // Creates jobs in file / job order while the depth or the budget admits them.
+    void TopUp(std::vector<std::shared_ptr<ScanJob>>& created) {
+        SchedulePlansAhead();
+        while (next_file_ < files_.size() && !cancelled_.load()) {
+            FileSlot& slot = files_[next_file_];
+            if (slot.status != FileStatus::Planned) {
+                return; // planning: its completion wakes the waiters
+            }
+            if (next_job_ >= slot.planned.jobs.size()) {
+                next_file_++;
+                next_job_ = 0;
+                SchedulePlansAhead();
+                continue;
+            }
+            const ScanJobPlan& plan = slot.planned.jobs[next_job_];
+            CoalescedRanges layout = CoalesceRanges(plan.ranges, options.coalescing);
+            uint64_t bytes = 0;
+            for (const ByteRange& region : layout.regions) {
+                bytes += region.length;
+            }
+            if (!Admit(bytes)) {
+                return;
+            }
+            auto job = CreateJob(next_file_, plan, std::move(layout));
+            queue_.push_back(job);
+            created.push_back(std::move(job));
+            next_job_++;
+        }
+    }
+
+    bool CachedRegion(ScanJob& job, size_t region) {
+        if (!options.cache_remote_ranges || !services.cache || !job.handle->IsRemote()) {
+            return false;
+        }
+        const ByteRange& range = job.layout.regions[region];
+        std::optional<ByteBuffer> cached =
+            services.cache->Lookup(*job.handle, range.offset, range.length);
+        if (!cached) {
+            return false;
+        }
+        job.regions[region] = std::move(*cached);
+        statistics.bytes_from_cache += range.length;
+        return true;
+    }
+
+    // Schedules the job's requests on the ASYNC pool (regions found in the cache need none).
+    void StartFetches(const std::shared_ptr<ScanJob>& job) {
+        std::vector<bool> cached(job->regions.size());
+        for (size_t r = 0; r < job->regions.size(); r++) {
+            cached[r] = CachedRegion(*job, r);
+            if (!cached[r]) {
+                job->regions[r] = ByteBuffer::Allocate(job->layout.regions[r].length);
+            }
+        }
+        auto self = shared_from_this();
+        for (size_t i = 0; i < job->layout.requests.size(); i++) {
+            if (cached[job->layout.request_region[i]]) {
+                if (job->FetchDone(nullptr)) {
+                    OnJobFetched(*job);
+                }
+                continue;
+            }
+            services.scheduler->Schedule(std::make_shared<FetchTask>([self, job, i] {
+                std::exception_ptr error;
+                if (self->BeginBackground()) {
+                    try {
+                        self->ReadRequest(*job, i);
+                    } catch (...) {
+                        error = std::current_exception();
+                    }
+                    self->EndBackground();
+                } else {
+                    error = std::make_exception_ptr(
+                        Exception(ErrorKind::Interrupted, "fetch cancelled"));
+                }
+                if (error) {
+                    self->Fail(error);
+                }
+                if (job->FetchDone(error)) {
+                    self->OnJobFetched(*job);
+                }
+            }));
+        }
+    }
+
+    void ReadRequest(ScanJob& job, size_t request) {
+        const ByteRange& range = job.layout.requests[request];
+        const ByteRange& region = job.layout.regions[job.layout.request_region[request]];
+        uint8_t* target =
+            job.regions[job.layout.request_region[request]].get() + (range.offset - region.offset);
+        ScopedReadContext context({&cancelled_, &statistics.reads});
+        ScopedTraceSpan span("fetch");
+        if (TraceRecorder::Active()) {
+            span.SetArgs("\"bytes\": " + std::to_string(range.length) + ", \"offset\": " +
+                         std::to_string(range.offset) + ", \"file\": " + std::to_string(job.file) +
+                         ", \"job\": " + std::to_string(job.sequence));
+        }
+        statistics.fetches++;
+        statistics.bytes_requested += range.length;
+        statistics.in_flight.Begin();
+        try {
+            if (cancelled_.load()) {
+                throw Exception(ErrorKind::Interrupted, "fetch cancelled");
+            }
+            job.handle->Read(target, range.length, range.offset);
+        } catch (...) {
+            statistics.in_flight.End();
+            throw;
+        }
+        statistics.in_flight.End();
+    }
+
+    // The job's last fetch is done: keep its remote bytes for later queries.
+    void OnJobFetched(ScanJob& job) {
+        if (!options.cache_remote_ranges || !services.cache || !job.handle->IsRemote() ||
+            job.error()) {
+            return;
+        }
+        for (size_t r = 0; r < job.regions.size(); r++) {
+            services.cache->Insert(*job.handle, job.layout.regions[r].offset, job.regions[r]);
+        }
+    }
+
+    mutable std::mutex mutex_; // guards everything below except the atomics
+    std::vector<FileSlot> files_;
+    size_t next_file_ = 0; // where TopUp creates the next job
+    size_t next_job_ = 0;
+    size_t sequence_ = 0;
+    std::deque<std::shared_ptr<ScanJob>> queue_; // created, not yet claimed, oldest first
+    uint64_t outstanding_ = 0;                   // created, decoding not yet started
+    uint64_t held_bytes_ = 0;                    // buffers of jobs created and not yet released
+    std::vector<Waker> waiters_;
+    std::exception_ptr error_;
+    std::unique_ptr<TemporaryMemoryState> budget_;
+
+    std::atomic<bool> cancelled_{false};
+    std::mutex background_mutex_;
+    std::condition_variable background_idle_;
+    uint64_t background_ = 0; // fetches and file plans running now
+
+    std::atomic<uint64_t> planned_bytes_{0};
+    std::atomic<uint64_t> decoded_bytes_{0};
+};
+
+namespace {
+
+struct ScanLocal : LocalState {
+    std::shared_ptr<MultiFileScan::State> state;
+    std::shared_ptr<ScanJob> job; // claimed
+    bool decoding = false;
+    std::unique_ptr<ScanJobDecoder> decoder;
+    idx_t chunk_in_job = 0;
+    int task_id = 0;
+    bool parked = false;
+    std::chrono::steady_clock::time_point parked_at;
+
+    ~ScanLocal() override {
+        if (job) {
+            state->Release(*job, !decoding);
+        }
+    }
+};
+
+} // namespace
+
+MultiFileScan::MultiFileScan(std::shared_ptr<ScanFormat> format, ScanOptions options,
+                             ScanServices services)
+    : state_(std::make_shared<State>(std::move(format), options, services)) {
+}
+
+MultiFileScan::~MultiFileScan() {
+    state_->StopBackgroundWork();
+}
+
+std::string MultiFileScan::Name() const {
+    return state_->format->Name();
+}
+
+std::vector<LogicalType> MultiFileScan::OutputTypes() const {
+    return state_->format->OutputTypes();
+}
+
+std::unique_ptr<LocalState> MultiFileScan::InitLocal() {
+    auto local = std::make_unique<ScanLocal>();
+    local->state = state_;
+    local->task_id = state_->next_task_id++;
+    return local;
+}
+
+idx_t MultiFileScan::MaxThreads() const {
+    // Jobs are not known before the files are planned; extra tasks find no job and finish.
+    return std::max<idx_t>(1, state_->services.scheduler->RegularThreads());
+}
+
+idx_t MultiFileScan::BatchIndex(LocalState* local) const {
+    auto& scan = *static_cast<ScanLocal*>(local);
+    return (static_cast<idx_t>(scan.job ? scan.job->sequence : 0) << kChunkBits) |
+           scan.chunk_in_job;
+}
+
+double MultiFileScan::Progress() const {
+    return state_->Progress();
+}
+
+void MultiFileScan::Cancel() {
+    state_->Cancel();
+}
+
+void MultiFileScan::StopBackgroundWork() {
+    state_->StopBackgroundWork();
+}
+
+const ScanStatistics& MultiFileScan::statistics() const {
+    return state_->statistics;
+}
+
+std::string MultiFileScan::ProfileDetails() const {
+    state_->statistics.budget_shrinks = state_->BudgetShrinks();
+    return state_->statistics.Render("jobs", state_->options.read_ahead_depth);
+}
+
+SourceResult MultiFileScan::GetData(DataChunk& out, LocalState* local_state, TaskContext& context) {
+    auto& local = *static_cast<ScanLocal*>(local_state);
+    State& state = *state_;
+    if (local.parked) {
+        auto now = std::chrono::steady_clock::now();
+        state.statistics.parks++;
+        state.statistics.park_nanos += static_cast<uint64_t>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(now - local.parked_at).count());
+        if (auto recorder = TraceRecorder::Active()) {
+            recorder->Interval("parked", "scan task " + std::to_string(local.task_id),
+                               local.parked_at, now);
+        }
+        local.parked = false;
+    }
+    auto park = [&] {
+        local.parked = true;
+        local.parked_at = std::chrono::steady_clock::now();
+        return SourceResult::Blocked;
+    };
+    while (true) {
+        if (local.decoder) {
+            bool more;
+            {
+                ScopedTraceSpan span("decode");
+                more = local.decoder->Next(out);
+            }
+            if (more) {
+                local.chunk_in_job++;
+                return SourceResult::HaveMoreOutput;
+            }
+            local.decoder.reset();
+            state.Release(*local.job, false);
+            local.job.reset();
+            continue;
+        }
+        if (local.job) {
+            if (!local.job->ReadyOrPark(context.MakeWaker())) {
+                return park();
+            }
+            local.decoding = true;
+            local.chunk_in_job = 0;
+            local.decoder = state.StartDecoding(*local.job);
+            if (!local.decoder) {
+                return SourceResult::Finished; // cancelled
+            }
+            continue;
+        }
+        local.decoding = false;
+        State::Claim claim = state.options.read_ahead_depth == 0
+                                 ? state.ClaimSynchronously(local.job)
+                                 : state.ClaimJob(local.job, context);
+        if (claim == State::Claim::Finished) {
+            return SourceResult::Finished;
+        }
+        if (claim == State::Claim::Blocked) {
+            return park();
+        }
+    }
+}
+
+} // namespace sluice

@@ -1,0 +1,62 @@
+#pragma once
+
+#include "io/external_file_cache.hpp"
+#include "memory/temporary_memory_manager.hpp"
+#include "parallel/pipeline.hpp"
+#include "parallel/task_scheduler.hpp"
+#include "scan/range_coalescer.hpp"
+#include "scan/scan_format.hpp"
+#include "scan/scan_statistics.hpp"
+
+#include <memory>
+
+namespace sluice {
+
+struct ScanOptions {
+    // -1: read ahead as far as the memory budget allows; N > 0: at most N jobs queued or in
+    // flight; 0: none, each task fetches its own job on its own thread (the synchronous
+    // baseline).
+    int64_t read_ahead_depth = -1;
+    // Keep fetched ranges of remote files in the ExternalFileCache and reuse them.
+    bool cache_remote_ranges = false;
+    CoalescingOptions coalescing;
+};
+
+// What a scan borrows from its database.
+struct ScanServices {
+    TaskScheduler* scheduler = nullptr;
+    TemporaryMemoryManager* temporary_memory = nullptr; // null: no budget (depth -1 unbounded)
+    ExternalFileCache* cache = nullptr;
+};
+
+// The asynchronous read-ahead scan over the files of one ScanFormat. There is no producer
+// thread: a task looking for work first tops the read-ahead queue up (creating jobs in file and
+// job order and scheduling their fetches on the ASYNC pool at once; planning later files the
+// same way, ahead of need), then claims the oldest job. If the job's bytes are in, it decodes;
+// if not, the task parks on the job's countdown and its worker runs other work until the last
+// fetch wakes it. Depth and the memory budget bound the queue (see ScanOptions).
+class MultiFileScan : public PipelineSource {
+public:
+    MultiFileScan(std::shared_ptr<ScanFormat> format, ScanOptions options, ScanServices services);
+    ~MultiFileScan() override;
+
+    std::string Name() const override;
+    std::vector<LogicalType> OutputTypes() const override;
+    std::unique_ptr<LocalState> InitLocal() override;
+    SourceResult GetData(DataChunk& out, LocalState* local, TaskContext& context) override;
+    idx_t MaxThreads() const override;
+    idx_t BatchIndex(LocalState* local) const override;
+    double Progress() const override;
+    void Cancel() override;
+    void StopBackgroundWork() override;
+    std::string ProfileDetails() const override;
+
+    const ScanStatistics& statistics() const;
+
+    class State;
+
+private:
+    std::shared_ptr<State> state_;
+};
+
+} // namespace sluice

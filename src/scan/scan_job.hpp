@@ -1,0 +1,49 @@
+#pragma once
+
+#include "parallel/task.hpp"
+#include "scan/range_coalescer.hpp"
+#include "scan/scan_format.hpp"
+
+#include <atomic>
+#include <exception>
+#include <mutex>
+
+namespace sluice {
+
+// One job on its way from the store to a decoder: its plan, the region buffers its fetches fill,
+// and the countdown they share. The fetch that brings the countdown to zero completes the job's
+// I/O and wakes the scan task parked on it, if any.
+class ScanJob {
+public:
+    ScanJob(size_t file, size_t sequence, ScanJobPlan plan, CoalescedRanges layout,
+            std::shared_ptr<FileHandle> handle);
+
+    const size_t file;
+    const size_t sequence; // position among all jobs of the scan, in file / row-group order
+    const ScanJobPlan plan;
+    const CoalescedRanges layout;
+    const std::shared_ptr<FileHandle> handle;
+    // One buffer per region of `layout`: allocated for fetching, or handed out by the cache.
+    std::vector<ByteBuffer> regions;
+
+    uint64_t Bytes() const;
+    // Arms the countdown. With zero fetches (everything cached, nothing to read) it is complete.
+    void ExpectFetches(size_t count);
+    // One fetch finished (with its error, if any). True for the fetch that completed the job.
+    bool FetchDone(std::exception_ptr error);
+    // True once every fetch is done; otherwise keeps `waker` for the last fetch to call.
+    bool ReadyOrPark(const Waker& waker);
+    bool Ready() const { return remaining_.load(std::memory_order_acquire) == 0; }
+    // The first fetch error (only meaningful once Ready).
+    std::exception_ptr error() const;
+    // The plan's ranges as slices of the region buffers, in the plan's order.
+    std::vector<ByteBuffer> RangeBuffers() const;
+
+private:
+    std::atomic<size_t> remaining_{0};
+    mutable std::mutex mutex_;
+    Waker parked_;
+    std::exception_ptr error_;
+};
+
+} // namespace sluice

@@ -1,0 +1,93 @@
+#include "scan/scan_statistics.hpp"
+
+#include "common/memory_size.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace sluice {
+
+void InFlightGauge::Advance(Clock::time_point now) {
+    if (started_) {
+        area_ += static_cast<double>(current_) *
+                 std::chrono::duration<double>(now - last_change_).count();
+    }
+    last_change_ = now;
+}
+
+void InFlightGauge::Begin() {
+    std::lock_guard<std::mutex> guard(mutex_);
+    auto now = Clock::now();
+    Advance(now);
+    if (!started_) {
+        started_ = true;
+        first_ = now;
+    }
+    current_++;
+    peak_ = std::max(peak_, current_);
+}
+
+void InFlightGauge::End() {
+    std::lock_guard<std::mutex> guard(mutex_);
+    auto now = Clock::now();
+    Advance(now);
+    current_--;
+    last_end_ = now;
+}
+
+uint64_t InFlightGauge::peak() const {
+    std::lock_guard<std::mutex> guard(mutex_);
+    return peak_;
+}
+
+double InFlightGauge::Mean() const {
+    std::lock_guard<std::mutex> guard(mutex_);
+    double span = started_ ? std::chrono::duration<double>(last_end_ - first_).count() : 0;
+    return span > 0 ? area_ / span : 0;
+}
+
+void ScanStatistics::RaiseTo(std::atomic<uint64_t>& counter, uint64_t value) {
+    uint64_t seen = counter.load();
+    while (seen < value && !counter.compare_exchange_weak(seen, value)) {
+    }
+}
+
+std::string ScanStatistics::Render(const char* unit_name, int64_t read_ahead_depth) const {
+    char buffer[256];
+    std::string out;
+    auto line = [&](const char* format, auto... values) {
+        std::snprintf(buffer, sizeof(buffer), format, values...);
+        out += "    ";
+        out += buffer;
+        out += "\n";
+    };
+    line("files %llu (%llu planned), %s %llu scanned, %llu pruned",
+         static_cast<unsigned long long>(files.load()),
+         static_cast<unsigned long long>(files_planned.load()), unit_name,
+         static_cast<unsigned long long>(jobs_scanned.load()),
+         static_cast<unsigned long long>(jobs_pruned.load()));
+    uint64_t samples = reads.first_byte_samples.load();
+    line("bytes requested %s, received %s, from cache %s",
+         FormatMemorySize(bytes_requested.load()).c_str(),
+         FormatMemorySize(reads.bytes.load()).c_str(),
+         FormatMemorySize(bytes_from_cache.load()).c_str());
+    line("requests %llu (%llu range reads), retries %llu, in flight max %llu mean %.1f, "
+         "first byte mean %.1f ms",
+         static_cast<unsigned long long>(reads.requests.load()),
+         static_cast<unsigned long long>(fetches.load()),
+         static_cast<unsigned long long>(reads.retries.load()),
+         static_cast<unsigned long long>(in_flight.peak()), in_flight.Mean(),
+         samples ? static_cast<double>(reads.first_byte_micros.load()) / samples / 1000.0 : 0.0);
+    line("parks %llu, parked %.1f ms", static_cast<unsigned long long>(parks.load()),
+         static_cast<double>(park_nanos.load()) / 1e6);
+    line("read_ahead_depth %lld, depth reached %llu, budget granted %s (shrunk %llu times), "
+         "held max %s, largest job %s",
+         static_cast<long long>(read_ahead_depth),
+         static_cast<unsigned long long>(depth_reached.load()),
+         FormatMemorySize(budget_granted.load()).c_str(),
+         static_cast<unsigned long long>(budget_shrinks.load()),
+         FormatMemorySize(held_peak.load()).c_str(), FormatMemorySize(largest_job.load()).c_str());
+    return out;
+}
+
+} // namespace sluice

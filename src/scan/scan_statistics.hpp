@@ -1,0 +1,60 @@
+#pragma once
+
+#include "io/read_context.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+namespace sluice {
+
+// Requests in flight over time: the peak, and the mean over the time from the first request's
+// start to the last one's end.
+class InFlightGauge {
+public:
+    void Begin();
+    void End();
+    uint64_t peak() const;
+    double Mean() const;
+
+private:
+    using Clock = std::chrono::steady_clock;
+    void Advance(Clock::time_point now);
+
+    mutable std::mutex mutex_;
+    uint64_t current_ = 0;
+    uint64_t peak_ = 0;
+    double area_ = 0; // requests x seconds
+    bool started_ = false;
+    Clock::time_point first_;
+    Clock::time_point last_change_;
+    Clock::time_point last_end_;
+};
+
+// What one scan did, for EXPLAIN ANALYZE.
+struct ScanStatistics {
+    std::atomic<uint64_t> files{0};
+    std::atomic<uint64_t> files_planned{0};
+    std::atomic<uint64_t> jobs_scanned{0};
+    std::atomic<uint64_t> jobs_pruned{0};
+    std::atomic<uint64_t> bytes_requested{0};
+    std::atomic<uint64_t> bytes_from_cache{0};
+    std::atomic<uint64_t> fetches{0}; // range requests the scan issued (footer reads aside)
+    std::atomic<uint64_t> parks{0};
+    std::atomic<uint64_t> park_nanos{0};
+    std::atomic<uint64_t> depth_reached{0};  // most jobs queued or in flight at once
+    std::atomic<uint64_t> budget_granted{0}; // the largest read-ahead budget granted
+    std::atomic<uint64_t> budget_shrinks{0};
+    std::atomic<uint64_t> held_peak{0};   // most buffer bytes held at once
+    std::atomic<uint64_t> largest_job{0}; // bytes
+    ReadStatistics reads; // what the file systems counted: requests, retries, bytes received
+    InFlightGauge in_flight;
+
+    void RaiseTo(std::atomic<uint64_t>& counter, uint64_t value);
+    // Indented lines under the scan's profile line.
+    std::string Render(const char* unit_name, int64_t read_ahead_depth) const;
+};
+
+} // namespace sluice
