@@ -7,6 +7,7 @@
 #include "execution/expression_executor.hpp"
 #include "execution/result_collector.hpp"
 #include "parallel/executor.hpp"
+#include "parallel/trace_recorder.hpp"
 #include "sql/binder.hpp"
 #include "sql/optimizer.hpp"
 #include "sql/parser.hpp"
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 
 namespace sluice {
 
@@ -64,8 +66,34 @@ void Connection::QueryEach(const std::string& sql,
     interrupted_.store(false);
     std::vector<Statement> statements = Parser(sql).ParseStatements();
     for (const auto& statement : statements) {
-        on_result(Execute(statement, sql));
+        bool traced = statement.kind != StatementKind::Set &&
+                      statement.kind != StatementKind::Reset &&
+                      !database_.settings().GetString("trace_file").empty();
+        on_result(traced ? ExecuteTraced(statement, sql) : Execute(statement, sql));
     }
+}
+
+std::unique_ptr<QueryResult> Connection::ExecuteTraced(const Statement& statement,
+                                                       const std::string& sql) {
+    // The trace is of this one statement: the setting is cleared whatever happens.
+    std::string path = database_.settings().GetString("trace_file");
+    database_.ResetSetting("trace_file");
+    auto recorder = std::make_shared<TraceRecorder>();
+    TraceRecorder::Activate(recorder);
+    std::unique_ptr<QueryResult> result;
+    try {
+        result = Execute(statement, sql);
+    } catch (...) {
+        TraceRecorder::Deactivate();
+        throw;
+    }
+    TraceRecorder::Deactivate();
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << recorder->ToJson();
+    if (!out.flush()) {
+        throw Exception(ErrorKind::IO, "could not write the trace to \"" + path + "\"");
+    }
+    return result;
 }
 
 std::unique_ptr<QueryResult> Connection::Execute(const Statement& statement,

@@ -55,6 +55,8 @@ private:
     std::vector<std::unique_ptr<DataChunk>> RunQuery(BoundQuery& query);
     // RunQuery for an optimized query; with `profile`, also its EXPLAIN ANALYZE report.
     std::vector<std::unique_ptr<DataChunk>> RunOptimized(BoundQuery& query, std::string* profile);
+    // Execute with a trace of the scheduler's threads written to trace_file.
+    std::unique_ptr<QueryResult> ExecuteTraced(const Statement& statement, const std::string& sql);
     // Runs a planned query, interruptible through Interrupt().
     void Run(Executor& executor);
 

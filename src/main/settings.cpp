@@ -98,6 +98,12 @@ std::vector<SettingDefinition> BuildDefinitions() {
              return text;
          },
          Plain});
+    definitions.push_back(
+        {"trace_file", "VARCHAR",
+         "Write a Chrome / Perfetto trace of the next statement's threads to this file",
+         [](const Settings&) { return Value::Varchar(""); },
+         [](const Value& value) { return Convert("trace_file", value, LogicalTypeId::VARCHAR); },
+         Plain});
     definitions.push_back({"http_retries", "BIGINT",
                            "Retries of a failed HTTP request that may succeed when repeated",
                            [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, 3); },

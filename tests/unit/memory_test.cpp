@@ -1,5 +1,6 @@
 #include "common/exception.hpp"
 #include "memory/memory_manager.hpp"
+#include "memory/temporary_memory_manager.hpp"
 
 #include <gtest/gtest.h>
 
@@ -41,6 +42,57 @@ TEST(Memory, LimitCanChangeAndNullManagerIsUnaccounted) {
     MemoryReservation free_standing(nullptr, "y");
     free_standing.Resize(1ULL << 40);
     EXPECT_EQ(free_standing.size(), 1ULL << 40);
+}
+
+TEST(TemporaryMemory, GrantsAreSharedAndPartial) {
+    MemoryManager memory(1000);
+    TemporaryMemoryManager temporary(memory);
+    auto a = temporary.Register(100);
+    // Temporary states get at most half the limit together.
+    EXPECT_EQ(a->Request(10000), 500u);
+    EXPECT_EQ(memory.used(), 500u);
+    EXPECT_EQ(a->Request(200), 200u); // asking for less gives back the rest
+    EXPECT_EQ(memory.used(), 200u);
+    EXPECT_EQ(a->Request(10000), 500u);
+    auto b = temporary.Register(0);
+    EXPECT_EQ(b->Request(10000), 250u); // an even share of the allowance
+    EXPECT_EQ(a->Request(10000), 250u); // and the first state comes down to its share
+    EXPECT_EQ(memory.used(), 500u);
+    b.reset();
+    EXPECT_EQ(memory.used(), 250u);
+    a.reset();
+    EXPECT_EQ(memory.used(), 0u);
+}
+
+TEST(TemporaryMemory, OrdinaryReservationsReclaimUnusedGrants) {
+    MemoryManager memory(1000);
+    TemporaryMemoryManager temporary(memory);
+    auto scan = temporary.Register(50);
+    EXPECT_EQ(scan->Request(10000), 500u);
+    scan->SetInUse(100);
+    {
+        // 700 more would pass the limit; the unused 400 of the grant are taken back first.
+        MemoryReservation join(&memory, "a hash join");
+        join.Resize(700);
+        EXPECT_EQ(scan->granted(), 100u);
+        EXPECT_EQ(scan->shrinks(), 1u);
+        EXPECT_EQ(memory.used(), 800u);
+        // Under pressure the next request gets only what is free.
+        EXPECT_EQ(scan->Request(10000), 300u);
+        // What the state holds is never taken: this still fails.
+        EXPECT_THROW(join.Resize(1000), Exception);
+    }
+    EXPECT_EQ(scan->Request(10000), 500u); // memory returned: the grant grows again
+}
+
+TEST(TemporaryMemory, TheMinimumIsGrantedEvenPastTheLimit) {
+    MemoryManager memory(1000);
+    TemporaryMemoryManager temporary(memory);
+    MemoryReservation other(&memory, "other");
+    other.Resize(1000);
+    auto state = temporary.Register(64);
+    EXPECT_EQ(state->Request(500), 64u);
+    EXPECT_EQ(memory.used(), 1064u);
 }
 
 } // namespace sluice

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# TPC-H Q6 on lineitem as one Parquet file (Sluice's default row groups of 122,880 rows) served
+# by the emulated object-store link (bench/rig, with the aggregate link cap: root). Configurations
+# run interleaved (A B A B ...), each in a fresh process with the external file cache off, so
+# every run reads from the store; medians and min/max over the repetitions.
+#
+#   bench/remote_q6.sh [--sf 10] [--reps 3] [--profile s3|far] [--sweep "8 16 32 64"]
+#
+# Prints per configuration: wall time, bytes received, requests, mean requests in flight, link
+# utilisation (bytes / time / 100 MB/s) and the physical limit (bytes / link rate). On `far` it
+# also sweeps async_threads to find the best hand-tuned setting.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sf=10 reps=3 profile=s3 sweep=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --sf) sf=$2; shift 2 ;;
+    --reps) reps=$2; shift 2 ;;
+    --profile) profile=$2; shift 2 ;;
+    --sweep) sweep=$2; shift 2 ;;
+    *) echo "remote_q6: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+[ -x build/sluice ] || { echo "remote_q6: build first (make)" >&2; exit 2; }
+data=${SLUICE_CACHE:-$HOME/.cache/sluice}/tpch-sf$sf
+if [ ! -f "$data/lineitem.parquet.done" ]; then
+  build/sluice gen-tpch --sf "$sf" --out "$data" --tables lineitem >&2
+  touch "$data/lineitem.parquet.done"
+fi
+trap 'bench/rig/rig.sh stop' EXIT
+url=$(bench/rig/rig.sh start --profile "$profile" --dir "$data" --link 2>/dev/null)
+link_bytes_per_second=100000000
+q6=$(tr '\n' ' ' < tpch/queries/q06.sql)
+
+# One run: prints "seconds bytes requests mean_in_flight".
+run() {
+  local settings=$1 out start end
+  start=$(date +%s.%N)
+  out=$(ip netns exec sluice-rig build/sluice -csv -c "SET enable_external_file_cache = false;
+    $settings
+    CREATE VIEW lineitem AS SELECT * FROM read_parquet('$url/lineitem.parquet');
+    EXPLAIN ANALYZE $q6")
+  end=$(date +%s.%N)
+  printf '%s' "$out" | python3 -c '
+import re, sys
+text = sys.stdin.read()
+units = {"bytes": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3}
+received = re.search(r"received ([0-9.]+) (bytes|KiB|MiB|GiB)", text)
+requests = re.search(r"requests ([0-9]+)", text)
+mean = re.search(r"in flight max [0-9]+ mean ([0-9.]+)", text)
+print(float(sys.argv[2]) - float(sys.argv[1]),
+      float(received.group(1)) * units[received.group(2)], requests.group(1), mean.group(1))
+' "$start" "$end"
+}
+
+declare -A settings
+names=("read_ahead_depth=0" "default")
+settings["read_ahead_depth=0"]="SET read_ahead_depth = 0;"
+settings["default"]=""
+for threads in $sweep; do
+  names+=("async_threads=$threads")
+  settings["async_threads=$threads"]="SET async_threads = $threads;"
+done
+declare -A results
+for rep in $(seq "$reps"); do
+  for name in "${names[@]}"; do
+    results[$name]+="$(run "${settings[$name]}")"$'\n'
+  done
+done
+
+echo "TPC-H Q6, SF $sf lineitem.parquet over the rig, profile $profile (link 100 MB/s), $reps runs each, $(nproc) cores"
+echo
+echo "| configuration | median s | min s | max s | MB received | requests | mean in flight | link utilisation | physical limit s |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+for name in "${names[@]}"; do
+  printf '%s' "${results[$name]}" | python3 -c "
+import statistics, sys
+rows = [line.split() for line in sys.stdin if line.strip()]
+times = [float(r[0]) for r in rows]
+received = statistics.median(float(r[1]) for r in rows)
+median = statistics.median(times)
+print(f'| $name | {median:.2f} | {min(times):.2f} | {max(times):.2f} | {received / 1e6:.0f} | '
+      f'{rows[0][2]} | {statistics.median(float(r[3]) for r in rows):.1f} | '
+      f'{received / median / $link_bytes_per_second:.0%} | {received / $link_bytes_per_second:.2f} |')"
+done
+printf '%s' "${results[read_ahead_depth=0]}" > /tmp/remote_q6.sync
+printf '%s' "${results[default]}" > /tmp/remote_q6.default
+python3 -c "
+import statistics
+sync = statistics.median(float(l.split()[0]) for l in open('/tmp/remote_q6.sync') if l.strip())
+default = statistics.median(float(l.split()[0]) for l in open('/tmp/remote_q6.default') if l.strip())
+print()
+print(f'default vs read_ahead_depth = 0: {sync / default:.2f}x faster')"
