@@ -390,14 +390,23 @@ public:
     std::unique_ptr<LocalState> InitLocal() override { return scan_->InitLocal(); }
     idx_t MaxThreads() const override { return 1; }
     SourceResult GetData(DataChunk& out, LocalState* local, TaskContext& context) override {
-        if (parked_on != std::thread::id() && resumed_on == std::thread::id()) {
-            resumed_on = std::this_thread::get_id();
+        {
             std::lock_guard<std::mutex> guard(mutex);
-            resumed.notify_all();
+            if (parked_on != std::thread::id() && resumed_on == std::thread::id()) {
+                resumed_on = std::this_thread::get_id();
+                resumed.notify_all();
+            }
         }
         SourceResult result = scan_->GetData(out, local, context);
-        if (result == SourceResult::Blocked && parked_on == std::thread::id()) {
-            parked_on = std::this_thread::get_id();
+        bool first_park = false;
+        if (result == SourceResult::Blocked) {
+            std::lock_guard<std::mutex> guard(mutex);
+            first_park = parked_on == std::thread::id();
+            if (first_park) {
+                parked_on = std::this_thread::get_id();
+            }
+        }
+        if (first_park) {
             on_first_park_();
         }
         return result;
