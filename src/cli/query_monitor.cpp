@@ -38,14 +38,20 @@ QueryMonitor::~QueryMonitor() {
 
 void QueryMonitor::Run() {
     auto start = std::chrono::steady_clock::now();
+    auto drawn = start;
     std::unique_lock<std::mutex> lock(mutex_);
     while (!done_) {
-        wake_.wait_for(lock, std::chrono::milliseconds(100));
+        // Ctrl-C is looked at every 10 ms (a query stops within 100 ms of it); the bar is drawn
+        // every 100 ms.
+        wake_.wait_for(lock, std::chrono::milliseconds(10));
         if (g_interrupt_requested.exchange(false)) {
             connection_.Interrupt();
         }
-        if (progress_bar_ && !done_ && std::chrono::steady_clock::now() - start >= delay_) {
+        auto now = std::chrono::steady_clock::now();
+        if (progress_bar_ && !done_ && now - start >= delay_ &&
+            now - drawn >= std::chrono::milliseconds(100)) {
             Draw(connection_.QueryProgress());
+            drawn = now;
         }
     }
 }

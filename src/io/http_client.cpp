@@ -84,12 +84,6 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
     return bytes;
 }
 
-int OnProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
-    auto& transfer = *static_cast<Transfer*>(user);
-    const std::atomic<bool>* cancel = transfer.request->cancel;
-    return cancel && cancel->load(std::memory_order_relaxed) ? 1 : 0;
-}
-
 bool IsTransientCurlError(CURLcode code) {
     switch (code) {
     case CURLE_COULDNT_RESOLVE_PROXY:
@@ -121,13 +115,54 @@ std::optional<uint64_t> RetryAfterSeconds(const HttpResponse& response) {
 
 } // namespace
 
+// An easy handle driven through its own multi handle: the transfer then runs in a loop that
+// looks at the cancel flag every kCancelPollMs, where curl_easy_perform's progress callback may
+// wait a second between calls while no data flows (waiting for the first byte, say). The multi
+// handle keeps the connections, so they are reused by the next transfer on this handle.
 struct HttpClient::Handle {
     CURL* curl = nullptr;
+    CURLM* multi = nullptr;
     char error[CURL_ERROR_SIZE] = {};
     ~Handle() {
         if (curl) {
             curl_easy_cleanup(curl);
         }
+        if (multi) {
+            curl_multi_cleanup(multi);
+        }
+    }
+
+    static constexpr int kCancelPollMs = 10;
+
+    CURLcode Perform(const std::atomic<bool>* cancel) {
+        if (curl_multi_add_handle(multi, curl) != CURLM_OK) {
+            return CURLE_FAILED_INIT;
+        }
+        CURLcode result = CURLE_OK;
+        int running = 1;
+        while (running) {
+            if (curl_multi_perform(multi, &running) != CURLM_OK) {
+                result = CURLE_FAILED_INIT;
+                break;
+            }
+            if (!running) {
+                break;
+            }
+            if (cancel && cancel->load(std::memory_order_relaxed)) {
+                result = CURLE_ABORTED_BY_CALLBACK;
+                break;
+            }
+            curl_multi_poll(multi, nullptr, 0, kCancelPollMs, nullptr);
+        }
+        int queued = 0;
+        while (CURLMsg* message = curl_multi_info_read(multi, &queued)) {
+            if (message->msg == CURLMSG_DONE && message->easy_handle == curl &&
+                result == CURLE_OK) {
+                result = message->data.result;
+            }
+        }
+        curl_multi_remove_handle(multi, curl);
+        return result;
     }
 };
 
@@ -215,7 +250,8 @@ std::unique_ptr<HttpClient::Handle> HttpClient::Acquire() {
     }
     auto handle = std::make_unique<Handle>();
     handle->curl = curl_easy_init();
-    if (!handle->curl) {
+    handle->multi = curl_multi_init();
+    if (!handle->curl || !handle->multi) {
         throw Exception(ErrorKind::IO, "could not create a libcurl handle");
     }
     return handle;
@@ -264,9 +300,6 @@ bool HttpClient::Attempt(Handle& handle, HttpRequest& request, HttpResponse& res
     curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, OnBody);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
-    curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, OnProgress);
-    curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
     if (request.method == "HEAD") {
         curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
     }
@@ -291,7 +324,7 @@ bool HttpClient::Attempt(Handle& handle, HttpRequest& request, HttpResponse& res
     handle.error[0] = '\0';
     stats_.requests++;
     ReadStatistics* caller = CurrentReadContext().statistics;
-    CURLcode code = curl_easy_perform(curl);
+    CURLcode code = handle.Perform(request.cancel);
     curl_slist_free_all(headers);
     stats_.bytes += response.received;
     if (caller) {

@@ -31,7 +31,7 @@ struct HttpRequest {
     char* destination = nullptr;
     // Called before each attempt for headers that depend on the time (request signing).
     std::function<std::vector<std::string>(const HttpRequest&)> sign;
-    // Set to abort transfers in flight (checked by libcurl's progress callback).
+    // Set to abort transfers in flight (checked every few milliseconds during a transfer).
     const std::atomic<bool>* cancel = nullptr;
 };
 

@@ -16,7 +16,7 @@ struct ReadStatistics {
 };
 
 // What the reads made on this thread are for: a flag that aborts them (HTTP transfers in flight
-// stop within libcurl's progress interval) and the statistics they count into. FileHandle::Read
+// stop within milliseconds) and the statistics they count into. FileHandle::Read
 // has no room for these, and most callers need neither, so the caller of a read sets them for
 // its duration with ScopedReadContext.
 struct ReadContext {

@@ -6,7 +6,7 @@
 // HTTP, a file changing under the query) failing with the URL and the cause.
 // Usage: node http_read.mjs <sluice> <work directory>
 import { DuckDBInstance } from '@duckdb/node-api';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NULL, sluiceRows } from '../oracle/sluice_cli.mjs';
@@ -59,6 +59,41 @@ try {
   const httpQ1 = run(view(`${server.url}/tpch/lineitem.parquet`) + q1);
   const localQ1 = run(view(`${data}/tpch/lineitem.parquet`) + q1);
   report(!httpQ1.error && same(httpQ1.rows, localQ1.rows), 'TPC-H Q1 over HTTP equals the local read', httpQ1.error || '');
+  for (const depth of [0, 2]) {
+    const moded = run(`SET read_ahead_depth = ${depth};` + view(`${server.url}/tpch/lineitem.parquet`) + q1);
+    report(!moded.error && same(moded.rows, localQ1.rows), `TPC-H Q1 over HTTP with read_ahead_depth = ${depth} equals the local read`,
+      moded.error || '');
+  }
+
+  // The external file cache: a repeated query asks only for the object's size (HEAD); the footer
+  // comes from the footer cache, the data from the file cache. With the cache off, ranges again.
+  const requestsAfter = (rows) => rows.flatMap((row, i) => (row[0] === 'requests' ? [Number(rows[i + 1][0])] : []));
+  for (const [enabled, check, what] of [[true, (d) => d === 1, 'a repeated query is served by enable_external_file_cache (one HEAD)'],
+    [false, (d) => d > 1, 'with enable_external_file_cache = false the ranges are requested again']]) {
+    const twice = run(`SET enable_external_file_cache = ${enabled};
+      ${numbers}('${server.url}/numbers.parquet'); SELECT requests FROM sluice_http_stats();
+      ${numbers}('${server.url}/numbers.parquet'); SELECT requests FROM sluice_http_stats();`);
+    const counts = twice.error ? [] : requestsAfter(twice.rows);
+    report(!twice.error && counts.length === 2 && check(counts[1] - counts[0]), what,
+      twice.error || `second query: ${counts[1] - counts[0]} requests`);
+  }
+
+  // Ctrl-C while range requests are waiting for their first byte (1 s each on /slow/): the
+  // transfers are aborted and the shell reports the interruption at once.
+  {
+    const child = spawn(sluice, ['-c', `${numbers}('${server.url}/slow/numbers.parquet')`]);
+    let stderr = '';
+    child.stderr.on('data', (chunk) => { stderr += chunk; });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const signalled = Date.now();
+    child.kill('SIGINT');
+    await exited;
+    const ms = Date.now() - signalled;
+    report(/Interrupted/.test(stderr) && ms < 1000, 'Ctrl-C aborts requests in flight and the query stops',
+      `${ms} ms after the signal; ${stderr.split('\n')[0]}`);
+  }
+
   const list = run(`SELECT count(*) FROM read_parquet(['${server.url}/numbers.parquet', '${server.url}/tpch/lineitem.parquet'], union_by_name = true)`);
   report(!list.error, 'a list of URLs', list.error || list.rows[1][0]);
 

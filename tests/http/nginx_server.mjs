@@ -85,6 +85,9 @@ http {
         end
       }`)}
     ${location('/stall/', once('ngx.sleep(3)'))}
+    ${location('/slow/', `access_by_lua_block {
+        if ngx.var.request_method == "GET" then ngx.sleep(1) end
+      }`)}
     ${location('/nohead/', `access_by_lua_block {
         if ngx.var.request_method == "HEAD" then return ngx.exit(405) end
       }`)}
