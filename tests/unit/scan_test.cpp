@@ -14,7 +14,9 @@
 
 #include <condition_variable>
 #include <filesystem>
+#include <fstream>
 #include <regex>
+#include <set>
 #include <thread>
 
 using namespace sluice;
@@ -499,4 +501,55 @@ TEST(ReadAheadScan, AParkedTaskResumesOnAnotherWorker) {
     ASSERT_NE(source->parked_on, std::thread::id());
     ASSERT_NE(source->resumed_on, std::thread::id());
     EXPECT_NE(source->resumed_on, source->parked_on);
+}
+
+TEST(ReadAheadScan, TraceShowsFetchesOverlappingDecodes) {
+    Fixture fixture(10ms);
+    fixture.connection.Query("SET threads = 2");
+    auto path = TestDirectory() / "trace.json";
+    fixture.connection.Query("SET trace_file = '" + path.string() + "'");
+    fixture.Dump(std::string(kSumQuery) + "read_parquet('" + BigFile() + "')");
+    // The setting applied to that one statement only.
+    EXPECT_EQ(fixture.Dump("SELECT value FROM sluice_settings() WHERE name = 'trace_file'"), "|\n");
+    std::ifstream in(path);
+    std::string line;
+    struct Span {
+        int64_t lane, start, end;
+    };
+    std::vector<Span> fetches, decodes;
+    std::set<std::string> lanes;
+    int parks = 0;
+    std::regex event("\"name\": \"([a-z ]+)\", \"pid\": 1, \"tid\": ([0-9]+), \"ts\": ([0-9]+), "
+                     "\"dur\": ([0-9]+), \"args\": \\{(.*)\\}");
+    std::regex lane("\"thread_name\".*\"name\": \"([A-Za-z0-9 ]+)\"");
+    std::smatch match;
+    while (std::getline(in, line)) {
+        if (std::regex_search(line, match, lane)) {
+            lanes.insert(match[1]);
+        } else if (std::regex_search(line, match, event)) {
+            Span span{std::stoll(match[2]), std::stoll(match[3]),
+                      std::stoll(match[3]) + std::stoll(match[4])};
+            if (match[1] == "fetch") {
+                EXPECT_NE(match[5].str().find("\"bytes\": "), std::string::npos) << line;
+                fetches.push_back(span);
+            } else if (match[1] == "decode") {
+                decodes.push_back(span);
+            } else if (match[1] == "parked") {
+                parks++;
+            }
+        }
+    }
+    EXPECT_TRUE(lanes.count("REGULAR 0") && lanes.count("ASYNC 0")) << lanes.size();
+    EXPECT_GE(fetches.size(), 200u);
+    EXPECT_GT(decodes.size(), 0u);
+    EXPECT_GT(parks, 0);
+    // Fetching and decoding overlap in time, on different lanes.
+    bool overlap = false;
+    for (const Span& fetch : fetches) {
+        for (const Span& decode : decodes) {
+            overlap = overlap || (fetch.lane != decode.lane && fetch.start < decode.end &&
+                                  decode.start < fetch.end);
+        }
+    }
+    EXPECT_TRUE(overlap);
 }
