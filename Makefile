@@ -52,8 +52,10 @@ test: release asan tsan
 run: release
 	@bash scripts/run.sh
 
+# The benchmark suite: the six experiments on the emulated object store beside DuckDB and
+# Polars (root). ARGS="--quick" for a few minutes; ARGS="q6 --reps 5" for one experiment.
 bench: release
-	build/bench/scheduler_bench
+	bash bench/run.sh $(ARGS)
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

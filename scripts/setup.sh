@@ -14,7 +14,8 @@ PACKAGES=(
   nginx-extras               # HTTP test server (range requests, Lua fault injection)
   swift swift-proxy swift-object swift-container swift-account memcached  # S3 test server
   awscli python3-botocore    # puts objects into the S3 test server; a second SigV4 signer to compare with
-    clang-format               # style check
+  gnuplot-nox                # the benchmark suite's plots
+  clang-format               # style check
   clang libclang-rt-14-dev   # libFuzzer targets
 )
 

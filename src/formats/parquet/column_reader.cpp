@@ -406,6 +406,14 @@ namespace {
 template <size_t kWidth>
 void GatherFixed(const uint8_t* from, const uint32_t* index, const idx_t* rows, size_t count,
                  uint8_t* to) {
+    if (count > 0 && rows[count - 1] - rows[0] == count - 1) {
+        // No NULLs in between: consecutive rows, no row indirection (the common case).
+        to += rows[0] * kWidth;
+        for (size_t i = 0; i < count; i++) {
+            std::memcpy(to + i * kWidth, from + size_t(index[i]) * kWidth, kWidth);
+        }
+        return;
+    }
     for (size_t i = 0; i < count; i++) {
         std::memcpy(to + rows[i] * kWidth, from + size_t(index[i]) * kWidth, kWidth);
     }
