@@ -33,9 +33,13 @@ private:
 constexpr int kChunkBits = 32;
 
 // The budget a scan asks for: enough for every ASYNC thread to have two full requests of data
-// (one arriving, one waiting to be decoded). More would only hold memory, not add speed.
-uint64_t WantedBudget(uint32_t async_threads, const CoalescingOptions& coalescing) {
-    return 2ULL * std::max<uint32_t>(1, async_threads) * coalescing.max_request;
+// (one arriving, one waiting to be decoded), and for every REGULAR thread to decode a job while
+// the next one arrives (large row groups: with less, jobs would be decoded one at a time). More
+// would only hold memory, not add speed.
+uint64_t WantedBudget(uint32_t regular_threads, uint32_t async_threads, uint64_t largest_job,
+                      const CoalescingOptions& coalescing) {
+    return std::max<uint64_t>(2ULL * std::max<uint32_t>(1, async_threads) * coalescing.max_request,
+                              (uint64_t{regular_threads} + 1) * largest_job);
 }
 
 } // namespace
@@ -332,8 +336,10 @@ private:
         if (held_bytes_ == 0 || !budget_) {
             return true; // one job always goes: the scan must make progress
         }
-        uint64_t granted =
-            budget_->Request(WantedBudget(services.scheduler->AsyncThreads(), options.coalescing));
+        uint64_t largest_job = std::max<uint64_t>(bytes, statistics.largest_job.load());
+        uint64_t granted = budget_->Request(WantedBudget(services.scheduler->RegularThreads(),
+                                                         services.scheduler->AsyncThreads(),
+                                                         largest_job, options.coalescing));
         statistics.RaiseTo(statistics.budget_granted, granted);
         return held_bytes_ + bytes <= granted;
     }
