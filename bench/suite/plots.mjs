@@ -7,7 +7,7 @@ import path from 'node:path';
 
 function gnuplot(directory, name, script) {
   const file = path.join(directory, `${name}.gp`);
-  fs.writeFileSync(file, `set terminal pngcairo size 1100,520 font ",10"\nset output '${path.join(directory, name)}.png'\n${script}`);
+  fs.writeFileSync(file, `set terminal pngcairo noenhanced size 1100,520 font ",10"\nset output '${path.join(directory, name)}.png'\n${script}`);
   try {
     execFileSync('gnuplot', [file], { stdio: ['ignore', 'ignore', 'pipe'] });
     return `${name}.png`;
@@ -67,7 +67,7 @@ export function timelinePlot(directory, name, title, tracePath) {
   const colors = ['#1f77b4', '#2ca02c', '#9467bd', '#d62728'];
   const plots = kinds.map((kind, i) => `'${name}.dat' index ${i} using (($1+$2)/2):3:(($2-$1)/2):(0.38) with boxxyerror fs solid 0.8 noborder lc rgb '${colors[i]}' title '${kind}'`);
   return gnuplot(directory, name, `cd '${directory}'
-set terminal pngcairo size 1400,${Math.max(400, 40 + lanes.length * 26)} font ",9"
+set terminal pngcairo noenhanced size 1400,${Math.max(400, 40 + lanes.length * 26)} font ",9"
 set output '${path.join(directory, name)}.png'
 set title '${title}'
 set xlabel 'seconds'
