@@ -257,14 +257,16 @@ Reference (${REFERENCE.source}): ${REFERENCE.q6}`);
 async function experimentLocal() {
   const one = layouts.one();
   const cold = (c) => ({ ...c, name: `${c.name}, cold`, before: () => { execFileSync('sync'); dropCaches(); } });
-  const configs = [
-    { name: 'Sluice read_ahead_depth = 0', run: () => sluiceQ6({ files: one, settings: 'SET read_ahead_depth = 0;' }) },
-    { name: 'Sluice defaults', run: () => sluiceQ6({ files: one }) },
-    { name: 'DuckDB 1.5.6', run: () => peerQ6('duckdb', { files: one }) },
-    { name: 'Polars 0.25.2', run: () => peerQ6('polars', { files: one }) },
+  const engines = [
+    { name: 'Sluice read_ahead_depth = 0', run: (hot) => sluiceQ6({ files: one, hot, settings: 'SET read_ahead_depth = 0;' }) },
+    { name: 'Sluice defaults', run: (hot) => sluiceQ6({ files: one, hot }) },
+    { name: 'DuckDB 1.5.6', run: (hot) => peerQ6('duckdb', { files: one, hot }) },
+    { name: 'Polars 0.25.2', run: (hot) => peerQ6('polars', { files: one, hot }) },
   ];
-  const hot = configs.map((c) => ({ ...c, name: `${c.name}, hot`, run: () => (c.name.startsWith('Sluice') ? sluiceQ6({ files: one, hot: true, settings: c.name.includes('= 0') ? 'SET read_ahead_depth = 0;' : '' }) : peerQ6(c.name.startsWith('DuckDB') ? 'duckdb' : 'polars', { files: one, hot: true })) }));
-  const results = await interleaved([...configs.map(cold), ...hot]);
+  const results = await interleaved([
+    ...engines.map((e) => cold({ name: e.name, run: () => e.run(false) })),
+    ...engines.map((e) => ({ name: `${e.name}, hot`, run: () => e.run(true) })),
+  ]);
   writeCsv('exp2_local_cold_hot', results);
   const ours = medianOf(results, 'Sluice defaults, hot');
   const duck = medianOf(results, 'DuckDB 1.5.6, hot');

@@ -377,11 +377,7 @@ private:
             }
             const ScanJobPlan& plan = slot.planned.jobs[next_job_];
             CoalescedRanges layout = CoalesceRanges(plan.ranges, options.coalescing);
-            uint64_t bytes = 0;
-            for (const ByteRange& region : layout.regions) {
-                bytes += region.length;
-            }
-            if (!Admit(bytes)) {
+            if (!Admit(layout.RegionBytes())) {
                 return;
             }
             auto job = CreateJob(next_file_, plan, std::move(layout));
@@ -402,22 +398,21 @@ private:
             return false;
         }
         job.regions[region] = std::move(*cached);
+        job.from_cache[region] = true;
         statistics.bytes_from_cache += range.length;
         return true;
     }
 
     // Schedules the job's requests on the ASYNC pool (regions found in the cache need none).
     void StartFetches(const std::shared_ptr<ScanJob>& job) {
-        std::vector<bool> cached(job->regions.size());
         for (size_t r = 0; r < job->regions.size(); r++) {
-            cached[r] = CachedRegion(*job, r);
-            if (!cached[r]) {
+            if (!CachedRegion(*job, r)) {
                 job->regions[r] = ByteBuffer::Allocate(job->layout.regions[r].length);
             }
         }
         auto self = shared_from_this();
         for (size_t i = 0; i < job->layout.requests.size(); i++) {
-            if (cached[job->layout.request_region[i]]) {
+            if (job->from_cache[job->layout.request_region[i]]) {
                 if (job->FetchDone(nullptr)) {
                     OnJobFetched(*job);
                 }
@@ -480,7 +475,9 @@ private:
             return;
         }
         for (size_t r = 0; r < job.regions.size(); r++) {
-            services.cache->Insert(*job.handle, job.layout.regions[r].offset, job.regions[r]);
+            if (!job.from_cache[r]) {
+                services.cache->Insert(*job.handle, job.layout.regions[r].offset, job.regions[r]);
+            }
         }
     }
 

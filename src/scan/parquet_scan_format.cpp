@@ -52,18 +52,9 @@ private:
     int64_t next_row_;
 };
 
-} // namespace
-
-ParquetFile OpenParquetFile(FileSystem& file_system, const std::string& path) {
-    ParquetFile file;
-    file.handle = file_system.Open(path);
-    file.reader = parquet::ParquetFooterCache::Instance().Get(*file.handle);
-    return file;
-}
-
-void ParquetScanFormat::CheckSameSchema(const ParquetFile& file,
-                                        const std::vector<parquet::ParquetColumn>& schema,
-                                        const std::string& schema_source) {
+// Throws unless `file` has the columns of `schema`.
+void CheckSameSchema(const ParquetFile& file, const std::vector<parquet::ParquetColumn>& schema,
+                     const std::string& schema_source) {
     const auto& other = file.reader->columns();
     bool same = other.size() == schema.size();
     for (size_t i = 0; same && i < schema.size(); i++) {
@@ -76,6 +67,15 @@ void ParquetScanFormat::CheckSameSchema(const ParquetFile& file,
                                                      "'; union_by_name = true reads them by "
                                                      "column name");
     }
+}
+
+} // namespace
+
+ParquetFile OpenParquetFile(FileSystem& file_system, const std::string& path) {
+    ParquetFile file;
+    file.handle = file_system.Open(path);
+    file.reader = parquet::ParquetFooterCache::Instance().Get(*file.handle);
+    return file;
 }
 
 ParquetScanFormat::ParquetScanFormat(FileSystem& file_system, std::vector<std::string> paths,

@@ -52,11 +52,6 @@ public:
     std::unique_ptr<ScanJobDecoder> Decode(size_t file, const ScanJobPlan& job,
                                            std::vector<ByteBuffer> buffers) override;
 
-    // Throws unless `file` has the columns of `schema`.
-    static void CheckSameSchema(const ParquetFile& file,
-                                const std::vector<parquet::ParquetColumn>& schema,
-                                const std::string& schema_source);
-
     // Per file: the file columns to decode, where each goes in the output chunk, and the output
     // columns the file lacks (NULL).
     struct FileProjection {

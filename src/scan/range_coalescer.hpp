@@ -21,6 +21,15 @@ struct CoalescedRanges {
     std::vector<ByteRange> requests; // pieces of the regions, in order
     std::vector<size_t> request_region;
     std::vector<Placement> placements; // per original range
+
+    // What fetching all regions transfers (the ranges and the gaps read through).
+    uint64_t RegionBytes() const {
+        uint64_t total = 0;
+        for (const ByteRange& region : regions) {
+            total += region.length;
+        }
+        return total;
+    }
 };
 
 struct CoalescingOptions {

@@ -7,14 +7,7 @@ ScanJob::ScanJob(size_t file, size_t sequence, ScanJobPlan plan, CoalescedRanges
     : file(file), sequence(sequence), plan(std::move(plan)), layout(std::move(layout)),
       handle(std::move(handle)) {
     regions.resize(this->layout.regions.size());
-}
-
-uint64_t ScanJob::Bytes() const {
-    uint64_t total = 0;
-    for (const ByteRange& region : layout.regions) {
-        total += region.length;
-    }
-    return total;
+    from_cache.resize(this->layout.regions.size());
 }
 
 void ScanJob::ExpectFetches(size_t count) {

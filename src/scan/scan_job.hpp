@@ -23,10 +23,12 @@ public:
     const ScanJobPlan plan;
     const CoalescedRanges layout;
     const std::shared_ptr<FileHandle> handle;
-    // One buffer per region of `layout`: allocated for fetching, or handed out by the cache.
+    // One buffer per region of `layout`: allocated for fetching, or handed out by the cache
+    // (`from_cache`: nothing to fetch, nothing to keep again).
     std::vector<ByteBuffer> regions;
+    std::vector<bool> from_cache;
 
-    uint64_t Bytes() const;
+    uint64_t Bytes() const { return layout.RegionBytes(); }
     // Arms the countdown. With zero fetches (everything cached, nothing to read) it is complete.
     void ExpectFetches(size_t count);
     // One fetch finished (with its error, if any). True for the fetch that completed the job.
