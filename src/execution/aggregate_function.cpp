@@ -23,10 +23,6 @@ const State& As(const uint8_t* state) {
     return *reinterpret_cast<const State*>(state);
 }
 
-idx_t IndexOf(const Vector& vector, idx_t row) {
-    return vector.vector_type() == VectorType::CONSTANT ? 0 : row;
-}
-
 // Calls `body(row)` for the valid rows of `input`.
 template <class Body>
 void ForValidRows(const Vector& input, idx_t count, Body body) {

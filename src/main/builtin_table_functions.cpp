@@ -5,12 +5,13 @@
 #include "execution/range_source.hpp"
 #include "execution/rows_source.hpp"
 #include "formats/parquet/parquet_metadata_tables.hpp"
+#include "formats/parquet/parquet_scan_format.hpp"
 #include "io/virtual_file_system.hpp"
 #include "main/database.hpp"
 #include "main/dbgen_command.hpp"
+#include "main/file_scan_functions.hpp"
 #include "parallel/run_concurrently.hpp"
-#include "scan/multi_file_scan.hpp"
-#include "scan/parquet_scan_format.hpp"
+#include "formats/parquet/parquet_scan_format.hpp"
 
 #include <algorithm>
 
@@ -65,124 +66,6 @@ TableFunction SettingsFunction(Settings& settings) {
     return function;
 }
 
-TableFunction ReadParquetFunction(Database& database) {
-    TableFunction function;
-    function.name = "read_parquet";
-    function.bind = [&database](const TableFunctionInput& input) {
-        const std::string name = "read_parquet";
-        FileSystem& file_system = database.file_system();
-        input.CheckNamed({"filename", "file_row_number", "union_by_name"}, name);
-        if (input.positional.size() != 1) {
-            throw Exception(
-                ErrorKind::Binder,
-                "read_parquet takes one argument: a path, a glob pattern or a list of them");
-        }
-        std::vector<std::string> paths;
-        for (const Value& pattern : input.positional[0].values) {
-            if (pattern.type().id() != LogicalTypeId::VARCHAR) {
-                throw Exception(ErrorKind::Binder,
-                                "read_parquet: file names must be strings, got " +
-                                    pattern.ToString());
-            }
-            for (const FileInfo& info : file_system.Glob(pattern.GetString())) {
-                paths.push_back(info.path);
-            }
-        }
-        if (paths.empty()) {
-            throw Exception(ErrorKind::Binder, "read_parquet needs at least one file");
-        }
-        // Binding needs the first file's schema; the scan opens the others ahead of need. With
-        // union_by_name the schema is every file's, so all are opened now, concurrently.
-        bool union_by_name = input.Flag("union_by_name", name);
-        std::vector<ParquetFile> files(union_by_name ? paths.size() : 1);
-        RunConcurrently(database.scheduler(), TaskPool::Async, files.size(),
-                        [&](size_t i) { files[i] = OpenParquetFile(file_system, paths[i]); });
-        std::vector<parquet::ParquetColumn> columns = files[0].reader->columns();
-        if (union_by_name) {
-            for (auto& file : files) {
-                for (const auto& column : file.reader->columns()) {
-                    auto known =
-                        std::find_if(columns.begin(), columns.end(),
-                                     [&](const auto& other) { return other.name == column.name; });
-                    if (known == columns.end()) {
-                        columns.push_back(column);
-                    } else if (known->type != column.type) {
-                        throw Exception(
-                            ErrorKind::InvalidInput,
-                            "column \"" + column.name + "\" is " + column.type.ToString() +
-                                " in '" + file.reader->path() + "' but " + known->type.ToString() +
-                                " in another file; union_by_name needs one type per column");
-                    } else if (known->unsupported.empty()) {
-                        known->unsupported = column.unsupported;
-                    }
-                }
-            }
-            for (auto& file : files) {
-                const auto& own = file.reader->columns();
-                for (const auto& column : columns) {
-                    auto found = std::find_if(own.begin(), own.end(), [&](const auto& other) {
-                        return other.name == column.name;
-                    });
-                    file.column_map.push_back(found == own.end() ? -1 : found - own.begin());
-                }
-            }
-        }
-        BoundTableFunction bound;
-        for (const auto& column : columns) {
-            bound.names.push_back(column.name);
-            bound.types.push_back(column.type);
-        }
-        // Optional virtual columns, after the file's own.
-        std::vector<size_t> virtual_ids;
-        if (input.Flag("filename", name)) {
-            bound.names.push_back("filename");
-            bound.types.push_back(LogicalTypeId::VARCHAR);
-            virtual_ids.push_back(ParquetScanFormat::kFilenameColumn);
-        }
-        if (input.Flag("file_row_number", name)) {
-            bound.names.push_back("file_row_number");
-            bound.types.push_back(LogicalTypeId::BIGINT);
-            virtual_ids.push_back(ParquetScanFormat::kFileRowNumberColumn);
-        }
-        // Files not opened yet are assumed to be like the first.
-        double rows_per_file = static_cast<double>(files[0].reader->metadata().num_rows);
-        bound.estimated_rows = 0;
-        for (size_t i = 0; i < paths.size(); i++) {
-            bound.estimated_rows += i < files.size()
-                                        ? static_cast<double>(files[i].reader->metadata().num_rows)
-                                        : rows_per_file;
-        }
-        auto types = bound.types;
-        bound.make_source = [&database, paths, files, columns, virtual_ids,
-                             types](const std::vector<idx_t>& column_ids,
-                                    const std::vector<TableFilter>& filters) {
-            std::vector<size_t> ids;
-            std::vector<LogicalType> projected_types;
-            for (idx_t id : column_ids) {
-                projected_types.push_back(types[id]);
-                if (id >= columns.size()) {
-                    ids.push_back(virtual_ids[id - columns.size()]);
-                    continue;
-                }
-                const auto& column = columns[id];
-                if (!column.unsupported.empty()) {
-                    throw Exception(ErrorKind::NotImplemented,
-                                    "not supported: " + column.unsupported + " in column \"" +
-                                        column.name + "\" of '" + paths[0] + "'");
-                }
-                ids.push_back(id);
-            }
-            auto format = std::make_shared<ParquetScanFormat>(database.file_system(), paths, files,
-                                                              columns, std::move(ids),
-                                                              std::move(projected_types), filters);
-            return std::make_shared<MultiFileScan>(std::move(format), database.CurrentScanOptions(),
-                                                   database.Services());
-        };
-        return bound;
-    };
-    return function;
-}
-
 // parquet_metadata('glob') and parquet_schema('glob'): the footer of every matching file.
 TableFunction
 ParquetMetadataFunction(Database& database, const std::string& name,
@@ -198,13 +81,13 @@ ParquetMetadataFunction(Database& database, const std::string& name,
                             name + " takes one argument: a file path or glob pattern");
         }
         std::vector<FileInfo> matches = file_system.Glob(input.Scalar(0, name).GetString());
-        std::vector<ParquetFile> files(matches.size());
+        std::vector<std::shared_ptr<ParquetScanFile>> files(matches.size());
         RunConcurrently(database.scheduler(), TaskPool::Async, files.size(), [&](size_t i) {
             files[i] = OpenParquetFile(file_system, matches[i].path);
         });
         parquet::MetadataTable table;
-        for (const ParquetFile& file : files) {
-            parquet::AppendTable(table, table_of(*file.reader));
+        for (const auto& file : files) {
+            parquet::AppendTable(table, table_of(file->reader()));
         }
         BoundTableFunction bound;
         bound.names = table.names;
@@ -322,7 +205,7 @@ void RegisterBuiltinTableFunctions(Database& database) {
     TableFunctionCatalog& catalog = database.catalog().table_functions();
     VirtualFileSystem& file_system = database.file_system();
     catalog.Register(SettingsFunction(database.settings()));
-    catalog.Register(ReadParquetFunction(database));
+    RegisterFileScanFunctions(database);
     catalog.Register(RangeFunction());
     catalog.Register(TpchQueriesFunction());
     catalog.Register(GlobFunction(file_system));

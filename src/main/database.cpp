@@ -31,7 +31,8 @@ ScanOptions Database::CurrentScanOptions() const {
 }
 
 ScanServices Database::Services() {
-    return ScanServices{scheduler_.get(), temporary_memory_.get(), external_file_cache_.get()};
+    return ScanServices{scheduler_.get(), file_system_.get(), temporary_memory_.get(),
+                        external_file_cache_.get()};
 }
 
 Database::~Database() = default;

@@ -48,21 +48,42 @@ class MultiFileScan::State : public std::enable_shared_from_this<State> {
 public:
     enum class FileStatus : uint8_t { Waiting, Planning, Planned, Failed };
     struct FileSlot {
+        size_t path = 0; // in the binding's paths
         FileStatus status = FileStatus::Waiting;
-        PlannedFile planned;
+        std::shared_ptr<ScanFile> file;
+        ProjectedFile projected;
+        FileJobs planned;
+    };
+    struct FilePlan {
+        std::shared_ptr<ScanFile> file;
+        ProjectedFile projected;
+        FileJobs planned;
     };
     enum class Claim : uint8_t { Claimed, Blocked, Finished };
 
-    State(std::shared_ptr<ScanFormat> format, ScanOptions options, ScanServices services)
-        : format(std::move(format)), options(options), services(services) {
-        files_.resize(this->format->FileCount());
+    State(std::shared_ptr<ScanFormat> format, std::shared_ptr<const MultiFileBinding> binding,
+          std::vector<idx_t> column_ids, std::vector<TableFilter> filters, ScanOptions options,
+          ScanServices services)
+        : format(std::move(format)), binding(std::move(binding)), column_ids(std::move(column_ids)),
+          filters(std::move(filters)), options(options), services(services) {
+        for (idx_t id : this->column_ids) {
+            types.push_back(this->binding->types[id]);
+        }
+        for (size_t path : this->binding->FilesMatching(this->filters)) {
+            files_.emplace_back().path = path;
+        }
         statistics.files = files_.size();
+        statistics.files_pruned = this->binding->paths.size() - files_.size();
         if (options.read_ahead_depth < 0 && services.temporary_memory) {
             budget_ = services.temporary_memory->Register(0);
         }
     }
 
     const std::shared_ptr<ScanFormat> format;
+    const std::shared_ptr<const MultiFileBinding> binding;
+    const std::vector<idx_t> column_ids;
+    const std::vector<TableFilter> filters;
+    std::vector<LogicalType> types;
     const ScanOptions options;
     const ScanServices services;
     ScanStatistics statistics;
@@ -206,7 +227,10 @@ public:
             std::rethrow_exception(error);
         }
         statistics.jobs_scanned++;
-        return format->Decode(job.file, job.plan, job.RangeBuffers());
+        const FileSlot& slot = files_[job.file];
+        return binding->CompleteDecoder(slot.path, slot.projected, column_ids, types,
+                                        slot.file->Decode(job.plan, job.RangeBuffers()),
+                                        job.plan.first_row);
     }
 
     // The job's buffers are no longer held (decoded, or abandoned).
@@ -269,19 +293,27 @@ private:
         }
     }
 
-    // Opens and plans `file` (I/O: called without the lock).
-    std::pair<PlannedFile, std::exception_ptr> ReadPlan(size_t file) {
+    // Opens and plans `file` (I/O: called without the lock; the slot's path is constant).
+    std::pair<FilePlan, std::exception_ptr> ReadPlan(size_t file) {
         try {
             ScopedReadContext context({&cancelled_, &statistics.reads});
             ScopedTraceSpan span("plan file");
-            return {format->PlanFile(file), nullptr};
+            size_t path = files_[file].path;
+            FilePlan plan;
+            plan.file = binding->opened[path];
+            if (!plan.file) {
+                plan.file = format->Open(*services.file_system, binding->paths[path]);
+            }
+            plan.projected = binding->Project(path, *plan.file, column_ids, filters);
+            plan.planned = plan.file->PlanJobs(plan.projected.projection);
+            return {std::move(plan), nullptr};
         } catch (...) {
-            return {PlannedFile{}, std::current_exception()};
+            return {FilePlan{}, std::current_exception()};
         }
     }
 
     // Under the lock. A failure becomes the scan's error unless it follows a cancellation.
-    void StorePlan(size_t file, PlannedFile planned, std::exception_ptr error) {
+    void StorePlan(size_t file, FilePlan plan, std::exception_ptr error) {
         FileSlot& slot = files_[file];
         slot.status = error ? FileStatus::Failed : FileStatus::Planned;
         if (error) {
@@ -290,12 +322,14 @@ private:
             }
             return;
         }
-        for (const ScanJobPlan& job : planned.jobs) {
+        for (const ScanJobPlan& job : plan.planned.jobs) {
             planned_bytes_ += job.Bytes();
         }
-        statistics.jobs_pruned += planned.jobs_pruned;
+        statistics.jobs_pruned += plan.planned.jobs_pruned;
         statistics.files_planned++;
-        slot.planned = std::move(planned);
+        slot.file = std::move(plan.file);
+        slot.projected = std::move(plan.projected);
+        slot.planned = std::move(plan.planned);
     }
 
     // Schedules the planning (footer reads) of the next few files on the ASYNC pool, so that a
@@ -348,7 +382,7 @@ private:
                                        CoalescedRanges layout) {
         size_t requests = layout.requests.size();
         auto job = std::make_shared<ScanJob>(file, sequence_++, plan, std::move(layout),
-                                             files_[file].planned.handle);
+                                             files_[file].file->handle());
         job->ExpectFetches(requests);
         outstanding_++;
         held_bytes_ += job->Bytes();
@@ -523,9 +557,12 @@ struct ScanLocal : LocalState {
 
 } // namespace
 
-MultiFileScan::MultiFileScan(std::shared_ptr<ScanFormat> format, ScanOptions options,
-                             ScanServices services)
-    : state_(std::make_shared<State>(std::move(format), options, services)) {
+MultiFileScan::MultiFileScan(std::shared_ptr<ScanFormat> format,
+                             std::shared_ptr<const MultiFileBinding> binding,
+                             std::vector<idx_t> column_ids, std::vector<TableFilter> filters,
+                             ScanOptions options, ScanServices services)
+    : state_(std::make_shared<State>(std::move(format), std::move(binding), std::move(column_ids),
+                                     std::move(filters), options, services)) {
 }
 
 MultiFileScan::~MultiFileScan() {
@@ -537,7 +574,7 @@ std::string MultiFileScan::Name() const {
 }
 
 std::vector<LogicalType> MultiFileScan::OutputTypes() const {
-    return state_->format->OutputTypes();
+    return state_->types;
 }
 
 std::unique_ptr<LocalState> MultiFileScan::InitLocal() {

@@ -2,7 +2,7 @@
 
 #include "parallel/task.hpp"
 #include "scan/range_coalescer.hpp"
-#include "scan/scan_format.hpp"
+#include "formats/scan_format.hpp"
 
 #include <atomic>
 #include <exception>

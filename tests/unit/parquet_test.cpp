@@ -1,7 +1,7 @@
 #include "common/exception.hpp"
 #include "formats/parquet/delta_decoders.hpp"
 #include "formats/parquet/parquet_metadata.hpp"
-#include "scan/parquet_scan_format.hpp"
+#include "formats/parquet/parquet_scan_format.hpp"
 #include "formats/parquet/rle_bit_packed_decoder.hpp"
 #include "io/local_file_system.hpp"
 #include "main/sluice.hpp"
@@ -246,12 +246,10 @@ TEST(ParquetPruning, StatisticsSkipRowGroupsThatCannotMatch) {
                      "0 * (1 // (range % 1)) AS nothing FROM range(100000)) TO '" +
                      path.string() + "' (ROW_GROUP_SIZE 1000)");
     LocalFileSystem file_system;
-    ParquetFile file = OpenParquetFile(file_system, path.string());
-    ASSERT_EQ(file.reader->RowGroupCount(), 100u);
+    auto file = OpenParquetFile(file_system, path.string());
+    ASSERT_EQ(file->reader().RowGroupCount(), 100u);
     auto groups_read = [&](std::vector<TableFilter> filters) {
-        ParquetScanFormat format(file_system, {path.string()}, {file}, file.reader->columns(), {0},
-                                 {LogicalTypeId::BIGINT}, filters);
-        PlannedFile planned = format.PlanFile(0);
+        FileJobs planned = file->PlanJobs(FileProjection{{0}, {0}, filters});
         EXPECT_EQ(planned.jobs.size() + planned.jobs_pruned, 100u);
         return planned.jobs.size();
     };

@@ -8,7 +8,7 @@
 #include "main/sluice.hpp"
 #include "parallel/executor.hpp"
 #include "scan/multi_file_scan.hpp"
-#include "scan/parquet_scan_format.hpp"
+#include "formats/parquet/parquet_scan_format.hpp"
 
 #include <gtest/gtest.h>
 
@@ -456,12 +456,11 @@ TEST(ReadAheadScan, AParkedTaskResumesOnAnotherWorker) {
     // formerly blocked thread.
     TaskScheduler scheduler(2, 4);
     auto file_system = std::make_shared<LatencyFileSystem>(50ms);
-    ParquetFile file = OpenParquetFile(*file_system, BigFile());
-    auto format = std::make_shared<ParquetScanFormat>(
-        *file_system, std::vector<std::string>{BigFile()}, std::vector<ParquetFile>{file},
-        file.reader->columns(), std::vector<size_t>{0},
-        std::vector<LogicalType>{LogicalTypeId::BIGINT}, std::vector<TableFilter>{});
-    auto scan = std::make_shared<MultiFileScan>(format, ScanOptions{}, ScanServices{&scheduler});
+    auto format = std::make_shared<ParquetScanFormat>();
+    auto binding = BindMultiFile(*format, *file_system, scheduler, {BigFile()}, {}, "test");
+    auto scan = std::make_shared<MultiFileScan>(format, binding, std::vector<idx_t>{0},
+                                                std::vector<TableFilter>{}, ScanOptions{},
+                                                ScanServices{&scheduler, file_system.get()});
 
     std::mutex mutex;
     std::condition_variable changed;

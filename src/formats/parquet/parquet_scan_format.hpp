@@ -1,0 +1,51 @@
+#pragma once
+
+#include "formats/parquet/parquet_reader.hpp"
+#include "formats/scan_format.hpp"
+#include "io/file_system.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sluice {
+
+// An opened Parquet file for the multi-file scan: one job per row group (row groups whose
+// statistics rule out the filters are pruned when the file is planned), whose ranges are the
+// projected columns' chunks. The footer is read once per process and file version
+// (ParquetFooterCache).
+class ParquetScanFile : public ScanFile {
+public:
+    ParquetScanFile(std::shared_ptr<FileHandle> handle,
+                    std::shared_ptr<const parquet::ParquetFileReader> reader);
+
+    const std::string& path() const override { return reader_->path(); }
+    std::shared_ptr<FileHandle> handle() const override { return handle_; }
+    const std::vector<ScanColumn>& Columns() const override { return columns_; }
+    double EstimatedRows() const override;
+    bool KnowsRowNumbers() const override { return true; }
+    FileJobs PlanJobs(const FileProjection& projection) override;
+    std::unique_ptr<ScanJobDecoder> Decode(const ScanJobPlan& job,
+                                           std::vector<ByteBuffer> buffers) override;
+
+    const parquet::ParquetFileReader& reader() const { return *reader_; }
+
+private:
+    bool RowGroupMayMatch(size_t row_group, const std::vector<TableFilter>& filters) const;
+
+    std::shared_ptr<FileHandle> handle_;
+    std::shared_ptr<const parquet::ParquetFileReader> reader_;
+    std::vector<ScanColumn> columns_;
+    FileProjection projection_;
+};
+
+class ParquetScanFormat : public ScanFormat {
+public:
+    std::string Name() const override { return "READ_PARQUET"; }
+    std::shared_ptr<ScanFile> Open(FileSystem& file_system, const std::string& path) override;
+};
+
+// Opens `path` as a Parquet file (its footer read through the cache).
+std::shared_ptr<ParquetScanFile> OpenParquetFile(FileSystem& file_system, const std::string& path);
+
+} // namespace sluice

@@ -1,0 +1,93 @@
+#pragma once
+
+#include "common/byte_buffer.hpp"
+#include "common/data_chunk.hpp"
+#include "common/table_filter.hpp"
+#include "io/byte_range.hpp"
+#include "io/file_system.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sluice {
+
+// One column of a file as its format reads it. `unsupported` names what keeps the column from
+// being read (a nested Parquet type, say); such a column may be listed but not projected.
+struct ScanColumn {
+    std::string name;
+    LogicalType type;
+    std::string unsupported;
+};
+
+// One unit of read-ahead: a Parquet row group, or a CSV byte range. Its bytes are `ranges` of
+// its file; once they are in memory the format decodes them on its own.
+struct ScanJobPlan {
+    size_t index_in_file = 0; // the row group, the CSV range
+    std::vector<ByteRange> ranges;
+    int64_t rows = -1;      // -1: not known before decoding (CSV)
+    int64_t first_row = -1; // in its file; -1: not known before decoding
+    // The file position the job's data begins at and ends before (CSV: rows starting there).
+    uint64_t begin = 0;
+    uint64_t end = 0;
+
+    uint64_t Bytes() const {
+        uint64_t total = 0;
+        for (const ByteRange& range : ranges) {
+            total += range.length;
+        }
+        return total;
+    }
+};
+
+// The jobs of one file, in file order.
+struct FileJobs {
+    std::vector<ScanJobPlan> jobs;
+    size_t jobs_pruned = 0; // ruled out by statistics before any byte was fetched
+};
+
+// Which of a file's columns a scan reads, and where each goes in the output chunk.
+struct FileProjection {
+    std::vector<size_t> columns;   // indices into the file's Columns()
+    std::vector<idx_t> positions;  // output column of each
+    std::vector<TableFilter> filters; // on the file's column indices, to skip data with
+};
+
+// Turns one job's bytes into chunks.
+class ScanJobDecoder {
+public:
+    virtual ~ScanJobDecoder() = default;
+    // Fills the projected columns of `out` (and its size) with the next rows; false once the job
+    // is done. Other columns of `out` are the multi-file scan's.
+    virtual bool Next(DataChunk& out) = 0;
+};
+
+// A file opened by its format: its columns, and, once projected, its jobs and their decoding.
+// Thread-safe: jobs of one file are decoded on several REGULAR threads at once.
+class ScanFile {
+public:
+    virtual ~ScanFile() = default;
+    virtual const std::string& path() const = 0;
+    virtual std::shared_ptr<FileHandle> handle() const = 0;
+    virtual const std::vector<ScanColumn>& Columns() const = 0;
+    // Rows in the file as far as known without reading it (negative: unknown).
+    virtual double EstimatedRows() const = 0;
+    // Whether decoded jobs know each row's number in the file (file_row_number).
+    virtual bool KnowsRowNumbers() const = 0;
+    // Cuts the file into jobs reading `projection`. Called once, before any Decode.
+    virtual FileJobs PlanJobs(const FileProjection& projection) = 0;
+    // A decoder over `job`'s bytes: `buffers[i]` holds `job.ranges[i]`.
+    virtual std::unique_ptr<ScanJobDecoder> Decode(const ScanJobPlan& job,
+                                                   std::vector<ByteBuffer> buffers) = 0;
+};
+
+// What the multi-file scan needs from a file format, and all it knows of it: open a file (read
+// its footer or header; blocking, on an ASYNC thread when a scan plans ahead).
+class ScanFormat {
+public:
+    virtual ~ScanFormat() = default;
+    virtual std::string Name() const = 0; // "READ_PARQUET"
+    virtual std::shared_ptr<ScanFile> Open(FileSystem& file_system, const std::string& path) = 0;
+};
+
+} // namespace sluice
