@@ -5,6 +5,7 @@
 #include "common/table_filter.hpp"
 #include "io/byte_range.hpp"
 #include "io/file_system.hpp"
+#include "parallel/task.hpp"
 
 #include <memory>
 #include <string>
@@ -57,6 +58,10 @@ struct FileProjection {
 class ScanJobDecoder {
 public:
     virtual ~ScanJobDecoder() = default;
+    // Whether decoding can begin. A job that depends on another (a CSV job read in order needs
+    // to know where the previous one stopped) says false and wakes `waker` once it can; the scan
+    // task parks meanwhile.
+    virtual bool Ready(const Waker& waker) { return true; }
     // Fills the projected columns of `out` (and its size) with the next rows; false once the job
     // is done. Other columns of `out` are the multi-file scan's.
     virtual bool Next(DataChunk& out) = 0;

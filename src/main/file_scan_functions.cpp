@@ -1,11 +1,18 @@
 #include "main/file_scan_functions.hpp"
 
 #include "common/exception.hpp"
+#include "common/cast.hpp"
+#include "common/string_util.hpp"
+#include "execution/rows_source.hpp"
+#include "formats/csv/csv_scan_format.hpp"
 #include "formats/parquet/parquet_scan_format.hpp"
 #include "main/database.hpp"
 #include "scan/multi_file_reader.hpp"
 #include "scan/multi_file_scan.hpp"
 #include "sql/catalog.hpp"
+#include "sql/type_names.hpp"
+
+#include <algorithm>
 
 namespace sluice {
 
@@ -72,11 +79,326 @@ TableFunction ReadParquetFunction(Database& database) {
     return function;
 }
 
+const std::vector<std::string> kCsvParameters = {
+    "delim", "sep", "quote", "escape", "new_line", "header", "skip", "comment", "nullstr",
+    "columns", "types", "dtypes", "names", "column_names", "auto_detect", "sample_size",
+    "all_varchar", "dateformat", "date_format", "timestampformat", "timestamp_format",
+    "decimal_separator", "thousands", "null_padding", "strict_mode", "ignore_errors",
+    "store_rejects", "rejects_scan", "rejects_table", "max_line_size", "buffer_size", "encoding",
+    "parallel", "compression", "auto_type_candidates", "filename", "union_by_name",
+    "hive_partitioning", "file_row_number"};
+
+// 'DECIMAL(15,2)', 'varchar', 'INT': a type named in an option.
+LogicalType TypeFromText(const Value& value, const std::string& option) {
+    std::string text(Trim(value.ToString()));
+    TypeName name;
+    size_t open = text.find('(');
+    name.name = Upper(Trim(text.substr(0, open)));
+    if (open != std::string::npos) {
+        size_t close = text.find(')', open);
+        std::string inside = text.substr(open + 1, close == std::string::npos ? std::string::npos
+                                                                              : close - open - 1);
+        size_t start = 0;
+        while (start <= inside.size()) {
+            size_t comma = std::min(inside.find(',', start), inside.size());
+            Value modifier;
+            if (!TryParseValue(inside.substr(start, comma - start), LogicalTypeId::BIGINT,
+                               modifier)) {
+                throw Exception(ErrorKind::Binder,
+                                "read_csv: " + option + ": invalid type \"" + text + "\"");
+            }
+            name.modifiers.push_back(static_cast<int64_t>(modifier.GetInteger()));
+            start = comma + 1;
+        }
+    }
+    std::optional<LogicalType> type = ResolveTypeName(name);
+    if (!type) {
+        throw Exception(ErrorKind::Binder,
+                        "read_csv: " + option + ": unknown type \"" + text + "\"");
+    }
+    return *type;
+}
+
+std::string StringOption(const TableFunctionInput& input, const std::string& name) {
+    const Value& value = input.named.at(name);
+    if (value.IsNull()) {
+        throw Exception(ErrorKind::Binder, "read_csv: " + name + " must not be NULL");
+    }
+    return value.ToString();
+}
+
+int64_t IntegerOption(const TableFunctionInput& input, const std::string& name, int64_t minimum,
+                      int64_t maximum) {
+    Value number;
+    const Value& value = input.named.at(name);
+    if (value.IsNull() || !TryCastValue(value, LogicalTypeId::BIGINT, number) ||
+        static_cast<int64_t>(number.GetInteger()) < minimum ||
+        static_cast<int64_t>(number.GetInteger()) > maximum) {
+        throw Exception(ErrorKind::Binder, "read_csv: " + name + " must be an integer from " +
+                                               std::to_string(minimum) + " to " +
+                                               std::to_string(maximum) + ", got " +
+                                               value.ToString());
+    }
+    return static_cast<int64_t>(number.GetInteger());
+}
+
+// quote = '"', escape = '', comment = '#': one character, or none.
+std::optional<char> CharacterOption(const TableFunctionInput& input, const std::string& name) {
+    std::string text = StringOption(input, name);
+    if (text.size() > 1) {
+        throw Exception(ErrorKind::Binder, "read_csv: " + name +
+                                               " must be one character or empty, got '" + text +
+                                               "'");
+    }
+    return text.empty() ? '\0' : text[0];
+}
+
+void Unsupported(const TableFunctionInput& input, const std::string& name, const std::string& why) {
+    if (input.named.count(name) || input.named_lists.count(name) || input.named_structs.count(name)) {
+        throw Exception(ErrorKind::NotImplemented, "read_csv: " + name + " is not supported yet" +
+                                                       (why.empty() ? "" : " (" + why + ")"));
+    }
+}
+
+struct CsvBindOptions {
+    csv::CsvReadOptions read;
+    bool parallel = true;
+};
+
+CsvBindOptions ReadCsvOptions(const TableFunctionInput& input) {
+    CsvBindOptions bind;
+    csv::CsvReadOptions& options = bind.read;
+    auto has = [&](const std::string& name) { return input.named.count(name) > 0; };
+    for (const char* name : {"delim", "sep"}) {
+        if (has(name)) {
+            std::string delimiter = StringOption(input, name);
+            if (delimiter.empty() || delimiter.size() > 4) {
+                throw Exception(ErrorKind::Binder,
+                                std::string("read_csv: ") + name +
+                                    " must be 1 to 4 bytes long, got '" + delimiter + "'");
+            }
+            if (delimiter == "\\t") {
+                delimiter = "\t";
+            }
+            options.delimiter = delimiter;
+        }
+    }
+    if (has("quote")) {
+        options.quote = CharacterOption(input, "quote");
+    }
+    if (has("escape")) {
+        options.escape = CharacterOption(input, "escape");
+    }
+    if (has("comment")) {
+        options.comment = CharacterOption(input, "comment");
+    }
+    if (has("new_line")) {
+        std::string text = StringOption(input, "new_line");
+        static const std::vector<std::string> kNewLines = {"\n", "\r\n", "\r", "\\n",
+                                                           "\\r\\n", "\\r"};
+        if (std::find(kNewLines.begin(), kNewLines.end(), text) == kNewLines.end()) {
+            throw Exception(ErrorKind::Binder,
+                            "read_csv: new_line must be '\\n', '\\r\\n' or '\\r'");
+        }
+        options.new_line = text;
+    }
+    if (has("header")) {
+        options.header = input.Flag("header", "read_csv");
+    }
+    if (has("skip")) {
+        options.skip = IntegerOption(input, "skip", 0, INT32_MAX);
+    }
+    if (has("nullstr")) {
+        options.null_strings = {StringOption(input, "nullstr")};
+    } else if (input.named_lists.count("nullstr")) {
+        options.null_strings.clear();
+        for (const Value& value : input.named_lists.at("nullstr")) {
+            options.null_strings.push_back(value.ToString());
+        }
+    }
+    if (has("auto_detect")) {
+        options.auto_detect = input.Flag("auto_detect", "read_csv");
+    }
+    if (has("sample_size")) {
+        options.sample_size = IntegerOption(input, "sample_size", -1, INT64_MAX);
+        if (options.sample_size == 0) {
+            throw Exception(ErrorKind::Binder, "read_csv: sample_size must be -1 or positive");
+        }
+    }
+    options.all_varchar = input.Flag("all_varchar", "read_csv");
+    options.null_padding = input.Flag("null_padding", "read_csv");
+    options.ignore_errors = input.Flag("ignore_errors", "read_csv");
+    if (has("strict_mode")) {
+        options.strict_mode = input.Flag("strict_mode", "read_csv");
+    }
+    if (has("parallel")) {
+        bind.parallel = input.Flag("parallel", "read_csv");
+    }
+    if (has("max_line_size")) {
+        options.max_line_size = IntegerOption(input, "max_line_size", 1, int64_t{1} << 30);
+    }
+    if (has("buffer_size")) {
+        options.buffer_size =
+            static_cast<uint64_t>(IntegerOption(input, "buffer_size", 1, int64_t{1} << 30));
+    }
+    if (has("decimal_separator")) {
+        std::string separator = StringOption(input, "decimal_separator");
+        if (separator != "." && separator != ",") {
+            throw Exception(ErrorKind::Binder, "read_csv: decimal_separator must be '.' or ','");
+        }
+        options.decimal_separator = separator[0];
+    }
+    for (const char* name : {"dateformat", "date_format"}) {
+        if (has(name) && StringOption(input, name) != "%Y-%m-%d") {
+            throw Exception(ErrorKind::NotImplemented,
+                            std::string("read_csv: ") + name +
+                                " other than '%Y-%m-%d' is not supported yet");
+        }
+    }
+    for (const char* name : {"timestampformat", "timestamp_format"}) {
+        if (has(name) && StringOption(input, name) != "%Y-%m-%d %H:%M:%S") {
+            throw Exception(ErrorKind::NotImplemented,
+                            std::string("read_csv: ") + name +
+                                " other than '%Y-%m-%d %H:%M:%S' is not supported yet");
+        }
+    }
+    if (has("encoding")) {
+        std::string encoding = Lower(StringOption(input, "encoding"));
+        if (encoding != "utf-8" && encoding != "utf8") {
+            throw Exception(ErrorKind::NotImplemented,
+                            "read_csv: encoding '" + encoding + "' is not supported yet (utf-8 is)");
+        }
+    }
+    if (has("compression")) {
+        std::string compression = Lower(StringOption(input, "compression"));
+        if (compression != "none" && compression != "auto" && compression != "uncompressed") {
+            throw Exception(ErrorKind::NotImplemented,
+                            "read_csv: compression '" + compression + "' is not supported yet");
+        }
+    }
+    Unsupported(input, "thousands", "");
+    Unsupported(input, "store_rejects", "ignore_errors = true skips and counts rejected rows");
+    Unsupported(input, "rejects_scan", "");
+    Unsupported(input, "rejects_table", "");
+    if (input.named_structs.count("columns")) {
+        for (const auto& [name, type] : input.named_structs.at("columns")) {
+            options.columns.emplace_back(name, TypeFromText(type, "columns"));
+        }
+        if (options.columns.empty()) {
+            throw Exception(ErrorKind::Binder, "read_csv: columns needs at least one column");
+        }
+    }
+    for (const char* name : {"types", "dtypes"}) {
+        if (input.named_structs.count(name)) {
+            for (const auto& [column, type] : input.named_structs.at(name)) {
+                options.types_by_name.emplace_back(column, TypeFromText(type, name));
+            }
+        }
+        if (input.named_lists.count(name)) {
+            for (const Value& type : input.named_lists.at(name)) {
+                options.types_by_position.push_back(TypeFromText(type, name));
+            }
+        }
+    }
+    for (const char* name : {"names", "column_names"}) {
+        if (input.named_lists.count(name)) {
+            for (const Value& value : input.named_lists.at(name)) {
+                options.names.push_back(value.ToString());
+            }
+        }
+    }
+    if (input.named_lists.count("auto_type_candidates")) {
+        for (const Value& type : input.named_lists.at("auto_type_candidates")) {
+            options.auto_type_candidates.push_back(TypeFromText(type, "auto_type_candidates"));
+        }
+    }
+    if (!options.auto_detect && options.columns.empty()) {
+        throw Exception(ErrorKind::Binder,
+                        "read_csv: auto_detect = false needs columns = {'name': 'TYPE', ...}");
+    }
+    return bind;
+}
+
+TableFunction ReadCsvFunction(Database& database, const std::string& name) {
+    TableFunction function;
+    function.name = name;
+    function.bind = [&database, name](const TableFunctionInput& input) {
+        input.CheckNamed(kCsvParameters, name);
+        CsvBindOptions options = ReadCsvOptions(input);
+        bool union_by_name = input.Flag("union_by_name", name);
+        auto format =
+            std::make_shared<CsvScanFormat>(options.read, union_by_name, options.parallel);
+        return BindFileScan(database, format, input, name);
+    };
+    return function;
+}
+
+// sniff_csv(path): what the sniffer finds, in DuckDB's columns.
+TableFunction SniffCsvFunction(Database& database) {
+    TableFunction function;
+    function.name = "sniff_csv";
+    function.bind = [&database](const TableFunctionInput& input) {
+        input.CheckNamed(kCsvParameters, "sniff_csv");
+        CsvBindOptions options = ReadCsvOptions(input);
+        if (input.positional.size() != 1) {
+            throw Exception(ErrorKind::Binder, "sniff_csv takes one argument: a file path");
+        }
+        CsvScanFormat format(options.read, false, options.parallel);
+        format.Open(database.file_system(), input.Scalar(0, "sniff_csv").ToString());
+        csv::CsvSniffResult sniffed = format.Sniffed();
+        std::string columns = "[";
+        std::string prompt_columns;
+        for (size_t i = 0; i < sniffed.names.size(); i++) {
+            columns += std::string(i ? ", " : "") + "{'name': '" + sniffed.names[i] +
+                       "', 'type': '" + sniffed.types[i].ToString() + "'}";
+            prompt_columns += std::string(i ? ", " : "") + "'" + sniffed.names[i] + "': '" +
+                              sniffed.types[i].ToString() + "'";
+        }
+        columns += "]";
+        const csv::CsvDialect& dialect = sniffed.dialect;
+        BoundTableFunction bound;
+        bound.names = {"Delimiter", "Quote",   "Escape",     "NewLineDelimiter", "Comment",
+                       "SkipRows",  "HasHeader", "Columns", "Prompt"};
+        bound.types = {LogicalTypeId::VARCHAR, LogicalTypeId::VARCHAR, LogicalTypeId::VARCHAR,
+                       LogicalTypeId::VARCHAR, LogicalTypeId::VARCHAR, LogicalTypeId::BIGINT,
+                       LogicalTypeId::BOOLEAN, LogicalTypeId::VARCHAR, LogicalTypeId::VARCHAR};
+        std::string path = input.Scalar(0, "sniff_csv").ToString();
+        std::string prompt = "FROM read_csv('" + path + "', auto_detect=false, delim='" +
+                             dialect.ShowDelimiter() + "', quote='" +
+                             std::string(dialect.quote ? 1 : 0, dialect.quote) + "', escape='" +
+                             std::string(dialect.escape ? 1 : 0, dialect.escape) +
+                             "', header=" + (dialect.header ? "true" : "false") + ", skip=" +
+                             std::to_string(dialect.skip) + ", columns={" + prompt_columns + "});";
+        std::vector<std::vector<Value>> rows = {
+            {Value::Varchar(dialect.ShowDelimiter()), Value::Varchar(csv::CsvDialect::Show(dialect.quote)),
+             Value::Varchar(csv::CsvDialect::Show(dialect.escape)), Value::Varchar("\\n"),
+             Value::Varchar(csv::CsvDialect::Show(dialect.comment)),
+             Value::Integer(LogicalTypeId::BIGINT, dialect.skip), Value::Boolean(dialect.header),
+             Value::Varchar(columns), Value::Varchar(prompt)}};
+        auto types = bound.types;
+        bound.make_source = [types, rows](const std::vector<idx_t>& column_ids,
+                                          const std::vector<TableFilter>&) {
+            std::vector<LogicalType> projected_types;
+            std::vector<std::vector<Value>> projected(1);
+            for (idx_t id : column_ids) {
+                projected_types.push_back(types[id]);
+                projected[0].push_back(rows[0][id]);
+            }
+            return std::make_shared<RowsSource>(std::move(projected_types), std::move(projected));
+        };
+        return bound;
+    };
+    return function;
+}
+
 } // namespace
 
 void RegisterFileScanFunctions(Database& database) {
     TableFunctionCatalog& catalog = database.catalog().table_functions();
     catalog.Register(ReadParquetFunction(database));
+    catalog.Register(ReadCsvFunction(database, "read_csv"));
+    catalog.Register(ReadCsvFunction(database, "read_csv_auto"));
+    catalog.Register(SniffCsvFunction(database));
 }
 
 } // namespace sluice

@@ -128,6 +128,8 @@ public:
         : inner_(std::move(inner)), constants_(std::move(constants)),
           row_numbers_(std::move(row_numbers)), next_row_(first_row) {}
 
+    bool Ready(const Waker& waker) override { return inner_->Ready(waker); }
+
     bool Next(DataChunk& out) override {
         if (!inner_->Next(out)) {
             return false;

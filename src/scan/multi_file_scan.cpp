@@ -265,6 +265,11 @@ public:
 
     uint64_t BudgetShrinks() const { return budget_ ? budget_->shrinks() : 0; }
 
+    void AddWaiter(const Waker& waker) {
+        std::lock_guard<std::mutex> guard(mutex_);
+        waiters_.push_back(waker);
+    }
+
 private:
     void WakeWaiters() {
         std::vector<Waker> waiters;
@@ -543,6 +548,7 @@ struct ScanLocal : LocalState {
     std::shared_ptr<ScanJob> job; // claimed
     bool decoding = false;
     std::unique_ptr<ScanJobDecoder> decoder;
+    bool decoder_ready = false;
     idx_t chunk_in_job = 0;
     int task_id = 0;
     bool parked = false;
@@ -637,6 +643,24 @@ SourceResult MultiFileScan::GetData(DataChunk& out, LocalState* local_state, Tas
     };
     while (true) {
         if (local.decoder) {
+            if (!local.decoder_ready) {
+                if (state.cancelled()) {
+                    state.ThrowIfFailed();
+                    return SourceResult::Finished;
+                }
+                Waker waker = context.MakeWaker();
+                if (!local.decoder->Ready(waker)) {
+                    // Also on the scan's own waiter list, so that a cancellation wakes it; a
+                    // cancellation before that is seen here.
+                    state.AddWaiter(waker);
+                    if (state.cancelled()) {
+                        state.ThrowIfFailed();
+                        return SourceResult::Finished;
+                    }
+                    return park();
+                }
+                local.decoder_ready = true;
+            }
             bool more;
             {
                 ScopedTraceSpan span("decode");
@@ -658,6 +682,7 @@ SourceResult MultiFileScan::GetData(DataChunk& out, LocalState* local_state, Tas
             local.decoding = true;
             local.chunk_in_job = 0;
             local.decoder = state.StartDecoding(*local.job);
+            local.decoder_ready = false;
             if (!local.decoder) {
                 return SourceResult::Finished; // cancelled
             }

@@ -79,6 +79,9 @@ struct TableRef {
     std::string name; // table function, table, view or CTE name
     std::vector<ParsedExpressionPtr> arguments;
     std::vector<std::pair<std::string, ParsedExpressionPtr>> named_arguments; // name = value
+    // name = {'key': value, ...}, as read_csv's columns and types
+    std::vector<std::pair<std::string, std::vector<std::pair<std::string, ParsedExpressionPtr>>>>
+        named_structs;
     std::string alias;
     std::vector<std::string> column_aliases; // alias(a, b): renames the first columns
     SourceLocation location;

@@ -350,6 +350,16 @@ TableFunctionInput Binder::BindTableFunctionInput(const TableRef& ref) {
             arguments.named[name] = evaluate(*value);
         }
     }
+    for (const auto& [name, fields] : ref.named_structs) {
+        if (arguments.named.count(name) || arguments.named_lists.count(name) ||
+            arguments.named_structs.count(name)) {
+            Fail(ErrorKind::Binder, "parameter " + name + " given twice", ref.location);
+        }
+        auto& bound = arguments.named_structs[name];
+        for (const auto& [key, value] : fields) {
+            bound.emplace_back(key, evaluate(*value));
+        }
+    }
     return arguments;
 }
 

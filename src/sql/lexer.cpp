@@ -207,7 +207,7 @@ Token Lexer::Next() {
             return token;
         }
     }
-    static const std::string kSingle = "+-*/%=<>(),.;[]";
+    static const std::string kSingle = "+-*/%=<>(),.;[]{}:";
     if (kSingle.find(c) != std::string::npos) {
         token.type = TokenType::Operator;
         token.text = std::string(1, c);

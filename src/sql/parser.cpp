@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <set>
 
 namespace sluice {
@@ -679,6 +680,21 @@ std::unique_ptr<TableRef> Parser::ParseTableRef() {
         ref->kind = TableRefKind::Subquery;
         ref->subquery = ParseQuery();
         ExpectOperator(")");
+    } else if (Peek().type == TokenType::String && !ReplacementScan(Peek().text).empty()) {
+        // FROM 'data/*.parquet': the reader its extension names, as DuckDB's replacement scans.
+        ref->kind = TableRefKind::TableFunction;
+        ref->name = ReplacementScan(Peek().text);
+        auto path = MakeExpression(ParsedExpressionKind::Constant, Peek().location);
+        path->literal_kind = LiteralKind::String;
+        path->text = Take().text;
+        std::string stem = path->text.substr(path->text.find_last_of('/') + 1);
+        ref->alias = stem.substr(0, stem.find('.'));
+        ref->arguments.push_back(std::move(path));
+        std::string alias = ParseAlias(false);
+        if (!alias.empty()) {
+            ref->alias = alias;
+        }
+        return ref;
     } else {
         if (Peek().type == TokenType::QuotedIdentifier) {
             ref->kind = TableRefKind::Table;
@@ -718,6 +734,23 @@ ParsedExpressionPtr Parser::ParseListLiteral() {
     return list;
 }
 
+std::string Parser::ReplacementScan(const std::string& path) {
+    std::string lower = Lower(path);
+    auto ends_with = [&](const char* suffix) {
+        size_t length = std::strlen(suffix);
+        return lower.size() >= length && lower.compare(lower.size() - length, length, suffix) == 0;
+    };
+    if (ends_with(".parquet")) {
+        return "read_parquet";
+    }
+    for (const char* suffix : {".csv", ".tsv", ".csv.gz", ".tsv.gz", ".csv.zst"}) {
+        if (ends_with(suffix)) {
+            return "read_csv";
+        }
+    }
+    return "";
+}
+
 void Parser::ParseTableFunctionArguments(TableRef& ref) {
     ExpectOperator("(");
     if (!IsOperator(")")) {
@@ -727,6 +760,24 @@ void Parser::ParseTableFunctionArguments(TableRef& ref) {
                 !IsReservedKeyword(Peek().text)) {
                 std::string name = Lower(Take().text);
                 Take();
+                if (AcceptOperator("{")) {
+                    std::vector<std::pair<std::string, ParsedExpressionPtr>> fields;
+                    if (!IsOperator("}")) {
+                        do {
+                            if (Peek().type != TokenType::String &&
+                                Peek().type != TokenType::Identifier &&
+                                Peek().type != TokenType::QuotedIdentifier) {
+                                SyntaxError(Peek());
+                            }
+                            std::string key = Take().text;
+                            ExpectOperator(":");
+                            fields.emplace_back(key, ParseExpression());
+                        } while (AcceptOperator(","));
+                    }
+                    ExpectOperator("}");
+                    ref.named_structs.emplace_back(name, std::move(fields));
+                    continue;
+                }
                 ref.named_arguments.emplace_back(name, IsOperator("[") ? ParseListLiteral()
                                                                        : ParseExpression());
                 continue;

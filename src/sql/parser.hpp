@@ -63,6 +63,8 @@ private:
     ParsedExpressionPtr ParseInterval(SourceLocation location);
     ParsedExpressionPtr ParseSubqueryExpression(SubqueryKind kind, SourceLocation location);
     TypeName ParseTypeName();
+    // The table function a quoted path in FROM stands for ("" for none).
+    static std::string ReplacementScan(const std::string& path);
     std::string ParseAlias(bool require_as);
 
     const Token& Peek(size_t ahead = 0) const;

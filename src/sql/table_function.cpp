@@ -37,6 +37,9 @@ void TableFunctionInput::CheckNamed(const std::vector<std::string>& known,
     for (const auto& entry : named_lists) {
         given.push_back(entry.first);
     }
+    for (const auto& entry : named_structs) {
+        given.push_back(entry.first);
+    }
     for (const auto& name : given) {
         if (std::find(known.begin(), known.end(), name) == known.end()) {
             std::string list;

@@ -37,6 +37,7 @@ struct TableFunctionInput {
     std::vector<TableFunctionArgument> positional;
     std::map<std::string, Value> named;                    // name = value; names lower-cased
     std::map<std::string, std::vector<Value>> named_lists; // name = [a, b]
+    std::map<std::string, std::vector<std::pair<std::string, Value>>> named_structs; // {'k': v}
 
     // Positional argument `index` as one value; throws a Binder error naming `function`.
     const Value& Scalar(size_t index, const std::string& function) const;

@@ -1,0 +1,104 @@
+#pragma once
+
+#include "formats/csv/csv_dialect.hpp"
+#include "formats/csv/csv_sniffer.hpp"
+#include "formats/csv/csv_value_parser.hpp"
+#include "formats/scan_format.hpp"
+#include "parallel/task.hpp"
+
+#include <atomic>
+#include <mutex>
+#include <optional>
+
+namespace sluice {
+
+// Where each job of a CSV file really starts and stops. A job's rows are those that begin in
+// its byte range; it finds its first row after the first line break past its start, which is
+// right unless a quoted field holds a line break there. Each job reports where it started and
+// where it stopped, and the two must meet: a mismatch is an error, never a wrong row. In
+// sequential mode (quoted line breaks seen by the sniffer, or parallel = false) a job starts
+// where the previous one stopped, and its decoder waits for that.
+class CsvJobBoundaries {
+public:
+    void Resize(size_t jobs);
+    // Records job `job`'s first row; throws if it does not meet the previous job's stop.
+    void Started(size_t job, uint64_t start, const std::string& path);
+    // Records where job `job` stopped (the start of the first row it left to the next job).
+    void Stopped(size_t job, uint64_t stop, const std::string& path);
+    // The previous job's stop, or nothing (then `waker` is woken once it is known).
+    std::optional<uint64_t> StopBefore(size_t job, const Waker& waker);
+
+private:
+    void Check(size_t job, const std::string& path); // under the lock
+
+    std::mutex mutex_;
+    std::vector<std::optional<uint64_t>> starts_;
+    std::vector<std::optional<uint64_t>> stops_;
+    std::vector<std::vector<Waker>> waiting_; // per job, for the previous job's stop
+};
+
+// An opened CSV file: its dialect and columns (sniffed from the first file or given), where its
+// data starts (after skipped lines, a byte-order mark and the header), and its jobs: fixed byte
+// ranges of `buffer_size`, each fetched with a little more at its end so that its last row
+// rarely needs another read.
+class CsvScanFile : public ScanFile {
+public:
+    CsvScanFile(std::shared_ptr<FileHandle> handle, const csv::CsvSniffResult& sniffed,
+                const csv::CsvReadOptions& options, bool sequential, uint64_t data_start,
+                uint64_t lines_before_data);
+
+    const std::string& path() const override { return handle_->path(); }
+    std::shared_ptr<FileHandle> handle() const override { return handle_; }
+    const std::vector<ScanColumn>& Columns() const override { return columns_; }
+    double EstimatedRows() const override;
+    bool KnowsRowNumbers() const override { return false; }
+    FileJobs PlanJobs(const FileProjection& projection) override;
+    std::unique_ptr<ScanJobDecoder> Decode(const ScanJobPlan& job,
+                                           std::vector<ByteBuffer> buffers) override;
+
+    const csv::CsvDialect& dialect() const { return dialect_; }
+    bool sequential() const { return sequential_; }
+    uint64_t rows_rejected() const { return rows_rejected_.load(); }
+
+private:
+    friend class CsvJobDecoder;
+
+    // The 1-based line of the row starting at `offset`, counted from the file's start (read
+    // again: only for error messages).
+    uint64_t LineAt(uint64_t offset);
+
+    std::shared_ptr<FileHandle> handle_;
+    csv::CsvDialect dialect_;
+    csv::CsvReadOptions options_;
+    std::vector<ScanColumn> columns_;
+    bool sequential_;
+    uint64_t data_start_;
+    uint64_t lines_before_data_;
+    double bytes_per_row_;
+    FileProjection projection_;
+    std::vector<csv::CsvValueParser> parsers_; // per projected column
+    CsvJobBoundaries boundaries_;
+    std::atomic<uint64_t> rows_rejected_{0};
+};
+
+// read_csv's format: sniffs the first file (every file with union_by_name) unless told
+// everything, then opens files with that dialect and those columns.
+class CsvScanFormat : public ScanFormat {
+public:
+    CsvScanFormat(csv::CsvReadOptions options, bool sniff_each_file, bool parallel);
+
+    std::string Name() const override { return "READ_CSV"; }
+    std::shared_ptr<ScanFile> Open(FileSystem& file_system, const std::string& path) override;
+
+    // What the first file's sniffing found (after the first Open).
+    csv::CsvSniffResult Sniffed() const;
+
+private:
+    csv::CsvReadOptions options_;
+    bool sniff_each_file_;
+    bool parallel_;
+    mutable std::mutex mutex_;
+    std::optional<csv::CsvSniffResult> sniffed_;
+};
+
+} // namespace sluice

@@ -1,0 +1,284 @@
+#include "formats/csv/csv_sniffer.hpp"
+
+#include "common/exception.hpp"
+#include "formats/csv/csv_tokenizer.hpp"
+#include "formats/csv/csv_value_parser.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace sluice::csv {
+
+namespace {
+
+// Rows the dialect detection looks at: enough to see a file's shape, cheap for 12 candidates.
+constexpr size_t kDialectRows = 1000;
+
+struct Sampled {
+    std::vector<std::vector<std::string>> rows;
+    bool error = false;
+    bool quoted_line_breaks = false;
+    size_t bytes = 0;
+};
+
+bool IsNullText(std::string_view text, const CsvReadOptions& options) {
+    return std::find(options.null_strings.begin(), options.null_strings.end(), text) !=
+           options.null_strings.end();
+}
+
+Sampled Tokenize(std::string_view sample, bool whole_file, const CsvDialect& dialect,
+                 size_t max_rows) {
+    Sampled sampled;
+    size_t start = 0;
+    for (int64_t i = 0; i < dialect.skip; i++) {
+        start = NextLineStart(sample.data(), sample.size(), start);
+    }
+    CsvTokenizer tokenizer(dialect);
+    tokenizer.Reset(sample.data(), sample.size(), start, whole_file);
+    std::vector<CsvField> fields;
+    std::string scratch;
+    while (sampled.rows.size() < max_rows) {
+        CsvTokenizer::Result result = tokenizer.Next(fields);
+        if (result == CsvTokenizer::Result::Error) {
+            sampled.error = true;
+            break;
+        }
+        if (result == CsvTokenizer::Result::Empty) {
+            continue;
+        }
+        if (result != CsvTokenizer::Result::Row) {
+            break; // the end, or a row cut off by the end of the sample
+        }
+        std::vector<std::string> row;
+        for (const CsvField& field : fields) {
+            row.emplace_back(tokenizer.Unescape(field, scratch));
+        }
+        sampled.rows.push_back(std::move(row));
+        sampled.bytes = tokenizer.position() - start;
+    }
+    sampled.quoted_line_breaks = tokenizer.saw_quoted_line_break();
+    return sampled;
+}
+
+// The most common column count and how many rows have it.
+std::pair<size_t, size_t> ModalWidth(const Sampled& sampled) {
+    std::map<size_t, size_t> counts;
+    for (const auto& row : sampled.rows) {
+        counts[row.size()]++;
+    }
+    std::pair<size_t, size_t> best{0, 0};
+    for (const auto& [width, rows] : counts) {
+        if (rows > best.second || (rows == best.second && width > best.first)) {
+            best = {width, rows};
+        }
+    }
+    return best;
+}
+
+bool Contains(std::string_view sample, char c) {
+    return c != 0 && sample.find(c) != std::string_view::npos;
+}
+
+CsvDialect DetectDialect(std::string_view sample, bool whole_file, const CsvReadOptions& options) {
+    std::vector<std::string> delimiters =
+        options.delimiter ? std::vector<std::string>{*options.delimiter}
+                          : std::vector<std::string>{",", "|", ";", "\t"};
+    std::vector<char> quotes;
+    if (options.quote) {
+        quotes = {*options.quote};
+    } else {
+        // A quote character that never appears is no quote (DuckDB shows "(empty)").
+        for (char candidate : {'"', '\''}) {
+            if (Contains(sample, candidate)) {
+                quotes.push_back(candidate);
+            }
+        }
+        quotes.push_back(0);
+    }
+    CsvDialect best;
+    bool found = false;
+    std::tuple<bool, double, size_t> best_score{false, 0, 0};
+    for (char quote : quotes) {
+        std::vector<char> escapes;
+        if (options.escape) {
+            escapes = {*options.escape};
+        } else if (quote == 0) {
+            escapes = {0};
+        } else {
+            escapes = {quote};
+            if (sample.find(std::string("\\") + quote) != std::string_view::npos) {
+                escapes.insert(escapes.begin(), '\\');
+            }
+        }
+        for (char escape : escapes) {
+            for (const std::string& delimiter : delimiters) {
+                CsvDialect dialect;
+                dialect.delimiter = delimiter;
+                dialect.quote = quote;
+                dialect.escape = escape;
+                dialect.comment = options.comment.value_or(0);
+                dialect.skip = options.skip.value_or(0);
+                Sampled sampled = Tokenize(sample, whole_file, dialect, kDialectRows);
+                auto [width, rows] = ModalWidth(sampled);
+                // Rows that agree on the column count, as a share (a quote that joins lines
+                // makes fewer rows), then more columns.
+                double consistent =
+                    sampled.rows.empty() ? 0 : static_cast<double>(rows) / sampled.rows.size();
+                std::tuple<bool, double, size_t> score{!sampled.error, consistent, width};
+                if (!found || score > best_score) {
+                    best = dialect;
+                    best_score = score;
+                    found = true;
+                }
+            }
+        }
+    }
+    return best;
+}
+
+std::vector<LogicalType> Candidates(const CsvReadOptions& options) {
+    if (!options.auto_type_candidates.empty()) {
+        std::vector<LogicalType> candidates = options.auto_type_candidates;
+        if (std::find(candidates.begin(), candidates.end(), LogicalType(LogicalTypeId::VARCHAR)) ==
+            candidates.end()) {
+            candidates.push_back(LogicalTypeId::VARCHAR);
+        }
+        return candidates;
+    }
+    return {LogicalTypeId::BOOLEAN, LogicalTypeId::BIGINT,    LogicalTypeId::DOUBLE,
+            LogicalTypeId::TIME,    LogicalTypeId::DATE,      LogicalTypeId::TIMESTAMP,
+            LogicalTypeId::VARCHAR};
+}
+
+// Per column, the index of the first candidate that every value of rows [first, end) is
+// (-1: only NULLs seen). A candidate that rejects one value is out for good: a column of
+// dates and timestamps is text, as in DuckDB, not the timestamps the dates would cast to.
+std::vector<int> DetectTypes(const std::vector<std::vector<std::string>>& rows, size_t first,
+                             size_t width, const std::vector<CsvValueParser>& parsers,
+                             const CsvReadOptions& options) {
+    std::vector<std::vector<bool>> viable(width, std::vector<bool>(parsers.size(), true));
+    std::vector<bool> seen(width, false);
+    for (size_t r = first; r < rows.size(); r++) {
+        if (rows[r].size() != width) {
+            continue;
+        }
+        for (size_t c = 0; c < width; c++) {
+            const std::string& text = rows[r][c];
+            if (IsNullText(text, options)) {
+                continue;
+            }
+            seen[c] = true;
+            for (size_t k = 0; k + 1 < parsers.size(); k++) {
+                if (viable[c][k] && !parsers[k].Accepts(text)) {
+                    viable[c][k] = false;
+                }
+            }
+        }
+    }
+    std::vector<int> chosen(width, -1);
+    for (size_t c = 0; c < width; c++) {
+        if (seen[c]) {
+            size_t k = 0;
+            while (!viable[c][k]) {
+                k++;
+            }
+            chosen[c] = static_cast<int>(k);
+        }
+    }
+    return chosen;
+}
+
+} // namespace
+
+std::string DefaultColumnName(size_t index, size_t count) {
+    size_t digits = std::to_string(count > 0 ? count - 1 : 0).size();
+    std::string number = std::to_string(index);
+    return "column" + std::string(digits > number.size() ? digits - number.size() : 0, '0') +
+           number;
+}
+
+CsvSniffResult SniffCsv(std::string_view sample, bool whole_file, const CsvReadOptions& options,
+                        const std::string& path) {
+    CsvSniffResult result;
+    result.dialect = DetectDialect(sample, whole_file, options);
+    size_t max_rows = options.sample_size < 0 ? SIZE_MAX : static_cast<size_t>(options.sample_size) + 1;
+    Sampled sampled = Tokenize(sample, whole_file, result.dialect, max_rows);
+    result.quoted_line_breaks = sampled.quoted_line_breaks;
+    result.bytes_per_row =
+        sampled.rows.empty() ? 0 : static_cast<double>(sampled.bytes) / sampled.rows.size();
+    size_t width = ModalWidth(sampled).first;
+    if (!options.columns.empty()) {
+        result.dialect.header = options.header.value_or(false);
+        for (const auto& [name, type] : options.columns) {
+            result.names.push_back(name);
+            result.types.push_back(type);
+        }
+        return result;
+    }
+    if (sampled.rows.empty() || width == 0) {
+        throw Exception(ErrorKind::InvalidInput,
+                        "CSV file '" + path + "' has no rows to detect its columns from; "
+                        "columns = {'name': 'TYPE', ...} gives them");
+    }
+    std::vector<CsvValueParser> parsers;
+    for (const LogicalType& type : Candidates(options)) {
+        parsers.emplace_back(type, options);
+    }
+    std::vector<int> below = DetectTypes(sampled.rows, 1, width, parsers, options);
+    const std::vector<std::string>& first = sampled.rows[0];
+    bool header;
+    if (options.header) {
+        header = *options.header;
+    } else {
+        size_t varchar = parsers.size() - 1;
+        bool all_text = std::all_of(below.begin(), below.end(), [&](int k) {
+            return k < 0 || static_cast<size_t>(k) == varchar;
+        });
+        bool misfit = false;
+        if (first.size() == width) {
+            for (size_t c = 0; c < width; c++) {
+                if (below[c] >= 0 && static_cast<size_t>(below[c]) != varchar &&
+                    !IsNullText(first[c], options) && !parsers[below[c]].Accepts(first[c])) {
+                    misfit = true;
+                }
+            }
+        }
+        header = first.size() == width && (all_text || misfit);
+    }
+    result.dialect.header = header;
+    std::vector<int> chosen = header ? below : DetectTypes(sampled.rows, 0, width, parsers, options);
+    for (size_t c = 0; c < width; c++) {
+        bool text = options.all_varchar || chosen[c] < 0;
+        result.types.push_back(text ? LogicalType(LogicalTypeId::VARCHAR) : parsers[chosen[c]].type());
+    }
+    std::set<std::string> used;
+    for (size_t c = 0; c < width; c++) {
+        std::string name = header && c < first.size() && !first[c].empty()
+                               ? first[c]
+                               : DefaultColumnName(c, width);
+        if (c < options.names.size()) {
+            name = options.names[c];
+        }
+        std::string unique = name;
+        for (size_t n = 1; used.count(unique); n++) {
+            unique = name + "_" + std::to_string(n);
+        }
+        used.insert(unique);
+        result.names.push_back(unique);
+    }
+    for (const auto& [name, type] : options.types_by_name) {
+        auto found = std::find(result.names.begin(), result.names.end(), name);
+        if (found == result.names.end()) {
+            throw Exception(ErrorKind::Binder, "types: column \"" + name + "\" is not in '" +
+                                                   path + "'");
+        }
+        result.types[found - result.names.begin()] = type;
+    }
+    for (size_t c = 0; c < options.types_by_position.size() && c < width; c++) {
+        result.types[c] = options.types_by_position[c];
+    }
+    return result;
+}
+
+} // namespace sluice::csv

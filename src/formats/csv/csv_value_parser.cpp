@@ -1,0 +1,294 @@
+#include "formats/csv/csv_value_parser.hpp"
+
+#include "common/cast.hpp"
+#include "common/date_time.hpp"
+#include "common/string_util.hpp"
+
+#include <charconv>
+#include <cctype>
+#include <cmath>
+
+namespace sluice::csv {
+
+namespace {
+
+std::string_view TrimSpaces(std::string_view text) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
+        text.remove_prefix(1);
+    }
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
+        text.remove_suffix(1);
+    }
+    return text;
+}
+
+bool ParseInt64(std::string_view text, int64_t& value) {
+    text = TrimSpaces(text);
+    if (!text.empty() && text.front() == '+') {
+        text.remove_prefix(1);
+    }
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return error == std::errc() && end == text.data() + text.size() && !text.empty();
+}
+
+bool ParseDouble(std::string_view text, char decimal_separator, double& value) {
+    text = TrimSpaces(text);
+    std::string replaced;
+    if (decimal_separator != '.') {
+        replaced.assign(text);
+        for (char& c : replaced) {
+            if (c == decimal_separator) {
+                c = '.';
+            } else if (c == '.') {
+                return false;
+            }
+        }
+        text = replaced;
+    }
+    if (!text.empty() && text.front() == '+') {
+        text.remove_prefix(1);
+    }
+    if (text.empty()) {
+        return false;
+    }
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return (error == std::errc() || error == std::errc::result_out_of_range) &&
+           end == text.data() + text.size();
+}
+
+bool ParseBoolean(std::string_view text, bool& value) {
+    std::string lower = Lower(std::string(TrimSpaces(text)));
+    if (lower == "true" || lower == "t") {
+        value = true;
+        return true;
+    }
+    if (lower == "false" || lower == "f") {
+        value = false;
+        return true;
+    }
+    return false;
+}
+
+} // namespace
+
+bool IsValidUtf8(std::string_view text) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+    size_t size = text.size();
+    size_t i = 0;
+    while (i < size) {
+        unsigned char c = bytes[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t length;
+        uint32_t code;
+        if ((c & 0xE0) == 0xC0) {
+            length = 2;
+            code = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            length = 3;
+            code = c & 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            length = 4;
+            code = c & 0x07;
+        } else {
+            return false;
+        }
+        if (i + length > size) {
+            return false;
+        }
+        for (size_t k = 1; k < length; k++) {
+            if ((bytes[i + k] & 0xC0) != 0x80) {
+                return false;
+            }
+            code = (code << 6) | (bytes[i + k] & 0x3F);
+        }
+        // Overlong forms, surrogates and values past U+10FFFF are not UTF-8.
+        static constexpr uint32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (code < kSmallest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
+            return false;
+        }
+        i += length;
+    }
+    return true;
+}
+
+CsvValueParser::CsvValueParser(LogicalType type, const CsvReadOptions& options)
+    : type_(std::move(type)), decimal_separator_(options.decimal_separator) {
+    switch (type_.id()) {
+    case LogicalTypeId::VARCHAR:
+        kind_ = Kind::Varchar;
+        break;
+    case LogicalTypeId::BOOLEAN:
+        kind_ = Kind::Boolean;
+        break;
+    case LogicalTypeId::BIGINT:
+    case LogicalTypeId::INTEGER:
+    case LogicalTypeId::SMALLINT:
+    case LogicalTypeId::TINYINT:
+        kind_ = Kind::Integer;
+        break;
+    case LogicalTypeId::DOUBLE:
+        kind_ = Kind::Double;
+        break;
+    case LogicalTypeId::FLOAT:
+        kind_ = Kind::Float;
+        break;
+    case LogicalTypeId::DATE:
+        kind_ = Kind::Date;
+        break;
+    case LogicalTypeId::TIME:
+        kind_ = Kind::Time;
+        break;
+    case LogicalTypeId::TIMESTAMP:
+        kind_ = Kind::Timestamp;
+        break;
+    default:
+        kind_ = Kind::Cast;
+        break;
+    }
+}
+
+bool CsvValueParser::Parse(std::string_view text, Vector& out, idx_t row) const {
+    switch (kind_) {
+    case Kind::Varchar:
+        out.data<string_t>()[row] = string_t(text.data(), static_cast<uint32_t>(text.size()));
+        return true;
+    case Kind::Boolean: {
+        bool value;
+        if (!ParseBoolean(text, value)) {
+            Value cast; // '1', 'yes' and the other spellings a cast takes
+            if (!TryParseValue(text, type_, cast)) {
+                return false;
+            }
+            value = cast.GetBoolean();
+        }
+        out.data<bool>()[row] = value;
+        return true;
+    }
+    case Kind::Integer: {
+        int64_t value;
+        if (!ParseInt64(text, value)) {
+            break; // '1.5' rounds, as a cast does
+        }
+        switch (type_.physical()) {
+        case PhysicalType::INT64:
+            out.data<int64_t>()[row] = value;
+            return true;
+        case PhysicalType::INT32:
+            if (value < INT32_MIN || value > INT32_MAX) {
+                return false;
+            }
+            out.data<int32_t>()[row] = static_cast<int32_t>(value);
+            return true;
+        default:
+            break;
+        }
+        break;
+    }
+    case Kind::Double: {
+        double value;
+        if (!ParseDouble(text, decimal_separator_, value)) {
+            return false;
+        }
+        out.data<double>()[row] = value;
+        return true;
+    }
+    case Kind::Float: {
+        double value;
+        if (!ParseDouble(text, decimal_separator_, value)) {
+            return false;
+        }
+        out.data<float>()[row] = static_cast<float>(value);
+        return true;
+    }
+    case Kind::Date: {
+        int32_t days;
+        if (!date::TryParse(TrimSpaces(text), days)) {
+            return false;
+        }
+        out.data<int32_t>()[row] = days;
+        return true;
+    }
+    case Kind::Time: {
+        int64_t micros;
+        if (!dtime::TryParse(TrimSpaces(text), micros)) {
+            return false;
+        }
+        out.data<int64_t>()[row] = micros;
+        return true;
+    }
+    case Kind::Timestamp: {
+        int64_t micros;
+        if (!timestamp::TryParse(TrimSpaces(text), micros)) {
+            return false;
+        }
+        out.data<int64_t>()[row] = micros;
+        return true;
+    }
+    case Kind::Cast:
+        break;
+    }
+    std::string replaced;
+    if (decimal_separator_ != '.' && type_.id() == LogicalTypeId::DECIMAL) {
+        replaced.assign(text);
+        for (char& c : replaced) {
+            c = c == decimal_separator_ ? '.' : c;
+        }
+        text = replaced;
+    }
+    Value value;
+    if (!TryParseValue(text, type_, value)) {
+        return false;
+    }
+    out.SetValue(row, value);
+    return true;
+}
+
+bool CsvValueParser::Accepts(std::string_view text) const {
+    switch (kind_) {
+    case Kind::Varchar:
+        return true;
+    case Kind::Boolean: {
+        bool value;
+        return ParseBoolean(text, value);
+    }
+    case Kind::Integer: {
+        int64_t value;
+        return ParseInt64(text, value);
+    }
+    case Kind::Double:
+    case Kind::Float: {
+        double value;
+        // Sniffed numbers are decimal: no "inf" or "nan" words, no hex.
+        for (char c : TrimSpaces(text)) {
+            if (std::isalpha(static_cast<unsigned char>(c)) && c != 'e' && c != 'E') {
+                return false;
+            }
+        }
+        return ParseDouble(text, decimal_separator_, value) && std::isfinite(value);
+    }
+    case Kind::Date: {
+        int32_t days;
+        std::string_view trimmed = TrimSpaces(text);
+        return trimmed.size() >= 8 && date::TryParse(trimmed, days);
+    }
+    case Kind::Time: {
+        int64_t micros;
+        return dtime::TryParse(TrimSpaces(text), micros);
+    }
+    case Kind::Timestamp: {
+        int64_t micros;
+        std::string_view trimmed = TrimSpaces(text);
+        return trimmed.find_first_of(" T", 8) != std::string_view::npos &&
+               timestamp::TryParse(trimmed, micros);
+    }
+    case Kind::Cast:
+        break;
+    }
+    Value value;
+    return TryParseValue(text, type_, value);
+}
+
+} // namespace sluice::csv

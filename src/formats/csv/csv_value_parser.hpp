@@ -1,0 +1,36 @@
+#pragma once
+
+#include "common/vector.hpp"
+#include "formats/csv/csv_dialect.hpp"
+
+#include <string_view>
+
+namespace sluice::csv {
+
+// Turns CSV field text into values of one column's type, written straight into a vector. The
+// common types (BIGINT, DOUBLE, DATE, TIMESTAMP, VARCHAR, ...) parse without building a Value;
+// the others go through the SQL cast from VARCHAR.
+class CsvValueParser {
+public:
+    CsvValueParser(LogicalType type, const CsvReadOptions& options);
+
+    const LogicalType& type() const { return type_; }
+    // Writes `text` as row `row` of `out`; false when it is not a valid value of the type.
+    // VARCHAR text is referenced, not copied: the caller keeps its bytes alive.
+    bool Parse(std::string_view text, Vector& out, idx_t row) const;
+    // Whether `text` is a value of the type, as the sniffer judges it (stricter than a cast:
+    // "1" is no BOOLEAN, "2020-01-01" no TIMESTAMP).
+    bool Accepts(std::string_view text) const;
+
+private:
+    enum class Kind : uint8_t { Varchar, Boolean, Integer, Double, Float, Date, Time, Timestamp, Cast };
+
+    LogicalType type_;
+    Kind kind_;
+    char decimal_separator_;
+};
+
+// Whether `text` is valid UTF-8.
+bool IsValidUtf8(std::string_view text);
+
+} // namespace sluice::csv
