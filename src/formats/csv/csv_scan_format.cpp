@@ -156,6 +156,13 @@ public:
                 Reject(row_start, lines_before, tokenizer_.error());
                 continue;
             }
+            if (tokenizer_.position() - tokenizer_.row_start() >
+                static_cast<uint64_t>(file_.options_.max_line_size)) {
+                Reject(row_start, lines_before,
+                       "a line is longer than " + std::to_string(file_.options_.max_line_size) +
+                           " bytes (max_line_size raises the limit)");
+                continue;
+            }
             if (ConvertRow(out, count, row_start, lines_before, scratch)) {
                 count++;
             }
