@@ -49,8 +49,8 @@ struct FileJobs {
 
 // Which of a file's columns a scan reads, and where each goes in the output chunk.
 struct FileProjection {
-    std::vector<size_t> columns;   // indices into the file's Columns()
-    std::vector<idx_t> positions;  // output column of each
+    std::vector<size_t> columns;      // indices into the file's Columns()
+    std::vector<idx_t> positions;     // output column of each
     std::vector<TableFilter> filters; // on the file's column indices, to skip data with
 };
 

@@ -11,7 +11,6 @@
 #include "main/dbgen_command.hpp"
 #include "main/file_scan_functions.hpp"
 #include "parallel/run_concurrently.hpp"
-#include "formats/parquet/parquet_scan_format.hpp"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 #include "main/file_scan_functions.hpp"
 
-#include "common/exception.hpp"
 #include "common/cast.hpp"
+#include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "execution/rows_source.hpp"
 #include "formats/csv/csv_scan_format.hpp"
@@ -73,20 +73,50 @@ TableFunction ReadParquetFunction(Database& database) {
     function.name = "read_parquet";
     function.bind = [&database](const TableFunctionInput& input) {
         input.CheckNamed(kMultiFileParameters, "read_parquet");
-        return BindFileScan(database, std::make_shared<ParquetScanFormat>(), input,
-                            "read_parquet");
+        return BindFileScan(database, std::make_shared<ParquetScanFormat>(), input, "read_parquet");
     };
     return function;
 }
 
-const std::vector<std::string> kCsvParameters = {
-    "delim", "sep", "quote", "escape", "new_line", "header", "skip", "comment", "nullstr",
-    "columns", "types", "dtypes", "names", "column_names", "auto_detect", "sample_size",
-    "all_varchar", "dateformat", "date_format", "timestampformat", "timestamp_format",
-    "decimal_separator", "thousands", "null_padding", "strict_mode", "ignore_errors",
-    "store_rejects", "rejects_scan", "rejects_table", "max_line_size", "buffer_size", "encoding",
-    "parallel", "compression", "auto_type_candidates", "filename", "union_by_name",
-    "hive_partitioning", "file_row_number"};
+const std::vector<std::string> kCsvParameters = {"delim",
+                                                 "sep",
+                                                 "quote",
+                                                 "escape",
+                                                 "new_line",
+                                                 "header",
+                                                 "skip",
+                                                 "comment",
+                                                 "nullstr",
+                                                 "columns",
+                                                 "types",
+                                                 "dtypes",
+                                                 "names",
+                                                 "column_names",
+                                                 "auto_detect",
+                                                 "sample_size",
+                                                 "all_varchar",
+                                                 "dateformat",
+                                                 "date_format",
+                                                 "timestampformat",
+                                                 "timestamp_format",
+                                                 "decimal_separator",
+                                                 "thousands",
+                                                 "null_padding",
+                                                 "strict_mode",
+                                                 "ignore_errors",
+                                                 "store_rejects",
+                                                 "rejects_scan",
+                                                 "rejects_table",
+                                                 "max_line_size",
+                                                 "buffer_size",
+                                                 "encoding",
+                                                 "parallel",
+                                                 "compression",
+                                                 "auto_type_candidates",
+                                                 "filename",
+                                                 "union_by_name",
+                                                 "hive_partitioning",
+                                                 "file_row_number"};
 
 // 'DECIMAL(15,2)', 'varchar', 'INT': a type named in an option.
 LogicalType TypeFromText(const Value& value, const std::string& option) {
@@ -154,7 +184,8 @@ std::optional<char> CharacterOption(const TableFunctionInput& input, const std::
 }
 
 void Unsupported(const TableFunctionInput& input, const std::string& name, const std::string& why) {
-    if (input.named.count(name) || input.named_lists.count(name) || input.named_structs.count(name)) {
+    if (input.named.count(name) || input.named_lists.count(name) ||
+        input.named_structs.count(name)) {
         throw Exception(ErrorKind::NotImplemented, "read_csv: " + name + " is not supported yet" +
                                                        (why.empty() ? "" : " (" + why + ")"));
     }
@@ -173,9 +204,9 @@ CsvBindOptions ReadCsvOptions(const TableFunctionInput& input) {
         if (has(name)) {
             std::string delimiter = StringOption(input, name);
             if (delimiter.empty() || delimiter.size() > 4) {
-                throw Exception(ErrorKind::Binder,
-                                std::string("read_csv: ") + name +
-                                    " must be 1 to 4 bytes long, got '" + delimiter + "'");
+                throw Exception(ErrorKind::Binder, std::string("read_csv: ") + name +
+                                                       " must be 1 to 4 bytes long, got '" +
+                                                       delimiter + "'");
             }
             if (delimiter == "\\t") {
                 delimiter = "\t";
@@ -194,8 +225,8 @@ CsvBindOptions ReadCsvOptions(const TableFunctionInput& input) {
     }
     if (has("new_line")) {
         std::string text = StringOption(input, "new_line");
-        static const std::vector<std::string> kNewLines = {"\n", "\r\n", "\r", "\\n",
-                                                           "\\r\\n", "\\r"};
+        static const std::vector<std::string> kNewLines = {"\n",  "\r\n",   "\r",
+                                                           "\\n", "\\r\\n", "\\r"};
         if (std::find(kNewLines.begin(), kNewLines.end(), text) == kNewLines.end()) {
             throw Exception(ErrorKind::Binder,
                             "read_csv: new_line must be '\\n', '\\r\\n' or '\\r'");
@@ -265,8 +296,8 @@ CsvBindOptions ReadCsvOptions(const TableFunctionInput& input) {
     if (has("encoding")) {
         std::string encoding = Lower(StringOption(input, "encoding"));
         if (encoding != "utf-8" && encoding != "utf8") {
-            throw Exception(ErrorKind::NotImplemented,
-                            "read_csv: encoding '" + encoding + "' is not supported yet (utf-8 is)");
+            throw Exception(ErrorKind::NotImplemented, "read_csv: encoding '" + encoding +
+                                                           "' is not supported yet (utf-8 is)");
         }
     }
     if (has("compression")) {
@@ -357,20 +388,21 @@ TableFunction SniffCsvFunction(Database& database) {
         columns += "]";
         const csv::CsvDialect& dialect = sniffed.dialect;
         BoundTableFunction bound;
-        bound.names = {"Delimiter", "Quote",   "Escape",     "NewLineDelimiter", "Comment",
-                       "SkipRows",  "HasHeader", "Columns", "Prompt"};
+        bound.names = {"Delimiter", "Quote",   "Escape", "NewLineDelimiter", "Comment", "SkipRows",
+                       "HasHeader", "Columns", "Prompt"};
         bound.types = {LogicalTypeId::VARCHAR, LogicalTypeId::VARCHAR, LogicalTypeId::VARCHAR,
                        LogicalTypeId::VARCHAR, LogicalTypeId::VARCHAR, LogicalTypeId::BIGINT,
                        LogicalTypeId::BOOLEAN, LogicalTypeId::VARCHAR, LogicalTypeId::VARCHAR};
         std::string path = input.Scalar(0, "sniff_csv").ToString();
-        std::string prompt = "FROM read_csv('" + path + "', auto_detect=false, delim='" +
-                             dialect.ShowDelimiter() + "', quote='" +
-                             std::string(dialect.quote ? 1 : 0, dialect.quote) + "', escape='" +
-                             std::string(dialect.escape ? 1 : 0, dialect.escape) +
-                             "', header=" + (dialect.header ? "true" : "false") + ", skip=" +
-                             std::to_string(dialect.skip) + ", columns={" + prompt_columns + "});";
+        std::string prompt =
+            "FROM read_csv('" + path + "', auto_detect=false, delim='" + dialect.ShowDelimiter() +
+            "', quote='" + std::string(dialect.quote ? 1 : 0, dialect.quote) + "', escape='" +
+            std::string(dialect.escape ? 1 : 0, dialect.escape) +
+            "', header=" + (dialect.header ? "true" : "false") +
+            ", skip=" + std::to_string(dialect.skip) + ", columns={" + prompt_columns + "});";
         std::vector<std::vector<Value>> rows = {
-            {Value::Varchar(dialect.ShowDelimiter()), Value::Varchar(csv::CsvDialect::Show(dialect.quote)),
+            {Value::Varchar(dialect.ShowDelimiter()),
+             Value::Varchar(csv::CsvDialect::Show(dialect.quote)),
              Value::Varchar(csv::CsvDialect::Show(dialect.escape)), Value::Varchar("\\n"),
              Value::Varchar(csv::CsvDialect::Show(dialect.comment)),
              Value::Integer(LogicalTypeId::BIGINT, dialect.skip), Value::Boolean(dialect.header),

@@ -66,17 +66,17 @@ void AddHivePartitions(MultiFileBinding& binding, const MultiFileOptions& option
                 throw Exception(ErrorKind::InvalidInput,
                                 "hive partitioning: '" + path + "' has no folder for key \"" +
                                     binding.partition_keys[k] + "\" (its first file '" +
-                                    binding.paths[0] + "' has); hive_partitioning = false "
-                                                       "reads the files without partitions");
+                                    binding.paths[0] +
+                                    "' has); hive_partitioning = false "
+                                    "reads the files without partitions");
             }
             texts[k].push_back(found->second);
         }
     }
     for (size_t k = 0; k < binding.partition_keys.size(); k++) {
         auto given = options.hive_types.find(Lower(binding.partition_keys[k]));
-        binding.partition_types.push_back(given != options.hive_types.end()
-                                              ? given->second
-                                              : PartitionType(texts[k]));
+        binding.partition_types.push_back(
+            given != options.hive_types.end() ? given->second : PartitionType(texts[k]));
     }
     binding.partition_values.resize(binding.paths.size());
     for (size_t f = 0; f < binding.paths.size(); f++) {
@@ -100,8 +100,9 @@ void AddHivePartitions(MultiFileBinding& binding, const MultiFileOptions& option
 void UnifyByName(MultiFileBinding& binding) {
     for (const auto& file : binding.opened) {
         for (const ScanColumn& column : file->Columns()) {
-            auto known = std::find_if(binding.file_columns.begin(), binding.file_columns.end(),
-                                      [&](const ScanColumn& other) { return other.name == column.name; });
+            auto known =
+                std::find_if(binding.file_columns.begin(), binding.file_columns.end(),
+                             [&](const ScanColumn& other) { return other.name == column.name; });
             if (known == binding.file_columns.end()) {
                 binding.file_columns.push_back(column);
             } else if (known->type != column.type) {
@@ -159,11 +160,10 @@ private:
 
 } // namespace
 
-std::unique_ptr<ScanJobDecoder>
-MultiFileBinding::CompleteDecoder(size_t file, const ProjectedFile& projected,
-                                  const std::vector<idx_t>& column_ids,
-                                  const std::vector<LogicalType>& types,
-                                  std::unique_ptr<ScanJobDecoder> decoder, int64_t first_row) const {
+std::unique_ptr<ScanJobDecoder> MultiFileBinding::CompleteDecoder(
+    size_t file, const ProjectedFile& projected, const std::vector<idx_t>& column_ids,
+    const std::vector<LogicalType>& types, std::unique_ptr<ScanJobDecoder> decoder,
+    int64_t first_row) const {
     std::vector<CompletingDecoder::Constant> constants;
     std::vector<idx_t> row_numbers;
     for (idx_t position : projected.missing) {
@@ -307,9 +307,9 @@ void MultiFileBinding::CheckReadable(const std::vector<idx_t>& column_ids) const
         }
         const ScanColumn& column = file_columns[columns[id].index];
         if (!column.unsupported.empty()) {
-            throw Exception(ErrorKind::NotImplemented,
-                            "not supported: " + column.unsupported + " in column \"" +
-                                column.name + "\" of '" + paths[0] + "'");
+            throw Exception(ErrorKind::NotImplemented, "not supported: " + column.unsupported +
+                                                           " in column \"" + column.name +
+                                                           "\" of '" + paths[0] + "'");
         }
     }
 }
@@ -334,8 +334,7 @@ ProjectedFile MultiFileBinding::Project(size_t file, const ScanFile& opened_file
                     std::equal(own.begin(), own.end(), file_columns.begin(), SameColumn);
         if (!same) {
             throw Exception(ErrorKind::InvalidInput,
-                            "file '" + paths[file] + "' has a different schema than '" +
-                                paths[0] +
+                            "file '" + paths[file] + "' has a different schema than '" + paths[0] +
                                 "'; union_by_name = true reads them by column name");
         }
         for (size_t i = 0; i < file_columns.size(); i++) {

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "parallel/task_scheduler.hpp"
 #include "formats/scan_format.hpp"
+#include "parallel/task_scheduler.hpp"
 
 #include <map>
 #include <memory>

@@ -1,12 +1,12 @@
 #pragma once
 
+#include "formats/scan_format.hpp"
 #include "io/external_file_cache.hpp"
 #include "memory/temporary_memory_manager.hpp"
 #include "parallel/pipeline.hpp"
 #include "parallel/task_scheduler.hpp"
 #include "scan/multi_file_reader.hpp"
 #include "scan/range_coalescer.hpp"
-#include "formats/scan_format.hpp"
 #include "scan/scan_statistics.hpp"
 
 #include <memory>
@@ -26,24 +26,24 @@ struct ScanOptions {
 // What a scan borrows from its database.
 struct ScanServices {
     TaskScheduler* scheduler = nullptr;
-    FileSystem* file_system = nullptr; // opens the files not opened at bind time
+    FileSystem* file_system = nullptr;                  // opens the files not opened at bind time
     TemporaryMemoryManager* temporary_memory = nullptr; // null: no budget (depth -1 unbounded)
     ExternalFileCache* cache = nullptr;
 };
 
-// The asynchronous read-ahead scan over the files of a MultiFileBinding, read by its ScanFormat. There is no producer
-// thread: a task looking for work first tops the read-ahead queue up (creating jobs in file and
-// job order and scheduling their fetches on the ASYNC pool at once; planning later files the
-// same way, ahead of need), then claims the oldest job. If the job's bytes are in, it decodes;
-// if not, the task parks on the job's countdown and its worker runs other work until the last
-// fetch wakes it. Depth and the memory budget bound the queue (see ScanOptions).
+// The asynchronous read-ahead scan over the files of a MultiFileBinding, read by its ScanFormat.
+// There is no producer thread: a task looking for work first tops the read-ahead queue up (creating
+// jobs in file and job order and scheduling their fetches on the ASYNC pool at once; planning later
+// files the same way, ahead of need), then claims the oldest job. If the job's bytes are in, it
+// decodes; if not, the task parks on the job's countdown and its worker runs other work until the
+// last fetch wakes it. Depth and the memory budget bound the queue (see ScanOptions).
 class MultiFileScan : public PipelineSource {
 public:
     // Produces the binding's columns `column_ids`; `filters` (on the binding's columns) prune
     // files by partition and let formats skip data.
-    MultiFileScan(std::shared_ptr<ScanFormat> format, std::shared_ptr<const MultiFileBinding> binding,
-                  std::vector<idx_t> column_ids, std::vector<TableFilter> filters,
-                  ScanOptions options, ScanServices services);
+    MultiFileScan(std::shared_ptr<ScanFormat> format,
+                  std::shared_ptr<const MultiFileBinding> binding, std::vector<idx_t> column_ids,
+                  std::vector<TableFilter> filters, ScanOptions options, ScanServices services);
     ~MultiFileScan() override;
 
     std::string Name() const override;

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "formats/scan_format.hpp"
 #include "parallel/task.hpp"
 #include "scan/range_coalescer.hpp"
-#include "formats/scan_format.hpp"
 
 #include <atomic>
 #include <exception>

@@ -75,8 +75,8 @@ std::string AwkwardCsv(size_t rows, bool quoted_line_breaks, const char* line_en
 TEST(CsvReader, ParallelEqualsSerialAtEveryJobSizeAndThreadCount) {
     for (bool quoted_line_breaks : {false, true}) {
         for (const char* line_end : {"\n", "\r\n"}) {
-            std::string path = WriteFile("sluice_awkward.csv",
-                                         AwkwardCsv(3000, quoted_line_breaks, line_end));
+            std::string path =
+                WriteFile("sluice_awkward.csv", AwkwardCsv(3000, quoted_line_breaks, line_end));
             Database database;
             Connection connection(database);
             std::string serial_sql = "SELECT * FROM read_csv('" + path + "', parallel = false)";
@@ -140,8 +140,10 @@ TEST(CsvReader, ConversionErrorsNameFileLineByteAndColumn) {
     for (int buffer_size : {1000, 1 << 20}) {
         try {
             // The sniffer samples 100 rows: column a looks like BIGINT until line 5002.
-            connection.Query("SELECT * FROM read_csv('" + path + "', sample_size = 100, "
-                             "buffer_size = " + std::to_string(buffer_size) + ")");
+            connection.Query("SELECT * FROM read_csv('" + path +
+                             "', sample_size = 100, "
+                             "buffer_size = " +
+                             std::to_string(buffer_size) + ")");
             ADD_FAILURE() << "no error";
         } catch (const Exception& error) {
             std::string message = error.what();
@@ -173,7 +175,8 @@ TEST(CsvReader, BadInputAndAbsurdOptionsAreClearErrors) {
     std::string unterminated = WriteFile("sluice_unterminated.csv", "a,b\n1,\"open\n2,3\n");
     expect_error("SELECT * FROM read_csv('" + unterminated + "', delim = ',', quote = '\"')",
                  "unterminated quoted field");
-    std::string long_line = WriteFile("sluice_long_line.csv", "a\n" + std::string(5000, 'x') + "\n");
+    std::string long_line =
+        WriteFile("sluice_long_line.csv", "a\n" + std::string(5000, 'x') + "\n");
     expect_error("SELECT * FROM read_csv('" + long_line + "', max_line_size = 1000)",
                  "longer than 1000 bytes");
     std::string invalid = WriteFile("sluice_invalid_utf8.csv", "a,b\n1,ok\n2,\xff\xfe\n");
@@ -189,8 +192,8 @@ TEST(CsvReader, BadInputAndAbsurdOptionsAreClearErrors) {
     std::string short_row = WriteFile("sluice_short_row.csv", "a,b,c\n1,2,3\n4,5\n");
     expect_error("SELECT * FROM read_csv('" + short_row + "', delim = ',')",
                  "on line 3 (byte 12): expected 3 columns, found 2");
-    EXPECT_EQ(Rows(connection, "SELECT * FROM read_csv('" + short_row +
-                                   "', delim = ',', null_padding = true)"),
+    EXPECT_EQ(Rows(connection,
+                   "SELECT * FROM read_csv('" + short_row + "', delim = ',', null_padding = true)"),
               (std::vector<std::string>{"1|2|3", "4|5|NULL"}));
 }
 
@@ -205,8 +208,8 @@ TEST(CsvReader, ProjectionFiltersFilenameAndHivePartitions) {
     Database database;
     Connection connection(database);
     std::string glob = (root / "*" / "*.csv").string();
-    EXPECT_EQ(Rows(connection, "SELECT year, k, v FROM read_csv('" + glob +
-                                   "') WHERE year = 2021 ORDER BY k"),
+    EXPECT_EQ(Rows(connection,
+                   "SELECT year, k, v FROM read_csv('" + glob + "') WHERE year = 2021 ORDER BY k"),
               (std::vector<std::string>{"2021|1|a", "2021|2|b"}));
     auto types = connection.Query("SELECT * FROM read_csv('" + glob + "')");
     EXPECT_EQ(types->types()[2], LogicalType(LogicalTypeId::BIGINT));

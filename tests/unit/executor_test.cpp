@@ -254,7 +254,8 @@ TEST(Executor, LimitStopsTheSourceEarly) {
     public:
         SinkResult Sink(DataChunk& chunk, LocalState*, idx_t) override {
             rows += chunk.size();
-            return rows >= 10 * kVectorSize ? SinkResult::Finished : SinkResult::NeedMoreInput;
+            return rows >= static_cast<int64_t>(10 * kVectorSize) ? SinkResult::Finished
+                                                                  : SinkResult::NeedMoreInput;
         }
         std::atomic<int64_t> rows{0};
     };

@@ -3,12 +3,12 @@
 // object store whose round trips dominate. No assertion here depends on timing.
 #include "common/exception.hpp"
 #include "execution/result_collector.hpp"
+#include "formats/parquet/parquet_scan_format.hpp"
 #include "io/local_file_system.hpp"
 #include "io/read_context.hpp"
 #include "main/sluice.hpp"
 #include "parallel/executor.hpp"
 #include "scan/multi_file_scan.hpp"
-#include "formats/parquet/parquet_scan_format.hpp"
 
 #include <gtest/gtest.h>
 

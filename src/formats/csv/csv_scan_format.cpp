@@ -149,6 +149,13 @@ public:
                 break;
             }
             if (result == CsvTokenizer::Result::Empty) {
+                // In a one-column file an empty line is a NULL value, as in DuckDB.
+                if (file_.columns_.size() == 1 && !tokenizer_.passed_comment()) {
+                    for (idx_t position : file_.projection_.positions) {
+                        out.column(position).SetNull(count);
+                    }
+                    count++;
+                }
                 continue;
             }
             uint64_t row_start = buffer_offset_ + tokenizer_.row_start();
@@ -267,8 +274,7 @@ private:
     bool ConvertRow(DataChunk& out, idx_t row, uint64_t row_start, uint64_t lines_before,
                     std::string& scratch) {
         size_t width = file_.columns_.size();
-        if (fields_.size() != width &&
-            !(fields_.size() < width && file_.options_.null_padding)) {
+        if (fields_.size() != width && !(fields_.size() < width && file_.options_.null_padding)) {
             Reject(row_start, lines_before,
                    "expected " + std::to_string(width) + " columns, found " +
                        std::to_string(fields_.size()) +
@@ -327,8 +333,8 @@ private:
 };
 
 CsvScanFile::CsvScanFile(std::shared_ptr<FileHandle> handle, const csv::CsvSniffResult& sniffed,
-                         const csv::CsvReadOptions& options, bool sequential,
-                         uint64_t data_start, uint64_t lines_before_data)
+                         const csv::CsvReadOptions& options, bool sequential, uint64_t data_start,
+                         uint64_t lines_before_data)
     : handle_(std::move(handle)), dialect_(sniffed.dialect), options_(options),
       sequential_(sequential), data_start_(data_start), lines_before_data_(lines_before_data),
       bytes_per_row_(sniffed.bytes_per_row) {
@@ -447,10 +453,10 @@ std::shared_ptr<ScanFile> CsvScanFormat::Open(FileSystem& file_system, const std
                                                  lines);
         }
         if (head.size >= static_cast<uint64_t>(options_.max_line_size)) {
-            throw Exception(ErrorKind::InvalidInput,
-                            "CSV error in '" + path + "': the header is longer than " +
-                                std::to_string(options_.max_line_size) +
-                                " bytes (max_line_size raises the limit)");
+            throw Exception(ErrorKind::InvalidInput, "CSV error in '" + path +
+                                                         "': the header is longer than " +
+                                                         std::to_string(options_.max_line_size) +
+                                                         " bytes (max_line_size raises the limit)");
         }
         head = ReadAt(*handle, 0, std::min(size, head.size * 2));
     }

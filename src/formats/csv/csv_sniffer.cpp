@@ -1,6 +1,7 @@
 #include "formats/csv/csv_sniffer.hpp"
 
 #include "common/exception.hpp"
+#include "common/string_util.hpp"
 #include "formats/csv/csv_tokenizer.hpp"
 #include "formats/csv/csv_value_parser.hpp"
 
@@ -28,7 +29,7 @@ bool IsNullText(std::string_view text, const CsvReadOptions& options) {
 }
 
 Sampled Tokenize(std::string_view sample, bool whole_file, const CsvDialect& dialect,
-                 size_t max_rows) {
+                 size_t max_rows, const std::string& path = "", bool keep_empty = false) {
     Sampled sampled;
     size_t start = 0;
     for (int64_t i = 0; i < dialect.skip; i++) {
@@ -45,6 +46,9 @@ Sampled Tokenize(std::string_view sample, bool whole_file, const CsvDialect& dia
             break;
         }
         if (result == CsvTokenizer::Result::Empty) {
+            if (keep_empty && !tokenizer.passed_comment()) {
+                sampled.rows.push_back({""}); // a NULL row of a one-column file
+            }
             continue;
         }
         if (result != CsvTokenizer::Result::Row) {
@@ -53,6 +57,12 @@ Sampled Tokenize(std::string_view sample, bool whole_file, const CsvDialect& dia
         std::vector<std::string> row;
         for (const CsvField& field : fields) {
             row.emplace_back(tokenizer.Unescape(field, scratch));
+            if (!path.empty() && !IsValidUtf8(row.back())) {
+                throw Exception(ErrorKind::InvalidInput,
+                                "CSV error in '" + path + "' on line " +
+                                    std::to_string(tokenizer.lines() + dialect.skip) +
+                                    ": invalid UTF-8 (encoding = 'utf-8')");
+            }
         }
         sampled.rows.push_back(std::move(row));
         sampled.bytes = tokenizer.position() - start;
@@ -81,9 +91,9 @@ bool Contains(std::string_view sample, char c) {
 }
 
 CsvDialect DetectDialect(std::string_view sample, bool whole_file, const CsvReadOptions& options) {
-    std::vector<std::string> delimiters =
-        options.delimiter ? std::vector<std::string>{*options.delimiter}
-                          : std::vector<std::string>{",", "|", ";", "\t"};
+    std::vector<std::string> delimiters = options.delimiter
+                                              ? std::vector<std::string>{*options.delimiter}
+                                              : std::vector<std::string>{",", "|", ";", "\t"};
     std::vector<char> quotes;
     if (options.quote) {
         quotes = {*options.quote};
@@ -146,8 +156,8 @@ std::vector<LogicalType> Candidates(const CsvReadOptions& options) {
         }
         return candidates;
     }
-    return {LogicalTypeId::BOOLEAN, LogicalTypeId::BIGINT,    LogicalTypeId::DOUBLE,
-            LogicalTypeId::TIME,    LogicalTypeId::DATE,      LogicalTypeId::TIMESTAMP,
+    return {LogicalTypeId::BOOLEAN, LogicalTypeId::BIGINT, LogicalTypeId::DOUBLE,
+            LogicalTypeId::TIME,    LogicalTypeId::DATE,   LogicalTypeId::TIMESTAMP,
             LogicalTypeId::VARCHAR};
 }
 
@@ -202,12 +212,16 @@ CsvSniffResult SniffCsv(std::string_view sample, bool whole_file, const CsvReadO
                         const std::string& path) {
     CsvSniffResult result;
     result.dialect = DetectDialect(sample, whole_file, options);
-    size_t max_rows = options.sample_size < 0 ? SIZE_MAX : static_cast<size_t>(options.sample_size) + 1;
-    Sampled sampled = Tokenize(sample, whole_file, result.dialect, max_rows);
+    size_t max_rows =
+        options.sample_size < 0 ? SIZE_MAX : static_cast<size_t>(options.sample_size) + 1;
+    Sampled sampled = Tokenize(sample, whole_file, result.dialect, max_rows, path);
     result.quoted_line_breaks = sampled.quoted_line_breaks;
     result.bytes_per_row =
         sampled.rows.empty() ? 0 : static_cast<double>(sampled.bytes) / sampled.rows.size();
     size_t width = ModalWidth(sampled).first;
+    if (width == 1) {
+        sampled = Tokenize(sample, whole_file, result.dialect, max_rows, path, true);
+    }
     if (!options.columns.empty()) {
         result.dialect.header = options.header.value_or(false);
         for (const auto& [name, type] : options.columns) {
@@ -217,9 +231,9 @@ CsvSniffResult SniffCsv(std::string_view sample, bool whole_file, const CsvReadO
         return result;
     }
     if (sampled.rows.empty() || width == 0) {
-        throw Exception(ErrorKind::InvalidInput,
-                        "CSV file '" + path + "' has no rows to detect its columns from; "
-                        "columns = {'name': 'TYPE', ...} gives them");
+        throw Exception(ErrorKind::InvalidInput, "CSV file '" + path +
+                                                     "' has no rows to detect its columns from; "
+                                                     "columns = {'name': 'TYPE', ...} gives them");
     }
     std::vector<CsvValueParser> parsers;
     for (const LogicalType& type : Candidates(options)) {
@@ -244,19 +258,25 @@ CsvSniffResult SniffCsv(std::string_view sample, bool whole_file, const CsvReadO
                 }
             }
         }
-        header = first.size() == width && (all_text || misfit);
+        // Text over text is a header when the first row is all text too.
+        bool first_all_text = std::all_of(first.begin(), first.end(), [&](const std::string& v) {
+            return std::none_of(parsers.begin(), parsers.end() - 1,
+                                [&](const CsvValueParser& parser) { return parser.Accepts(v); });
+        });
+        header = first.size() == width && ((all_text && first_all_text) || misfit);
     }
     result.dialect.header = header;
-    std::vector<int> chosen = header ? below : DetectTypes(sampled.rows, 0, width, parsers, options);
+    std::vector<int> chosen =
+        header ? below : DetectTypes(sampled.rows, 0, width, parsers, options);
     for (size_t c = 0; c < width; c++) {
         bool text = options.all_varchar || chosen[c] < 0;
-        result.types.push_back(text ? LogicalType(LogicalTypeId::VARCHAR) : parsers[chosen[c]].type());
+        result.types.push_back(text ? LogicalType(LogicalTypeId::VARCHAR)
+                                    : parsers[chosen[c]].type());
     }
     std::set<std::string> used;
     for (size_t c = 0; c < width; c++) {
-        std::string name = header && c < first.size() && !first[c].empty()
-                               ? first[c]
-                               : DefaultColumnName(c, width);
+        std::string trimmed = c < first.size() ? std::string(Trim(first[c])) : "";
+        std::string name = header && !trimmed.empty() ? trimmed : DefaultColumnName(c, width);
         if (c < options.names.size()) {
             name = options.names[c];
         }
@@ -270,8 +290,8 @@ CsvSniffResult SniffCsv(std::string_view sample, bool whole_file, const CsvReadO
     for (const auto& [name, type] : options.types_by_name) {
         auto found = std::find(result.names.begin(), result.names.end(), name);
         if (found == result.names.end()) {
-            throw Exception(ErrorKind::Binder, "types: column \"" + name + "\" is not in '" +
-                                                   path + "'");
+            throw Exception(ErrorKind::Binder,
+                            "types: column \"" + name + "\" is not in '" + path + "'");
         }
         result.types[found - result.names.begin()] = type;
     }

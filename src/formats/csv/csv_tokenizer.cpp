@@ -75,6 +75,7 @@ CsvTokenizer::Result CsvTokenizer::Next(std::vector<CsvField>& fields) {
             }
             position_ = NextLineStart(data_, size_, p);
             lines_++;
+            passed_comment_ = false;
             return Result::Empty;
         }
         if (dialect_.comment && c == dialect_.comment) {
@@ -84,6 +85,7 @@ CsvTokenizer::Result CsvTokenizer::Next(std::vector<CsvField>& fields) {
             }
             position_ = next;
             lines_++;
+            passed_comment_ = true;
             return Result::Empty;
         }
         fields.clear();
@@ -169,8 +171,8 @@ CsvTokenizer::Result CsvTokenizer::Next(std::vector<CsvField>& fields) {
             if (p >= size_ && !final_) {
                 return Result::NeedMore;
             }
-            fields.push_back({static_cast<uint32_t>(start), static_cast<uint32_t>(p - start),
-                              false, false});
+            fields.push_back(
+                {static_cast<uint32_t>(start), static_cast<uint32_t>(p - start), false, false});
             if (p < size_ && !IsLineBreak(data_[p])) {
                 p += delimiter_length; // a delimiter: another field follows
                 continue;

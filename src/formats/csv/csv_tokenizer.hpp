@@ -43,6 +43,9 @@ public:
     // Lines consumed so far, including empty, comment and quoted line breaks.
     uint64_t lines() const { return lines_; }
     const std::string& error() const { return error_; }
+    // Whether the last Empty was a comment line (an empty line is a NULL row of a one-column
+    // file).
+    bool passed_comment() const { return passed_comment_; }
 
     std::string_view Text(const CsvField& field) const {
         return {data_ + field.offset, field.length};
@@ -63,6 +66,7 @@ private:
     bool final_ = false;
     uint64_t lines_ = 0;
     bool saw_quoted_line_break_ = false;
+    bool passed_comment_ = false;
     std::string error_;
 };
 

@@ -4,8 +4,8 @@
 #include "common/date_time.hpp"
 #include "common/string_util.hpp"
 
-#include <charconv>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 
 namespace sluice::csv {

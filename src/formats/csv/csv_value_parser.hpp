@@ -23,7 +23,17 @@ public:
     bool Accepts(std::string_view text) const;
 
 private:
-    enum class Kind : uint8_t { Varchar, Boolean, Integer, Double, Float, Date, Time, Timestamp, Cast };
+    enum class Kind : uint8_t {
+        Varchar,
+        Boolean,
+        Integer,
+        Double,
+        Float,
+        Date,
+        Time,
+        Timestamp,
+        Cast
+    };
 
     LogicalType type_;
     Kind kind_;

@@ -11,8 +11,9 @@
 namespace sluice::parquet {
 
 ColumnChunkEncoder::ColumnChunkEncoder(const LogicalType& type, const ColumnEncodeOptions& options)
-    : layout_(LayoutOf(type)), options_(options), dictionary_(layout_.width),
-      result_(SpillBuffer(options.spill_directory, options.memory_limit)) {
+    : layout_(LayoutOf(type)), options_(options),
+      result_(SpillBuffer(options.spill_directory, options.memory_limit)),
+      dictionary_(layout_.width) {
     if (layout_.type == Type::BOOLEAN) {
         mode_ = Mode::Plain;
     }
