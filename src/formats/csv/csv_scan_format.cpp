@@ -293,9 +293,11 @@ private:
             }
             const CsvField& field = fields_[column];
             std::string_view text = tokenizer_.Text(field);
+            string_t unescaped; // lives until the value is parsed: short strings are inline
             if (field.escaped) {
                 // Unescaped text lives in the vector's own arena.
-                text = vector.AddString(tokenizer_.Unescape(field, scratch)).view();
+                unescaped = vector.AddString(tokenizer_.Unescape(field, scratch));
+                text = std::string_view(unescaped.data(), unescaped.size());
             }
             const auto& nulls = file_.options_.null_strings;
             if (std::find(nulls.begin(), nulls.end(), text) != nulls.end()) {
