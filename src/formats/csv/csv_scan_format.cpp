@@ -1,6 +1,7 @@
 #include "formats/csv/csv_scan_format.hpp"
 
 #include "common/exception.hpp"
+#include "common/utf8.hpp"
 #include "formats/csv/csv_tokenizer.hpp"
 
 #include <algorithm>
@@ -306,7 +307,7 @@ private:
             }
             const csv::CsvValueParser& parser = file_.parsers_[i];
             bool text_column = parser.type().id() == LogicalTypeId::VARCHAR;
-            if (text_column && !csv::IsValidUtf8(text)) {
+            if (text_column && !IsValidUtf8(text)) {
                 Reject(row_start, lines_before,
                        "column \"" + file_.columns_[column].name + "\" holds invalid UTF-8");
                 return false;

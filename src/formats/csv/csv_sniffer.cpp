@@ -2,6 +2,7 @@
 
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "common/utf8.hpp"
 #include "formats/csv/csv_tokenizer.hpp"
 #include "formats/csv/csv_value_parser.hpp"
 

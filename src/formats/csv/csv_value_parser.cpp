@@ -71,49 +71,6 @@ bool ParseBoolean(std::string_view text, bool& value) {
 
 } // namespace
 
-bool IsValidUtf8(std::string_view text) {
-    const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
-    size_t size = text.size();
-    size_t i = 0;
-    while (i < size) {
-        unsigned char c = bytes[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t length;
-        uint32_t code;
-        if ((c & 0xE0) == 0xC0) {
-            length = 2;
-            code = c & 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            length = 3;
-            code = c & 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            length = 4;
-            code = c & 0x07;
-        } else {
-            return false;
-        }
-        if (i + length > size) {
-            return false;
-        }
-        for (size_t k = 1; k < length; k++) {
-            if ((bytes[i + k] & 0xC0) != 0x80) {
-                return false;
-            }
-            code = (code << 6) | (bytes[i + k] & 0x3F);
-        }
-        // Overlong forms, surrogates and values past U+10FFFF are not UTF-8.
-        static constexpr uint32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
-        if (code < kSmallest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
-            return false;
-        }
-        i += length;
-    }
-    return true;
-}
-
 CsvValueParser::CsvValueParser(LogicalType type, const CsvReadOptions& options)
     : type_(std::move(type)), decimal_separator_(options.decimal_separator) {
     switch (type_.id()) {

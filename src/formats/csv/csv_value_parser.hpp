@@ -40,7 +40,4 @@ private:
     char decimal_separator_;
 };
 
-// Whether `text` is valid UTF-8.
-bool IsValidUtf8(std::string_view text);
-
 } // namespace sluice::csv

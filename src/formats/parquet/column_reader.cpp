@@ -1,6 +1,7 @@
 #include "formats/parquet/column_reader.hpp"
 
 #include "common/exception.hpp"
+#include "common/utf8.hpp"
 #include "formats/parquet/decompressor.hpp"
 #include "formats/parquet/delta_decoders.hpp"
 #include "formats/parquet/rle_bit_packed_decoder.hpp"
@@ -133,7 +134,7 @@ void ColumnReader::DecodeDictionaryPage(const uint8_t* page, size_t size, int32_
     DecodeValues(Encoding::PLAIN, page, size, static_cast<size_t>(num_values), dictionary_);
     if (column_.conversion == Conversion::Varchar) {
         for (std::string_view value : dictionary_.binary) {
-            if (!ValidUtf8(value)) {
+            if (!IsValidUtf8(value)) {
                 Fail("invalid UTF-8 in a dictionary string");
             }
         }
@@ -239,7 +240,7 @@ void ColumnReader::DecodeDataPage(const uint8_t* page, size_t size, int32_t num_
         DecodeValues(encoding, values, values_size, non_null, values_);
         if (column_.conversion == Conversion::Varchar) {
             for (std::string_view value : values_.binary) {
-                if (!ValidUtf8(value)) {
+                if (!IsValidUtf8(value)) {
                     Fail("invalid UTF-8 in a string value");
                 }
             }

@@ -74,57 +74,6 @@ size_t FixedWidth(const ParquetColumn& column) {
     return 0;
 }
 
-bool ValidUtf8(std::string_view text) {
-    const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
-    size_t size = text.size(), i = 0;
-    // ASCII, eight bytes at a time: the common case.
-    while (i + 8 <= size) {
-        uint64_t word;
-        std::memcpy(&word, bytes + i, 8);
-        if (word & 0x8080808080808080ULL) {
-            break;
-        }
-        i += 8;
-    }
-    while (i < size) {
-        unsigned char c = bytes[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t extra;
-        uint32_t code;
-        if ((c & 0xE0) == 0xC0) {
-            extra = 1;
-            code = c & 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            extra = 2;
-            code = c & 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            extra = 3;
-            code = c & 0x07;
-        } else {
-            return false;
-        }
-        if (i + extra >= size) {
-            return false;
-        }
-        for (size_t k = 1; k <= extra; k++) {
-            if ((bytes[i + k] & 0xC0) != 0x80) {
-                return false;
-            }
-            code = (code << 6) | (bytes[i + k] & 0x3F);
-        }
-        bool overlong = (extra == 1 && code < 0x80) || (extra == 2 && code < 0x800) ||
-                        (extra == 3 && code < 0x10000);
-        if (overlong || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
-            return false;
-        }
-        i += extra + 1;
-    }
-    return true;
-}
-
 bool SameLayout(const ParquetColumn& column) {
     PhysicalType physical = column.type.physical();
     Conversion conversion = column.conversion;

@@ -39,7 +39,6 @@ T LoadLittleEndian(const uint8_t* data) {
 size_t FixedWidth(const ParquetColumn& column);
 // Whether the column's physical values are already in Sluice's layout (bulk copies suffice).
 bool SameLayout(const ParquetColumn& column);
-bool ValidUtf8(std::string_view text);
 
 // Writes source values index[i] to rows[i] of `out`, converted as the column says. With `bulk`
 // (consecutive runs of a SameLayout column) it is one copy. Strings are not copied: `out` must
