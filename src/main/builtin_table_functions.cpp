@@ -16,12 +16,8 @@
 
 namespace sluice {
 
-namespace {
-
-// A source over rows computed at bind time, restricted to the projected columns.
-std::function<std::shared_ptr<PipelineSource>(const std::vector<idx_t>&,
-                                              const std::vector<TableFilter>&)>
-MaterializedSource(std::vector<LogicalType> types, std::vector<std::vector<Value>> rows) {
+MakeSourceFunction MaterializedSource(std::vector<LogicalType> types,
+                                      std::vector<std::vector<Value>> rows) {
     return [types = std::move(types), rows = std::move(rows)](const std::vector<idx_t>& column_ids,
                                                               const std::vector<TableFilter>&) {
         std::vector<LogicalType> projected_types;
@@ -40,6 +36,8 @@ MaterializedSource(std::vector<LogicalType> types, std::vector<std::vector<Value
         return std::make_shared<RowsSource>(std::move(projected_types), std::move(projected_rows));
     };
 }
+
+namespace {
 
 TableFunction SettingsFunction(Settings& settings) {
     TableFunction function;

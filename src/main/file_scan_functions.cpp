@@ -3,9 +3,9 @@
 #include "common/cast.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
-#include "execution/rows_source.hpp"
 #include "formats/csv/csv_scan_format.hpp"
 #include "formats/parquet/parquet_scan_format.hpp"
+#include "main/builtin_table_functions.hpp"
 #include "main/database.hpp"
 #include "scan/multi_file_reader.hpp"
 #include "scan/multi_file_scan.hpp"
@@ -407,17 +407,7 @@ TableFunction SniffCsvFunction(Database& database) {
              Value::Varchar(csv::CsvDialect::Show(dialect.comment)),
              Value::Integer(LogicalTypeId::BIGINT, dialect.skip), Value::Boolean(dialect.header),
              Value::Varchar(columns), Value::Varchar(prompt)}};
-        auto types = bound.types;
-        bound.make_source = [types, rows](const std::vector<idx_t>& column_ids,
-                                          const std::vector<TableFilter>&) {
-            std::vector<LogicalType> projected_types;
-            std::vector<std::vector<Value>> projected(1);
-            for (idx_t id : column_ids) {
-                projected_types.push_back(types[id]);
-                projected[0].push_back(rows[0][id]);
-            }
-            return std::make_shared<RowsSource>(std::move(projected_types), std::move(projected));
-        };
+        bound.make_source = MaterializedSource(bound.types, std::move(rows));
         return bound;
     };
     return function;
