@@ -47,17 +47,16 @@ uint64_t WantedBudget(uint32_t regular_threads, uint32_t async_threads, uint64_t
 class MultiFileScan::State : public std::enable_shared_from_this<State> {
 public:
     enum class FileStatus : uint8_t { Waiting, Planning, Planned, Failed };
-    struct FileSlot {
-        size_t path = 0; // in the binding's paths
-        FileStatus status = FileStatus::Waiting;
-        std::shared_ptr<ScanFile> file;
-        ProjectedFile projected;
-        FileJobs planned;
-    };
+    // A file opened, placed into the scan's columns and cut into jobs.
     struct FilePlan {
         std::shared_ptr<ScanFile> file;
         ProjectedFile projected;
         FileJobs planned;
+    };
+    struct FileSlot {
+        size_t path = 0; // in the binding's paths
+        FileStatus status = FileStatus::Waiting;
+        FilePlan plan; // once Planned
     };
     enum class Claim : uint8_t { Claimed, Blocked, Finished };
 
@@ -174,12 +173,12 @@ public:
                     }
                     continue;
                 }
-                if (next_job_ >= slot.planned.jobs.size()) {
+                if (next_job_ >= slot.plan.planned.jobs.size()) {
                     next_file_++;
                     next_job_ = 0;
                     continue;
                 }
-                const ScanJobPlan& plan = slot.planned.jobs[next_job_];
+                const ScanJobPlan& plan = slot.plan.planned.jobs[next_job_];
                 job = CreateJob(next_file_, plan, CoalesceRanges(plan.ranges, options.coalescing));
                 next_job_++;
             }
@@ -228,8 +227,8 @@ public:
         }
         statistics.jobs_scanned++;
         const FileSlot& slot = files_[job.file];
-        return binding->CompleteDecoder(slot.path, slot.projected, column_ids, types,
-                                        slot.file->Decode(job.plan, job.RangeBuffers()),
+        return binding->CompleteDecoder(slot.path, slot.plan.projected, column_ids, types,
+                                        slot.plan.file->Decode(job.plan, job.RangeBuffers()),
                                         job.plan.first_row);
     }
 
@@ -332,9 +331,7 @@ private:
         }
         statistics.jobs_pruned += plan.planned.jobs_pruned;
         statistics.files_planned++;
-        slot.file = std::move(plan.file);
-        slot.projected = std::move(plan.projected);
-        slot.planned = std::move(plan.planned);
+        slot.plan = std::move(plan);
     }
 
     // Schedules the planning (footer reads) of the next few files on the ASYNC pool, so that a
@@ -387,7 +384,7 @@ private:
                                        CoalescedRanges layout) {
         size_t requests = layout.requests.size();
         auto job = std::make_shared<ScanJob>(file, sequence_++, plan, std::move(layout),
-                                             files_[file].file->handle());
+                                             files_[file].plan.file->handle());
         job->ExpectFetches(requests);
         outstanding_++;
         held_bytes_ += job->Bytes();
@@ -408,13 +405,13 @@ private:
             if (slot.status != FileStatus::Planned) {
                 return; // planning: its completion wakes the waiters
             }
-            if (next_job_ >= slot.planned.jobs.size()) {
+            if (next_job_ >= slot.plan.planned.jobs.size()) {
                 next_file_++;
                 next_job_ = 0;
                 SchedulePlansAhead();
                 continue;
             }
-            const ScanJobPlan& plan = slot.planned.jobs[next_job_];
+            const ScanJobPlan& plan = slot.plan.planned.jobs[next_job_];
             CoalescedRanges layout = CoalesceRanges(plan.ranges, options.coalescing);
             if (!Admit(layout.RegionBytes())) {
                 return;
