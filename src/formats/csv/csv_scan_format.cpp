@@ -135,7 +135,7 @@ public:
         std::string scratch;
         while (count < kVectorSize) {
             uint64_t next = buffer_offset_ + tokenizer_.position();
-            if (next >= job_.end || next >= file_.handle_->Size()) {
+            if (next >= job_.end) { // job ranges end at the file's end at the latest
                 Finish(next);
                 break;
             }

@@ -144,20 +144,17 @@ bool CsvValueParser::Parse(std::string_view text, Vector& out, idx_t row) const 
         }
         break;
     }
-    case Kind::Double: {
-        double value;
-        if (!ParseDouble(text, decimal_separator_, value)) {
-            return false;
-        }
-        out.data<double>()[row] = value;
-        return true;
-    }
+    case Kind::Double:
     case Kind::Float: {
         double value;
         if (!ParseDouble(text, decimal_separator_, value)) {
             return false;
         }
-        out.data<float>()[row] = static_cast<float>(value);
+        if (kind_ == Kind::Float) {
+            out.data<float>()[row] = static_cast<float>(value);
+        } else {
+            out.data<double>()[row] = value;
+        }
         return true;
     }
     case Kind::Date: {
