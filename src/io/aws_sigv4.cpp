@@ -1,5 +1,7 @@
 #include "io/aws_sigv4.hpp"
 
+#include "common/string_util.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <ctime>
@@ -27,30 +29,6 @@ std::string Hmac(const std::string& key, const std::string& data) {
     HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
          reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest, &length);
     return std::string(reinterpret_cast<char*>(digest), length);
-}
-
-int HexValue(char c) {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-std::string UriDecode(const std::string& text) {
-    std::string out;
-    for (size_t i = 0; i < text.size(); i++) {
-        if (text[i] == '%' && i + 2 < text.size() && HexValue(text[i + 1]) >= 0 &&
-            HexValue(text[i + 2]) >= 0) {
-            out += static_cast<char>(HexValue(text[i + 1]) * 16 + HexValue(text[i + 2]));
-            i += 2;
-        } else {
-            out += text[i];
-        }
-    }
-    return out;
 }
 
 // RFC 3986 dot-segment removal and collapsed slashes (the non-S3 canonical path).
@@ -199,9 +177,9 @@ SigV4Signature SignV4(const SigV4Request& request, const AwsCredentials& credent
         std::string pair = request.query.substr(start, amp - start);
         if (!pair.empty()) {
             size_t equals = pair.find('=');
-            std::string key = UriDecode(pair.substr(0, equals));
+            std::string key = PercentDecode(pair.substr(0, equals));
             std::string value =
-                equals == std::string::npos ? "" : UriDecode(pair.substr(equals + 1));
+                equals == std::string::npos ? "" : PercentDecode(pair.substr(equals + 1));
             parameters.emplace_back(UriEncode(key, false), UriEncode(value, false));
         }
         start = amp + 1;
@@ -211,7 +189,7 @@ SigV4Signature SignV4(const SigV4Request& request, const AwsCredentials& credent
     for (const auto& [key, value] : parameters) {
         canonical_query += (canonical_query.empty() ? "" : "&") + key + "=" + value;
     }
-    std::string path = UriDecode(request.path.empty() ? "/" : request.path);
+    std::string path = PercentDecode(request.path.empty() ? "/" : request.path);
     if (options.normalize_path) {
         path = NormalizePath(path);
     }

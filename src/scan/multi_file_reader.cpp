@@ -6,7 +6,6 @@
 #include "parallel/run_concurrently.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 namespace sluice {
 
@@ -30,21 +29,6 @@ LogicalType PartitionType(const std::vector<std::string>& values) {
         }
     }
     return LogicalTypeId::VARCHAR;
-}
-
-std::string UrlDecode(const std::string& text) {
-    std::string decoded;
-    for (size_t i = 0; i < text.size(); i++) {
-        if (text[i] == '%' && i + 2 < text.size() &&
-            std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
-            std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
-            decoded.push_back(static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16)));
-            i += 2;
-        } else {
-            decoded.push_back(text[i]);
-        }
-    }
-    return decoded;
 }
 
 void AddHivePartitions(MultiFileBinding& binding, const MultiFileOptions& options) {
@@ -197,8 +181,8 @@ std::vector<std::pair<std::string, std::string>> HivePartitions(const std::strin
         std::string segment = path.substr(start, slash - start);
         size_t equals = segment.find('=');
         if (equals != std::string::npos && equals > 0) {
-            partitions.emplace_back(UrlDecode(segment.substr(0, equals)),
-                                    UrlDecode(segment.substr(equals + 1)));
+            partitions.emplace_back(PercentDecode(segment.substr(0, equals)),
+                                    PercentDecode(segment.substr(equals + 1)));
         }
         start = slash + 1;
     }
