@@ -27,15 +27,16 @@ asan: setup
 tsan: setup
 	$(call build,build-tsan,RelWithDebInfo,-DSLUICE_SANITIZER=thread -DSLUICE_BUILD_BENCH=OFF,--target unit_tests)
 
-# libFuzzer (clang) on the Parquet file reader and page decoder, seeded from the Parquet corpus
-# when ../shared is present, for FUZZ_SECONDS each.
+# libFuzzer (clang) on the Parquet file reader and page decoder and on the CSV reader, seeded from
+# the Parquet and CSV corpora when ../shared is present, for FUZZ_SECONDS each.
 FUZZ_SECONDS ?= 30
 FUZZ_SEEDS ?= ../shared/corpus/parquet-testing
+FUZZ_CSV_SEEDS ?= ../shared/corpus/csv
 fuzz: setup
 	@cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
 	  -DSLUICE_SANITIZER=fuzzer -DSLUICE_BUILD_FUZZERS=ON -DSLUICE_BUILD_TESTS=OFF -DSLUICE_BUILD_BENCH=OFF >/dev/null
-	@cmake --build build-fuzz -j $(JOBS) --target parquet_file_fuzzer parquet_page_fuzzer
-	@bash scripts/run_fuzzers.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_SEEDS)
+	@cmake --build build-fuzz -j $(JOBS) --target parquet_file_fuzzer parquet_page_fuzzer csv_fuzzer
+	@bash scripts/run_fuzzers.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_SEEDS) $(FUZZ_CSV_SEEDS)
 
 # Every test: the release build's suite (unit, sqllogictest, shell, DuckDB oracle, example),
 # the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, then the scheduler and

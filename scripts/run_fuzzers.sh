@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Runs Sluice's libFuzzer targets for a while each; fails on the first crash, leak or timeout.
 #
-#   scripts/run_fuzzers.sh BUILD_DIR SECONDS [SEED_DIR]
+#   scripts/run_fuzzers.sh BUILD_DIR SECONDS [PARQUET_SEED_DIR [CSV_SEED_DIR]]
 set -euo pipefail
 build=$1
 seconds=$2
 seeds=${3:-}
+csv_seeds=${4:-}
 work=$build/fuzz-work
-mkdir -p "$work/file" "$work/page"
+mkdir -p "$work/file" "$work/page" "$work/csv"
 if [ -n "$seeds" ] && [ -d "$seeds" ]; then
   # Whole files for the file fuzzer; for the page fuzzer, the bytes after each file's magic
   # (where the first column chunk starts) behind the two column-choice bytes.
@@ -27,3 +28,12 @@ for target in file page; do
     -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -close_fd_mask=3 2>&1 | tail -12
   # libFuzzer exits non-zero on a finding; pipefail carries it out of the pipe.
 done
+# The CSV fuzzer's first byte picks the job size; seeds are the corpus files behind one such byte.
+if [ -n "$csv_seeds" ] && [ -d "$csv_seeds" ]; then
+  find "$csv_seeds" -name '*.csv' -size -64k | sort | while read -r file; do
+    { printf '\x07'; cat "$file"; } > "$work/csv/$(basename "$file")"
+  done
+fi
+echo "fuzz: csv_fuzzer for ${seconds}s"
+"$build/fuzz/csv_fuzzer" "$work/csv" -max_total_time="$seconds" -max_len=65536 \
+  -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -close_fd_mask=3 2>&1 | tail -12

@@ -1,9 +1,10 @@
-// TPC-H queries over the same Parquet files (made by Sluice's CALL dbgen) in Sluice and in DuckDB
-// (the oracle): the results must be identical, DECIMALs exactly and DOUBLEs to 1e-9 relative.
+// TPC-H queries over the same Parquet (or, with --format csv, CSV) files made by Sluice's CALL
+// dbgen, in Sluice and in DuckDB (the oracle): the results must be identical, DECIMALs exactly and
+// DOUBLEs to 1e-9 relative. Over CSV both engines sniff the files (prices become DOUBLE).
 // Queries listed in --unsupported must instead fail with Sluice's clear "Not implemented" error
 // (correlated subqueries); once one runs, the test fails until it is moved to the checked list.
 // Usage: node tpch_matches_duckdb.mjs <sluice> <data directory> <scale factor>
-//          [--unsupported q02,q04,...] <query files...>
+//          [--format csv] [--unsupported q02,q04,...] <query files...>
 import { DuckDBInstance } from '@duckdb/node-api';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,13 +13,18 @@ import { generateTpch, tpchViews } from './generate.mjs';
 
 const [sluice, dataDir, sf, ...rest] = process.argv.slice(2);
 let unsupported = [];
+let format = 'parquet';
+if (rest[0] === '--format') {
+  format = rest[1];
+  rest.splice(0, 2);
+}
 if (rest[0] === '--unsupported') {
   unsupported = rest[1].split(',');
   rest.splice(0, 2);
 }
 const queries = rest;
-generateTpch(sluice, sf, dataDir);
-const views = tpchViews(dataDir);
+generateTpch(sluice, sf, dataDir, format);
+const views = tpchViews(dataDir, format);
 
 const db = await DuckDBInstance.create(':memory:');
 const duck = await db.connect();

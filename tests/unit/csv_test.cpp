@@ -223,3 +223,35 @@ TEST(CsvReader, ProjectionFiltersFilenameAndHivePartitions) {
     ASSERT_EQ(named.size(), 1u);
     EXPECT_NE(named[0].find("year=2020/part.csv"), std::string::npos) << named[0];
 }
+
+TEST(CsvReader, TpchQ1AndQ6OverCsvEqualParquet) {
+    auto dir = std::filesystem::temp_directory_path() / "sluice_csv_tpch";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    std::string csv = (dir / "lineitem.csv").string();
+    std::string parquet = (dir / "lineitem.parquet").string();
+    {
+        Database database;
+        Connection connection(database);
+        connection.Query("CALL dbgen(sf = 0.01)");
+        connection.Query("COPY lineitem TO '" + csv + "'");
+        connection.Query("COPY lineitem TO '" + parquet + "'");
+    }
+    // The CSV's money columns typed as the Parquet file's, so that results are exactly equal.
+    std::string decimals = "types = {'l_quantity': 'DECIMAL(15,2)', 'l_extendedprice': "
+                           "'DECIMAL(15,2)', 'l_discount': 'DECIMAL(15,2)', 'l_tax': "
+                           "'DECIMAL(15,2)'}";
+    auto results = [&](const std::string& view) {
+        Database database;
+        Connection connection(database);
+        connection.Query("SET threads = 2");
+        connection.Query("CREATE VIEW lineitem AS SELECT * FROM " + view);
+        return std::make_pair(Rows(connection, "PRAGMA tpch(1)"),
+                              Rows(connection, "PRAGMA tpch(6)"));
+    };
+    auto from_parquet = results("read_parquet('" + parquet + "')");
+    auto from_csv = results("read_csv('" + csv + "', buffer_size = 100000, " + decimals + ")");
+    ASSERT_EQ(from_parquet.first.size(), 4u);
+    EXPECT_EQ(from_csv.first, from_parquet.first);
+    EXPECT_EQ(from_csv.second, from_parquet.second);
+}
