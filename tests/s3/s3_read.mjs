@@ -21,6 +21,12 @@ execFileSync(sluice, ['-c', `
   COPY (SELECT range AS id, 'row ' || range AS label FROM range(200000)) TO '${data}/numbers.parquet' (ROW_GROUP_SIZE 40000);
   COPY (SELECT range AS id, 'row ' || range AS label FROM range(10)) TO '${data}/odd keys/a+b ü.parquet';
   CALL dbgen(sf = 0.01, path = '${data}/tpch', tables = ['lineitem']);`], { stdio: 'ignore' });
+// CSV in hive partitions: year=2020 and year=2021, quoted fields with delimiters inside.
+for (const year of [2020, 2021]) {
+  fs.mkdirSync(path.join(data, 'csv', `year=${year}`), { recursive: true });
+  execFileSync(sluice, ['-c', `COPY (SELECT range AS id, 'a, "b" ' || range AS label FROM range(${year - 1990}000))
+    TO '${data}/csv/year=${year}/part.csv'`], { stdio: 'ignore' });
+}
 for (let i = 0; i < 1050; i++) {
   execFileSync('cp', [path.join(data, 'odd keys', 'a+b ü.parquet'), path.join(data, 'many', `part_${String(i).padStart(4, '0')}.parquet`)]);
 }
@@ -59,6 +65,18 @@ try {
   const duckQ6 = (await duck.runAndReadAll(`select cast(revenue as varchar) from (${q6.replace(/;\s*$/, '')})`)).getRows()[0][0];
   const s3Q6 = run(`${settings} CREATE VIEW lineitem AS SELECT * FROM read_parquet('s3://data/tpch/lineitem.parquet'); ${q6}`);
   report(!s3Q6.error && s3Q6.rows[1][0] === String(duckQ6), 'TPC-H Q6 from S3 equals DuckDB on the local file', s3Q6.error || s3Q6.rows[1][0]);
+
+  const replaced = run(`${settings} SELECT count(*), sum(id), min(label), max(label) FROM 's3://data/numbers.parquet'`);
+  report(!replaced.error && same(replaced.rows, local.rows), "FROM 's3://...parquet' (a replacement scan) equals the local read", first(replaced));
+
+  const csvQuery = (where) => `SELECT year, count(*), sum(id), min(label), max(label) FROM read_csv('${where}/csv/*/*.csv', buffer_size = 20000) GROUP BY year ORDER BY year`;
+  const csvLocal = run(csvQuery(data));
+  const csvRemote = run(`${settings} ${csvQuery('s3://data')}`);
+  report(!csvRemote.error && csvLocal.rows.length === 3 && same(csvRemote.rows, csvLocal.rows),
+    'read_csv over an S3 glob of hive partitions equals the local read', first(csvRemote) || JSON.stringify(csvRemote.rows.slice(1)));
+  const pruned = run(`${settings} EXPLAIN ANALYZE SELECT count(*) FROM read_csv('s3://data/csv/*/*.csv') WHERE year = 2021`);
+  report(!pruned.error && /1 pruned by partition/.test(JSON.stringify(pruned.rows)),
+    'a filter on a hive partition prunes the other file before any request', first(pruned));
 
   const many = run(`${settings} SELECT count(*), min(file), max(file) FROM glob('s3://data/many/*.parquet')`);
   report(!many.error && many.rows[1][0] === '1050' && many.rows[1][2] === 's3://data/many/part_1049.parquet',
