@@ -54,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size == 0) {
         return 0;
     }
-    uint64_t tiny = 1 + data[0] % 64;
+    uint64_t tiny = 8 + uint64_t{data[0]} * 4; // 8 to 1028 bytes
     MemoryFileSystem file_system(data + 1, size - 1);
     uint64_t whole = 0;
     try {

@@ -30,10 +30,10 @@ for target in file page; do
 done
 # The CSV fuzzer's first byte picks the job size; seeds are the corpus files behind one such byte.
 if [ -n "$csv_seeds" ] && [ -d "$csv_seeds" ]; then
-  find "$csv_seeds" -name '*.csv' -size -64k | sort | while read -r file; do
+  find "$csv_seeds" -name '*.csv' -size -16k | sort | while read -r file; do
     { printf '\x07'; cat "$file"; } > "$work/csv/$(basename "$file")"
   done
 fi
 echo "fuzz: csv_fuzzer for ${seconds}s"
-"$build/fuzz/csv_fuzzer" "$work/csv" -max_total_time="$seconds" -max_len=65536 \
+"$build/fuzz/csv_fuzzer" "$work/csv" -max_total_time="$seconds" -max_len=16384 \
   -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -close_fd_mask=3 2>&1 | tail -12
