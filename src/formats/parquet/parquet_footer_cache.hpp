@@ -1,18 +1,14 @@
 #pragma once
 
 #include "formats/parquet/parquet_reader.hpp"
+#include "io/file_version_cache.hpp"
 
-#include <deque>
-#include <map>
 #include <memory>
-#include <mutex>
-#include <string>
 
 namespace sluice::parquet {
 
-// Footers already read in this process, keyed by path, size and version (ETag or modification
-// time): a file queried again is not asked for its footer again unless it changed. Files without
-// a version are always read. Bounded: the oldest footers are dropped first. Thread-safe.
+// Footers already read in this process (FileVersionCache): a file queried again is not asked for
+// its footer again unless it changed.
 class ParquetFooterCache {
 public:
     static constexpr size_t kCapacity = 4096;
@@ -21,13 +17,11 @@ public:
 
     // The file's footer: cached, or read now (ParquetFileReader::Open) and kept.
     std::shared_ptr<const ParquetFileReader> Get(FileHandle& file);
-    size_t size() const;
-    void Clear();
+    size_t size() const { return cache_.size(); }
+    void Clear() { cache_.Clear(); }
 
 private:
-    mutable std::mutex mutex_;
-    std::map<std::string, std::shared_ptr<const ParquetFileReader>> readers_;
-    std::deque<std::string> order_; // oldest first
+    FileVersionCache<ParquetFileReader> cache_{kCapacity};
 };
 
 } // namespace sluice::parquet
