@@ -2,10 +2,10 @@
 // memory the same way as Sluice's: DuckDB (@duckdb/node-api; no httpfs here, local files only)
 // or Polars (nodejs-polars; local files and http:// URLs).
 //
-//   node bench/suite/peer.mjs duckdb|polars SOURCE THREADS once|hot
+//   node bench/suite/peer.mjs duckdb|polars SOURCE THREADS once|hot [parquet|csv]
 //
 // Prints "seconds revenue". `hot` runs the query once first and times the second run.
-const [engine, source, threads, mode] = process.argv.slice(2);
+const [engine, source, threads, mode, format = 'parquet'] = process.argv.slice(2);
 
 const Q6 = `select sum(l_extendedprice * l_discount) as revenue from lineitem
   where l_shipdate >= date '1994-01-01' and l_shipdate < date '1995-01-01'
@@ -15,7 +15,8 @@ async function duckdbRunner() {
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const instance = await DuckDBInstance.create(':memory:', { threads: String(threads) });
   const connection = await instance.connect();
-  await connection.run(`CREATE VIEW lineitem AS SELECT * FROM read_parquet('${source}')`);
+  const reader = format === 'csv' ? 'read_csv' : 'read_parquet';
+  await connection.run(`CREATE VIEW lineitem AS SELECT * FROM ${reader}('${source}')`);
   return async () => String((await connection.runAndReadAll(Q6)).getRows()[0][0]);
 }
 
@@ -23,8 +24,11 @@ async function polarsRunner() {
   // POLARS_MAX_THREADS is read when the library loads: the suite sets it in our environment.
   const { default: pl } = await import('nodejs-polars');
   return async () => {
-    const frame = await pl
-      .scanParquet(source)
+    // CSV dates arrive as text: parsed with their format before the comparison.
+    const scan = format === 'csv'
+      ? pl.scanCSV(source).withColumns(pl.col('l_shipdate').str.strptime(pl.Date, '%Y-%m-%d'))
+      : pl.scanParquet(source);
+    const frame = await scan
       .filter(
         pl.col('l_shipdate').gtEq(pl.lit(new Date('1994-01-01')))
           .and(pl.col('l_shipdate').lt(pl.lit(new Date('1995-01-01'))))

@@ -86,6 +86,7 @@ const layouts = {
     return `rg-${rows}/lineitem.parquet`;
   },
   tpch: () => { generate(path.join(data, 'tpch'), []); return 'tpch'; },
+  csv: () => { generate(path.join(data, 'csv'), ['--tables', 'lineitem', '--format', 'csv']); return 'csv/lineitem.csv'; },
 };
 
 // ---- the rig ----
@@ -113,9 +114,9 @@ const sourceSql = (files, remote) => {
 
 // Q6 in a fresh Sluice process: seconds from the shell's statement timer; `hot` runs it once
 // before the timed run.
-async function sluiceQ6({ files, remote = false, settings = '', hot = false, trace = null }) {
+async function sluiceQ6({ files, remote = false, settings = '', hot = false, trace = null, reader = 'read_parquet' }) {
   const script = ['.mode csv', 'SET enable_external_file_cache = false;', settings,
-    `CREATE VIEW lineitem AS SELECT * FROM read_parquet(${sourceSql(files, remote)});`,
+    `CREATE VIEW lineitem AS SELECT * FROM ${reader}(${sourceSql(files, remote)});`,
     hot ? Q6 : '', trace ? `SET trace_file = ${quote(trace)};` : '', '.timer on', Q6].join('\n');
   const run = await runSampled(sluice, [], { input: script, inRig: remote });
   const times = [...run.stdout.matchAll(/Run Time \(s\): real ([0-9.]+)/g)].map((m) => Number(m[1]));
@@ -125,10 +126,10 @@ async function sluiceQ6({ files, remote = false, settings = '', hot = false, tra
   return { engine: 'Sluice', seconds, result: values[values.length - 1], ...summarize(run.samples, seconds), samples: run.samples };
 }
 
-async function peerQ6(engine, { files, remote = false, hot = false }) {
+async function peerQ6(engine, { files, remote = false, hot = false, format = 'parquet' }) {
   const source = Array.isArray(files) ? files[0] : files;
   const url = remote ? `${startRig()}/${source}` : path.join(data, source);
-  const run = await runSampled(process.execPath, [path.join(root, 'bench/suite/peer.mjs'), engine, url, String(THREADS), hot ? 'hot' : 'once'],
+  const run = await runSampled(process.execPath, [path.join(root, 'bench/suite/peer.mjs'), engine, url, String(THREADS), hot ? 'hot' : 'once', format],
     { inRig: remote, env: { POLARS_MAX_THREADS: String(THREADS) } });
   const match = run.stdout.trim().match(/^([0-9.]+) (.*)$/m);
   if (run.code !== 0 || !match) throw new Error(`${engine} failed: ${(run.stderr || run.stdout).slice(0, 400)}`);
@@ -377,8 +378,39 @@ ${plot ? `![${plot}](${plot})` : ''}
 Reference (${REFERENCE.source}): ${REFERENCE.concurrent}`);
 }
 
-function experimentCsv() {
-  section('6. CSV', `Skipped: Sluice has no CSV reader yet (it writes CSV; reading comes with the CSV issue). The experiment will read SF${sf} lineitem as one uncompressed CSV file, synchronous vs defaults.
+async function experimentCsv() {
+  const file = layouts.csv();
+  const csv = { files: file, reader: 'read_csv' };
+  const results = await interleaved([
+    { name: 'Sluice read_ahead_depth = 0 (synchronous)', run: () => sluiceQ6({ ...csv, remote: true, settings: 'SET read_ahead_depth = 0;' }) },
+    { name: 'Sluice defaults', run: () => sluiceQ6({ ...csv, remote: true }) },
+  ]);
+  const locals = await interleaved([
+    { name: 'Sluice defaults, local (hot)', run: () => sluiceQ6({ ...csv, hot: true }) },
+    { name: 'DuckDB 1.5.6, local (hot)', run: () => peerQ6('duckdb', { files: file, hot: true, format: 'csv' }) },
+    { name: 'Polars 0.25.2, local (hot)', run: () => peerQ6('polars', { files: file, hot: true, format: 'csv' }) },
+  ]);
+  writeCsv('exp6_csv', [...results, ...locals]);
+  const sync = medianOf(results, results[0].name);
+  const defaults = medianOf(results, results[1].name);
+  const utilisation = stats(results[1]) ? stats(results[1]).linkMB / defaults / LINK_MBPS : NaN;
+  const ours = medianOf(locals, locals[0].name);
+  const duck = medianOf(locals, locals[1].name);
+  const bytes = fs.statSync(path.join(data, file)).size;
+  targets.push(['CSV Q6: link utilisation with defaults', pct(utilisation), '>= 95%', utilisation >= 0.95]);
+  targets.push(['CSV Q6: defaults vs synchronous', `${f2(sync / defaults)}x`, 'reported', true]);
+  targets.push(['CSV Q6 local hot: Sluice vs DuckDB', `${f2(ours / duck)}x`, '<= 0.8x', ours / duck <= 0.8]);
+  const plot = throughputPlot(out, 'exp6_throughput', `TPC-H Q6 SF${sf}, one CSV file, rig ${profile}: link throughput`,
+    [{ title: 'read_ahead_depth = 0', samples: results[0].runs.at(-1)?.samples ?? [] }, { title: 'defaults', samples: results[1].runs.at(-1)?.samples ?? [] }], LINK_MBPS);
+  section('6. CSV', `SF${sf} lineitem as one uncompressed CSV file with a header (${f0(bytes / 1e6)} MB), TPC-H Q6, over the rig (${profile}): synchronous against defaults; and on the local file, hot, beside DuckDB and Polars (${THREADS} threads each). Sluice reads ${f0(bytes / 1e6 / ours / THREADS)} MB/s per core locally.
+
+${table(results)}
+
+${table(locals, { remote: false })}
+
+Results agree: ${[...results, ...locals].map((r) => stats(r)?.result).filter(Boolean).join(' / ')} (sums of DOUBLE values in different orders differ in the last digits).
+
+${plot ? `![${plot}](${plot})` : ''}
 
 Reference (${REFERENCE.source}): ${REFERENCE.csv}`);
 }
@@ -392,7 +424,7 @@ for (const experiment of ALL.filter((e) => experiments.includes(e))) {
   if (experiment === 'small') await experimentSmall();
   if (experiment === 'rowgroups') await experimentRowGroups();
   if (experiment === 'concurrent') await experimentConcurrent();
-  if (experiment === 'csv') experimentCsv();
+  if (experiment === 'csv') await experimentCsv();
 }
 stopRig();
 if (q6 && !targets.some((t) => t[0].startsWith('Local hot'))) {
