@@ -119,6 +119,19 @@ try {
       result.error || `${result.seconds.toFixed(2)} s`);
   }
 
+  // A CSV file sniffed once is not read again for its sniffing while it is unchanged.
+  {
+    const bytesAfter = (rows) => rows.flatMap((row, i) => (row[0] === 'bytes' ? [Number(rows[i + 1][0])] : []));
+    const twice = run(`SET enable_external_file_cache = false;
+      SELECT count(*) FROM read_csv('${server.url}/numbers.csv'); SELECT bytes FROM sluice_http_stats();
+      SELECT count(*) FROM read_csv('${server.url}/numbers.csv'); SELECT bytes FROM sluice_http_stats();`);
+    const bytes = twice.error ? [] : bytesAfter(twice.rows);
+    const size = fs.statSync(path.join(data, 'numbers.csv')).size;
+    // The first query sniffs the whole (small) file and scans it; the second only scans it.
+    report(!twice.error && bytes.length === 2 && bytes[0] > 1.9 * size && bytes[1] - bytes[0] < 1.1 * size,
+      'a CSV file is sniffed once while unchanged', twice.error || `first ${bytes[0]} bytes, second ${bytes[1] - bytes[0]}, file ${size}`);
+  }
+
   // Retry-After: 1 is honoured: the retries waited at least a second.
   const honoured = run(`SET http_retry_wait_ms = 1; SELECT count(*) FROM read_parquet('${server.url}/retryafter/numbers.parquet')`);
   report(!honoured.error && honoured.rows[1][0] === '300000' && honoured.seconds >= 1,

@@ -54,6 +54,9 @@ struct CsvReadOptions {
     char decimal_separator = '.';
     std::optional<char> thousands;
     std::vector<LogicalType> auto_type_candidates; // empty: DuckDB's
+
+    // Every option that changes what sniffing a file finds, as one string (a cache key).
+    std::string SniffKey() const;
 };
 
 } // namespace sluice::csv

@@ -3,6 +3,7 @@
 #include "common/exception.hpp"
 #include "common/utf8.hpp"
 #include "formats/csv/csv_tokenizer.hpp"
+#include "io/file_version_cache.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -16,6 +17,7 @@ constexpr uint64_t kSniffBytes = 4 * 1024 * 1024;
 constexpr uint64_t kHeaderBytes = 64 * 1024;
 // Fetched past a job's end so that its last row is usually complete without another read.
 constexpr uint64_t kJobTail = 64 * 1024;
+constexpr size_t kSniffCacheCapacity = 1024;
 
 std::string Quoted(std::string_view text) {
     constexpr size_t kShown = 80;
@@ -335,14 +337,13 @@ private:
     bool done_ = false;
 };
 
-CsvScanFile::CsvScanFile(std::shared_ptr<FileHandle> handle, const csv::CsvSniffResult& sniffed,
-                         const csv::CsvReadOptions& options, bool sequential, uint64_t data_start,
-                         uint64_t lines_before_data)
-    : handle_(std::move(handle)), dialect_(sniffed.dialect), options_(options),
-      sequential_(sequential), data_start_(data_start), lines_before_data_(lines_before_data),
-      bytes_per_row_(sniffed.bytes_per_row) {
-    for (size_t i = 0; i < sniffed.names.size(); i++) {
-        columns_.push_back({sniffed.names[i], sniffed.types[i], ""});
+CsvScanFile::CsvScanFile(std::shared_ptr<FileHandle> handle, const CsvFileLayout& layout,
+                         const csv::CsvReadOptions& options, bool sequential)
+    : handle_(std::move(handle)), dialect_(layout.sniffed.dialect), options_(options),
+      sequential_(sequential), data_start_(layout.data_start),
+      lines_before_data_(layout.lines_before_data), bytes_per_row_(layout.sniffed.bytes_per_row) {
+    for (size_t i = 0; i < layout.sniffed.names.size(); i++) {
+        columns_.push_back({layout.sniffed.names[i], layout.sniffed.types[i], ""});
     }
 }
 
@@ -409,27 +410,43 @@ std::shared_ptr<ScanFile> CsvScanFormat::Open(FileSystem& file_system, const std
         }
     }
     std::shared_ptr<FileHandle> handle = file_system.Open(path);
-    uint64_t size = handle->Size();
-    std::optional<csv::CsvSniffResult> sniffed;
+    std::optional<csv::CsvSniffResult> known;
     {
         std::lock_guard<std::mutex> guard(mutex_);
         if (!sniff_each_file_) {
-            sniffed = sniffed_;
+            known = sniffed_;
         }
     }
-    uint64_t head_size = std::min(size, sniffed ? kHeaderBytes : kSniffBytes);
-    ByteBuffer head = ReadAt(*handle, 0, head_size);
-    uint64_t bom = ByteOrderMark(View(head));
-    if (!sniffed) {
-        std::string_view sample = View(head).substr(bom);
-        sniffed = csv::SniffCsv(sample, head_size == size, options_, path);
+    std::shared_ptr<const CsvFileLayout> layout;
+    if (known) {
+        layout = std::make_shared<CsvFileLayout>(Learn(*handle, known));
+    } else {
+        // A file sniffed before with the same options (a view bound again, a repeated query)
+        // is not read again unless it changed.
+        static FileVersionCache<CsvFileLayout> sniffed_files(kSniffCacheCapacity);
+        layout = sniffed_files.Get(*handle, options_.SniffKey(), [&] {
+            return std::make_shared<CsvFileLayout>(Learn(*handle, std::nullopt));
+        });
         std::lock_guard<std::mutex> guard(mutex_);
         if (!sniffed_) {
-            sniffed_ = sniffed;
+            sniffed_ = layout->sniffed;
         }
     }
-    // Where the data starts: after the byte-order mark, skipped lines and the header.
-    const csv::CsvDialect& dialect = sniffed->dialect;
+    bool sequential = !parallel_ || layout->sniffed.quoted_line_breaks;
+    return std::make_shared<CsvScanFile>(handle, *layout, options_, sequential);
+}
+
+CsvFileLayout CsvScanFormat::Learn(FileHandle& handle,
+                                   const std::optional<csv::CsvSniffResult>& known) const {
+    uint64_t size = handle.Size();
+    uint64_t head_size = std::min(size, known ? kHeaderBytes : kSniffBytes);
+    ByteBuffer head = ReadAt(handle, 0, head_size);
+    uint64_t bom = ByteOrderMark(View(head));
+    CsvFileLayout layout;
+    layout.sniffed =
+        known ? *known
+              : csv::SniffCsv(View(head).substr(bom), head_size == size, options_, handle.path());
+    const csv::CsvDialect& dialect = layout.sniffed.dialect;
     while (true) {
         const char* data = reinterpret_cast<const char*>(head.get());
         size_t position = bom;
@@ -451,17 +468,17 @@ std::shared_ptr<ScanFile> CsvScanFormat::Open(FileSystem& file_system, const std
             lines += tokenizer.lines();
         }
         if (complete || head.size == size) {
-            bool sequential = !parallel_ || sniffed->quoted_line_breaks;
-            return std::make_shared<CsvScanFile>(handle, *sniffed, options_, sequential, position,
-                                                 lines);
+            layout.data_start = position;
+            layout.lines_before_data = lines;
+            return layout;
         }
         if (head.size >= static_cast<uint64_t>(options_.max_line_size)) {
-            throw Exception(ErrorKind::InvalidInput, "CSV error in '" + path +
+            throw Exception(ErrorKind::InvalidInput, "CSV error in '" + handle.path() +
                                                          "': the header is longer than " +
                                                          std::to_string(options_.max_line_size) +
                                                          " bytes (max_line_size raises the limit)");
         }
-        head = ReadAt(*handle, 0, std::min(size, head.size * 2));
+        head = ReadAt(handle, 0, std::min(size, head.size * 2));
     }
 }
 

@@ -37,15 +37,21 @@ private:
     std::vector<std::vector<Waker>> waiting_; // per job, for the previous job's stop
 };
 
+// What opening a CSV file learns: its dialect and columns, and where its data starts.
+struct CsvFileLayout {
+    csv::CsvSniffResult sniffed;
+    uint64_t data_start = 0;        // after a byte-order mark, skipped lines and the header
+    uint64_t lines_before_data = 0; // for line numbers in errors
+};
+
 // An opened CSV file: its dialect and columns (sniffed from the first file or given), where its
 // data starts (after skipped lines, a byte-order mark and the header), and its jobs: fixed byte
 // ranges of `buffer_size`, each fetched with a little more at its end so that its last row
 // rarely needs another read.
 class CsvScanFile : public ScanFile {
 public:
-    CsvScanFile(std::shared_ptr<FileHandle> handle, const csv::CsvSniffResult& sniffed,
-                const csv::CsvReadOptions& options, bool sequential, uint64_t data_start,
-                uint64_t lines_before_data);
+    CsvScanFile(std::shared_ptr<FileHandle> handle, const CsvFileLayout& layout,
+                const csv::CsvReadOptions& options, bool sequential);
 
     const std::string& path() const override { return handle_->path(); }
     std::shared_ptr<FileHandle> handle() const override { return handle_; }
@@ -94,6 +100,9 @@ public:
     csv::CsvSniffResult Sniffed() const;
 
 private:
+    // Reads the file's head: sniffs it unless `known`, and finds where its data starts.
+    CsvFileLayout Learn(FileHandle& handle, const std::optional<csv::CsvSniffResult>& known) const;
+
     csv::CsvReadOptions options_;
     bool sniff_each_file_;
     bool parallel_;

@@ -12,20 +12,6 @@ bool IsLineBreak(char c) {
 
 } // namespace
 
-std::string CsvDialect::Show(char c) {
-    if (c == 0) {
-        return "(empty)";
-    }
-    if (c == '\t') {
-        return "\\t";
-    }
-    return std::string(1, c);
-}
-
-std::string CsvDialect::ShowDelimiter() const {
-    return delimiter == "\t" ? "\\t" : delimiter;
-}
-
 size_t NextLineStart(const char* data, size_t size, size_t from) {
     for (size_t p = from; p < size; p++) {
         if (data[p] == '\n') {
