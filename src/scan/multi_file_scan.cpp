@@ -110,20 +110,25 @@ public:
     }
 
     void Cancel() {
-        {
-            std::lock_guard<std::mutex> guard(background_mutex_);
-            cancelled_.store(true);
-        }
+        cancelled_.store(true);
         WakeWaiters();
     }
 
+    // Fetches and plans running now finish (cancelled, their transfers abort); none starts after.
+    // Jobs still queued are dropped, and their handles give their buffers back.
     void StopBackgroundWork() {
         Cancel();
-        std::unique_lock<std::mutex> lock(background_mutex_);
-        background_idle_.wait(lock, [&] { return background_ == 0; });
+        background_.CloseAndWait();
+        std::deque<ScanJobHandle> queued;
+        {
+            std::lock_guard<std::mutex> guard(mutex_);
+            queued.swap(queue_);
+        }
     }
 
-    Claim ClaimJob(std::shared_ptr<ScanJob>& claimed, TaskContext& context) {
+    ~State() { StopBackgroundWork(); }
+
+    Claim ClaimJob(ScanJobHandle& claimed, TaskContext& context) {
         std::vector<std::shared_ptr<ScanJob>> created;
         Claim outcome;
         {
@@ -152,8 +157,8 @@ public:
     }
 
     // read_ahead_depth = 0: the next job, fetched here, one request after the other.
-    Claim ClaimSynchronously(std::shared_ptr<ScanJob>& claimed) {
-        std::shared_ptr<ScanJob> job;
+    Claim ClaimSynchronously(ScanJobHandle& claimed) {
+        ScanJobHandle job;
         {
             std::unique_lock<std::mutex> lock(mutex_);
             while (!job) {
@@ -179,7 +184,8 @@ public:
                     continue;
                 }
                 const ScanJobPlan& plan = slot.plan.planned.jobs[next_job_];
-                job = CreateJob(next_file_, plan, CoalesceRanges(plan.ranges, options.coalescing));
+                job = Own(
+                    CreateJob(next_file_, plan, CoalesceRanges(plan.ranges, options.coalescing)));
                 next_job_++;
             }
         }
@@ -196,7 +202,7 @@ public:
                 }
             }
         } catch (...) {
-            Release(*job, true);
+            job.Reset();
             if (!cancelled_.load()) {
                 Fail(std::current_exception());
                 throw;
@@ -209,9 +215,11 @@ public:
         return Claim::Claimed;
     }
 
-    // The claimed job's I/O is done: hand it to the format's decoder. False when the job was cut
+    // The claimed job's I/O is done: hand it to the format's decoder. Null when the job was cut
     // short by a cancellation (nothing to decode).
-    std::unique_ptr<ScanJobDecoder> StartDecoding(ScanJob& job) {
+    std::unique_ptr<ScanJobDecoder> StartDecoding(ScanJobHandle& handle) {
+        handle.MarkDecoding();
+        ScanJob& job = *handle;
         {
             std::lock_guard<std::mutex> guard(mutex_);
             outstanding_--;
@@ -232,13 +240,20 @@ public:
                                         job.plan.first_row);
     }
 
-    // The job's buffers are no longer held (decoded, or abandoned).
-    void Release(ScanJob& job, bool still_outstanding) {
+    // A handle for a job just created: when it lets go, the job's buffers are no longer held
+    // (decoded, or abandoned before decoding started: then it no longer counts as outstanding).
+    ScanJobHandle Own(std::shared_ptr<ScanJob> job) {
+        return ScanJobHandle(std::move(job), [this](ScanJob& released, bool decoding_started) {
+            Release(released, decoding_started);
+        });
+    }
+
+    void Release(ScanJob& job, bool decoding_started) {
         uint64_t bytes = job.Bytes();
         {
             std::lock_guard<std::mutex> guard(mutex_);
             held_bytes_ -= bytes;
-            if (still_outstanding) {
+            if (!decoding_started) {
                 outstanding_--;
             }
             if (budget_) {
@@ -278,22 +293,6 @@ private:
         }
         for (const Waker& waker : waiters) {
             waker.Wake();
-        }
-    }
-
-    bool BeginBackground() {
-        std::lock_guard<std::mutex> guard(background_mutex_);
-        if (cancelled_.load()) {
-            return false;
-        }
-        background_++;
-        return true;
-    }
-
-    void EndBackground() {
-        std::lock_guard<std::mutex> guard(background_mutex_);
-        if (--background_ == 0) {
-            background_idle_.notify_all();
         }
     }
 
@@ -345,7 +344,8 @@ private:
             files_[f].status = FileStatus::Planning;
             auto self = shared_from_this();
             services.scheduler->Schedule(std::make_shared<FetchTask>([self, f] {
-                if (!self->BeginBackground()) {
+                BackgroundGate::Entry entry = self->background_.Enter();
+                if (!entry) {
                     return;
                 }
                 auto [planned, error] = self->ReadPlan(f);
@@ -355,7 +355,6 @@ private:
                     self->StorePlan(f, std::move(planned), error);
                     failed = self->error_ != nullptr;
                 }
-                self->EndBackground();
                 if (failed) {
                     self->Cancel(); // stops the other fetches and wakes every waiting task
                 } else {
@@ -417,8 +416,8 @@ private:
                 return;
             }
             auto job = CreateJob(next_file_, plan, std::move(layout));
-            queue_.push_back(job);
-            created.push_back(std::move(job));
+            created.push_back(job);
+            queue_.push_back(Own(std::move(job)));
             next_job_++;
         }
     }
@@ -456,16 +455,19 @@ private:
             }
             services.scheduler->Schedule(std::make_shared<FetchTask>([self, job, i] {
                 std::exception_ptr error;
-                if (self->BeginBackground()) {
+                {
+                    // Inside the scan's gate (the query waits for it) and the job's (its handle
+                    // waits for it before the buffers go).
+                    BackgroundGate::Entry scan_entry = self->background_.Enter();
+                    BackgroundGate::Entry job_entry = job->fetches.Enter();
                     try {
+                        if (!scan_entry || !job_entry) {
+                            throw Exception(ErrorKind::Interrupted, "fetch cancelled");
+                        }
                         self->ReadRequest(*job, i);
                     } catch (...) {
                         error = std::current_exception();
                     }
-                    self->EndBackground();
-                } else {
-                    error = std::make_exception_ptr(
-                        Exception(ErrorKind::Interrupted, "fetch cancelled"));
                 }
                 if (error) {
                     self->Fail(error);
@@ -522,17 +524,15 @@ private:
     size_t next_file_ = 0; // where TopUp creates the next job
     size_t next_job_ = 0;
     size_t sequence_ = 0;
-    std::deque<std::shared_ptr<ScanJob>> queue_; // created, not yet claimed, oldest first
-    uint64_t outstanding_ = 0;                   // created, decoding not yet started
-    uint64_t held_bytes_ = 0;                    // buffers of jobs created and not yet released
+    std::deque<ScanJobHandle> queue_; // created, not yet claimed, oldest first
+    uint64_t outstanding_ = 0;        // created, decoding not yet started
+    uint64_t held_bytes_ = 0;         // buffers of jobs created and not yet released
     std::vector<Waker> waiters_;
     std::exception_ptr error_;
     std::unique_ptr<TemporaryMemoryState> budget_;
 
     std::atomic<bool> cancelled_{false};
-    std::mutex background_mutex_;
-    std::condition_variable background_idle_;
-    uint64_t background_ = 0; // fetches and file plans running now
+    BackgroundGate background_; // fetches and file plans
 
     std::atomic<uint64_t> planned_bytes_{0};
     std::atomic<uint64_t> decoded_bytes_{0};
@@ -542,20 +542,13 @@ namespace {
 
 struct ScanLocal : LocalState {
     std::shared_ptr<MultiFileScan::State> state;
-    std::shared_ptr<ScanJob> job; // claimed
-    bool decoding = false;
+    ScanJobHandle job; // claimed; outlives the decoder reading its buffers
     std::unique_ptr<ScanJobDecoder> decoder;
     bool decoder_ready = false;
     idx_t chunk_in_job = 0;
     int task_id = 0;
     bool parked = false;
     std::chrono::steady_clock::time_point parked_at;
-
-    ~ScanLocal() override {
-        if (job) {
-            state->Release(*job, !decoding);
-        }
-    }
 };
 
 } // namespace
@@ -668,24 +661,21 @@ SourceResult MultiFileScan::GetData(DataChunk& out, LocalState* local_state, Tas
                 return SourceResult::HaveMoreOutput;
             }
             local.decoder.reset();
-            state.Release(*local.job, false);
-            local.job.reset();
+            local.job.Reset();
             continue;
         }
         if (local.job) {
             if (!local.job->ReadyOrPark(context.MakeWaker())) {
                 return park();
             }
-            local.decoding = true;
             local.chunk_in_job = 0;
-            local.decoder = state.StartDecoding(*local.job);
+            local.decoder = state.StartDecoding(local.job);
             local.decoder_ready = false;
             if (!local.decoder) {
                 return SourceResult::Finished; // cancelled
             }
             continue;
         }
-        local.decoding = false;
         State::Claim claim = state.options.read_ahead_depth == 0
                                  ? state.ClaimSynchronously(local.job)
                                  : state.ClaimJob(local.job, context);

@@ -2,10 +2,12 @@
 
 #include "formats/scan_format.hpp"
 #include "parallel/task.hpp"
+#include "scan/background_gate.hpp"
 #include "scan/range_coalescer.hpp"
 
 #include <atomic>
 #include <exception>
+#include <functional>
 #include <mutex>
 
 namespace sluice {
@@ -27,6 +29,8 @@ public:
     // (`from_cache`: nothing to fetch, nothing to keep again).
     std::vector<ByteBuffer> regions;
     std::vector<bool> from_cache;
+    // Each fetch reads inside this gate; the job's handle closes it before the buffers go.
+    BackgroundGate fetches;
 
     uint64_t Bytes() const { return layout.RegionBytes(); }
     // Arms the countdown. With zero fetches (everything cached, nothing to read) it is complete.
@@ -46,6 +50,52 @@ private:
     mutable std::mutex mutex_;
     Waker parked_;
     std::exception_ptr error_;
+};
+
+// Owns a job for whoever holds it: the read-ahead queue, then the scan task that claimed it. When
+// the handle lets go (decoded, abandoned by a LIMIT, an error, a cancellation) the job's fetches
+// are stopped and waited for, and `release` gives its buffers back to the scan's accounting,
+// told whether decoding had started.
+class ScanJobHandle {
+public:
+    using Release = std::function<void(ScanJob& job, bool decoding_started)>;
+
+    ScanJobHandle() = default;
+    ScanJobHandle(std::shared_ptr<ScanJob> job, Release release)
+        : job_(std::move(job)), release_(std::move(release)) {}
+    ScanJobHandle(ScanJobHandle&& other) noexcept = default;
+    ScanJobHandle& operator=(ScanJobHandle&& other) noexcept {
+        if (this != &other) {
+            Reset();
+            job_ = std::move(other.job_);
+            release_ = std::move(other.release_);
+            decoding_ = other.decoding_;
+        }
+        return *this;
+    }
+    ScanJobHandle(const ScanJobHandle&) = delete;
+    ScanJobHandle& operator=(const ScanJobHandle&) = delete;
+    ~ScanJobHandle() { Reset(); }
+
+    explicit operator bool() const { return job_ != nullptr; }
+    ScanJob* operator->() const { return job_.get(); }
+    ScanJob& operator*() const { return *job_; }
+    void MarkDecoding() { decoding_ = true; }
+
+    void Reset() {
+        if (!job_) {
+            return;
+        }
+        job_->fetches.CloseAndWait();
+        release_(*job_, decoding_);
+        job_.reset();
+        decoding_ = false;
+    }
+
+private:
+    std::shared_ptr<ScanJob> job_;
+    Release release_;
+    bool decoding_ = false;
 };
 
 } // namespace sluice
