@@ -279,18 +279,16 @@ CsvBindOptions ReadCsvOptions(const TableFunctionInput& input) {
         }
         options.decimal_separator = separator[0];
     }
-    for (const char* name : {"dateformat", "date_format"}) {
-        if (has(name) && StringOption(input, name) != "%Y-%m-%d") {
-            throw Exception(ErrorKind::NotImplemented,
-                            std::string("read_csv: ") + name +
-                                " other than '%Y-%m-%d' is not supported yet");
-        }
-    }
-    for (const char* name : {"timestampformat", "timestamp_format"}) {
-        if (has(name) && StringOption(input, name) != "%Y-%m-%d %H:%M:%S") {
-            throw Exception(ErrorKind::NotImplemented,
-                            std::string("read_csv: ") + name +
-                                " other than '%Y-%m-%d %H:%M:%S' is not supported yet");
+    // dateformat = '%d/%m/%Y', timestampformat = '%m-%d-%Y %I:%M:%S %p': checked now.
+    for (const char* name : {"dateformat", "date_format", "timestampformat", "timestamp_format"}) {
+        if (has(name)) {
+            std::string spec = StringOption(input, name);
+            std::string error;
+            if (!csv::CsvDateFormat::Parse(spec, error)) {
+                throw Exception(ErrorKind::Binder, std::string("read_csv: ") + name + ": " + error);
+            }
+            (std::string(name).find("time") == 0 ? options.timestamp_format : options.date_format) =
+                spec;
         }
     }
     if (has("encoding")) {

@@ -255,3 +255,46 @@ TEST(CsvReader, TpchQ1AndQ6OverCsvEqualParquet) {
     EXPECT_EQ(from_csv.first, from_parquet.first);
     EXPECT_EQ(from_csv.second, from_parquet.second);
 }
+
+TEST(CsvReader, DateAndTimestampFormatsGivenOrSniffed) {
+    // What DuckDB 1.5.6 does with this file, option by option.
+    std::string path = WriteFile("sluice_formats.csv", "d,ts\n05/06/2019,06-05-2019 01:02:03 PM\n"
+                                                       "31/12/2020,31-12-2020 11:59:59 AM\n");
+    Database database;
+    Connection connection(database);
+    auto read = [&](const std::string& options) {
+        return "SELECT * FROM read_csv('" + path + "'" + options + ")";
+    };
+    // Sniffed: day-first dates (31/12 rules out month-first); a day-first 12-hour timestamp is
+    // none of the candidates, so text.
+    auto sniffed = connection.Query(read(""));
+    EXPECT_EQ(sniffed->types()[0], LogicalType(LogicalTypeId::DATE));
+    EXPECT_EQ(sniffed->types()[1], LogicalType(LogicalTypeId::VARCHAR));
+    EXPECT_EQ(Rows(connection, read("")),
+              (std::vector<std::string>{"2019-06-05|06-05-2019 01:02:03 PM",
+                                        "2020-12-31|31-12-2020 11:59:59 AM"}));
+    // Given formats are the sniffer's candidates: one that fits is used ...
+    EXPECT_EQ(Rows(connection, read(", timestampformat = '%d-%m-%Y %I:%M:%S %p'")),
+              (std::vector<std::string>{"2019-06-05|2019-05-06 13:02:03",
+                                        "2020-12-31|2020-12-31 11:59:59"}));
+    // ... one that does not leaves the column text, and with the type given it is an error.
+    EXPECT_EQ(connection.Query(read(", dateformat = '%m/%d/%Y'"))->types()[0],
+              LogicalType(LogicalTypeId::VARCHAR));
+    try {
+        connection.Query(read(", dateformat = '%m/%d/%Y', types = {'d': 'DATE'}"));
+        ADD_FAILURE() << "no error";
+    } catch (const Exception& error) {
+        EXPECT_NE(std::string(error.what())
+                      .find("on line 3 (byte 39): column \"d\": could not "
+                            "convert \"31/12/2020\" to DATE"),
+                  std::string::npos)
+            << error.what();
+    }
+    try {
+        connection.Query(read(", timestampformat = '%Q'"));
+        ADD_FAILURE() << "no error";
+    } catch (const Exception& error) {
+        EXPECT_NE(std::string(error.what()).find("%Q, which is not supported"), std::string::npos)
+            << error.what();
+    }
+}

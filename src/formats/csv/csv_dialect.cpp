@@ -49,6 +49,8 @@ std::string CsvReadOptions::SniffKey() const {
     for (const LogicalType& type : types_by_position) {
         add("p" + type.ToString());
     }
+    add(date_format ? "!" + *date_format : "");
+    add(timestamp_format ? "!" + *timestamp_format : "");
     for (const LogicalType& type : auto_type_candidates) {
         add("a" + type.ToString());
     }

@@ -345,6 +345,7 @@ CsvScanFile::CsvScanFile(std::shared_ptr<FileHandle> handle, const CsvFileLayout
     for (size_t i = 0; i < layout.sniffed.names.size(); i++) {
         columns_.push_back({layout.sniffed.names[i], layout.sniffed.types[i], ""});
     }
+    formats_ = layout.sniffed.formats;
 }
 
 double CsvScanFile::EstimatedRows() const {
@@ -358,7 +359,20 @@ FileJobs CsvScanFile::PlanJobs(const FileProjection& projection) {
     projection_ = projection;
     parsers_.clear();
     for (size_t column : projection_.columns) {
-        parsers_.emplace_back(columns_[column].type, options_);
+        const LogicalType& type = columns_[column].type;
+        std::string spec = formats_[column];
+        if (spec.empty() && type.id() == LogicalTypeId::DATE && options_.date_format) {
+            spec = *options_.date_format;
+        }
+        if (spec.empty() && type.id() == LogicalTypeId::TIMESTAMP && options_.timestamp_format) {
+            spec = *options_.timestamp_format;
+        }
+        std::string error;
+        std::optional<csv::CsvDateFormat> format;
+        if (!spec.empty()) {
+            format = csv::CsvDateFormat::Parse(spec, error); // validated when bound
+        }
+        parsers_.emplace_back(type, options_, std::move(format));
     }
     FileJobs planned;
     uint64_t size = handle_->Size();

@@ -77,6 +77,7 @@ private:
     csv::CsvDialect dialect_;
     csv::CsvReadOptions options_;
     std::vector<ScanColumn> columns_;
+    std::vector<std::string> formats_; // per column: its DATE or TIMESTAMP format, "" for ISO
     bool sequential_;
     uint64_t data_start_;
     uint64_t lines_before_data_;

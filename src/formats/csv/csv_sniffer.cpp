@@ -148,18 +148,48 @@ CsvDialect DetectDialect(std::string_view sample, bool whole_file, const CsvRead
     return best;
 }
 
-std::vector<LogicalType> Candidates(const CsvReadOptions& options) {
-    if (!options.auto_type_candidates.empty()) {
-        std::vector<LogicalType> candidates = options.auto_type_candidates;
-        if (std::find(candidates.begin(), candidates.end(), LogicalType(LogicalTypeId::VARCHAR)) ==
-            candidates.end()) {
-            candidates.push_back(LogicalTypeId::VARCHAR);
-        }
-        return candidates;
+CsvDateFormat UserFormat(const std::string& spec) {
+    std::string error;
+    std::optional<CsvDateFormat> format = CsvDateFormat::Parse(spec, error);
+    if (!format) {
+        throw Exception(ErrorKind::Binder, "read_csv: " + error);
     }
-    return {LogicalTypeId::BOOLEAN, LogicalTypeId::BIGINT, LogicalTypeId::DOUBLE,
-            LogicalTypeId::TIME,    LogicalTypeId::DATE,   LogicalTypeId::TIMESTAMP,
-            LogicalTypeId::VARCHAR};
+    return *format;
+}
+
+// The type candidates in precedence order, VARCHAR last. DATE and TIMESTAMP come as ISO 8601
+// and then DuckDB's other formats, unless dateformat / timestampformat name the one to use.
+std::vector<CsvValueParser> CandidateParsers(const CsvReadOptions& options) {
+    std::vector<LogicalType> types = options.auto_type_candidates;
+    if (types.empty()) {
+        types = {LogicalTypeId::BOOLEAN, LogicalTypeId::BIGINT, LogicalTypeId::DOUBLE,
+                 LogicalTypeId::TIME,    LogicalTypeId::DATE,   LogicalTypeId::TIMESTAMP};
+    }
+    types.erase(std::remove(types.begin(), types.end(), LogicalType(LogicalTypeId::VARCHAR)),
+                types.end());
+    types.push_back(LogicalTypeId::VARCHAR);
+    std::vector<CsvValueParser> parsers;
+    auto add_formats = [&](const LogicalType& type, const std::optional<std::string>& given,
+                           const std::vector<CsvDateFormat>& others) {
+        if (given) {
+            parsers.emplace_back(type, options, UserFormat(*given));
+            return;
+        }
+        parsers.emplace_back(type, options);
+        for (const CsvDateFormat& format : others) {
+            parsers.emplace_back(type, options, format);
+        }
+    };
+    for (const LogicalType& type : types) {
+        if (type.id() == LogicalTypeId::DATE) {
+            add_formats(type, options.date_format, CsvDateFormat::DateCandidates());
+        } else if (type.id() == LogicalTypeId::TIMESTAMP) {
+            add_formats(type, options.timestamp_format, CsvDateFormat::TimestampCandidates());
+        } else {
+            parsers.emplace_back(type, options);
+        }
+    }
+    return parsers;
 }
 
 // Per column, the index of the first candidate that every value of rows [first, end) is
@@ -228,6 +258,7 @@ CsvSniffResult SniffCsv(std::string_view sample, bool whole_file, const CsvReadO
         for (const auto& [name, type] : options.columns) {
             result.names.push_back(name);
             result.types.push_back(type);
+            result.formats.push_back("");
         }
         return result;
     }
@@ -236,10 +267,7 @@ CsvSniffResult SniffCsv(std::string_view sample, bool whole_file, const CsvReadO
                                                      "' has no rows to detect its columns from; "
                                                      "columns = {'name': 'TYPE', ...} gives them");
     }
-    std::vector<CsvValueParser> parsers;
-    for (const LogicalType& type : Candidates(options)) {
-        parsers.emplace_back(type, options);
-    }
+    std::vector<CsvValueParser> parsers = CandidateParsers(options);
     std::vector<int> below = DetectTypes(sampled.rows, 1, width, parsers, options);
     const std::vector<std::string>& first = sampled.rows[0];
     bool header;
@@ -273,6 +301,7 @@ CsvSniffResult SniffCsv(std::string_view sample, bool whole_file, const CsvReadO
         bool text = options.all_varchar || chosen[c] < 0;
         result.types.push_back(text ? LogicalType(LogicalTypeId::VARCHAR)
                                     : parsers[chosen[c]].type());
+        result.formats.push_back(text ? "" : parsers[chosen[c]].format());
     }
     std::set<std::string> used;
     for (size_t c = 0; c < width; c++) {
@@ -295,9 +324,11 @@ CsvSniffResult SniffCsv(std::string_view sample, bool whole_file, const CsvReadO
                             "types: column \"" + name + "\" is not in '" + path + "'");
         }
         result.types[found - result.names.begin()] = type;
+        result.formats[found - result.names.begin()] = "";
     }
     for (size_t c = 0; c < options.types_by_position.size() && c < width; c++) {
         result.types[c] = options.types_by_position[c];
+        result.formats[c] = "";
     }
     return result;
 }

@@ -13,6 +13,9 @@ struct CsvSniffResult {
     CsvDialect dialect;
     std::vector<std::string> names;
     std::vector<LogicalType> types;
+    // Per column, the sniffed DATE or TIMESTAMP format ("": ISO 8601, or the dateformat /
+    // timestampformat option).
+    std::vector<std::string> formats;
     // A quoted field held a line break: rows cannot be found from an arbitrary offset, so the
     // file is read in order.
     bool quoted_line_breaks = false;
@@ -22,7 +25,8 @@ struct CsvSniffResult {
 // Detects delimiter, quote, escape, header, column names and types from `sample` (the file's
 // first bytes; `whole_file` when that is all of it), as DuckDB's sniffer does: the dialect whose
 // rows have the most consistent column count (more columns on a tie), then per column the
-// first of BOOLEAN, BIGINT, DOUBLE, TIME, DATE, TIMESTAMP, VARCHAR every sampled value is, and
+// first of BOOLEAN, BIGINT, DOUBLE, TIME, DATE, TIMESTAMP (ISO, then DuckDB's other formats),
+// VARCHAR every sampled value is, and
 // a header when the first row does not fit the types below it (or every column is text).
 // Options the user gave are kept, not sniffed.
 CsvSniffResult SniffCsv(std::string_view sample, bool whole_file, const CsvReadOptions& options,

@@ -71,8 +71,10 @@ bool ParseBoolean(std::string_view text, bool& value) {
 
 } // namespace
 
-CsvValueParser::CsvValueParser(LogicalType type, const CsvReadOptions& options)
-    : type_(std::move(type)), decimal_separator_(options.decimal_separator) {
+CsvValueParser::CsvValueParser(LogicalType type, const CsvReadOptions& options,
+                               std::optional<CsvDateFormat> format)
+    : type_(std::move(type)), format_(std::move(format)),
+      decimal_separator_(options.decimal_separator) {
     switch (type_.id()) {
     case LogicalTypeId::VARCHAR:
         kind_ = Kind::Varchar;
@@ -159,7 +161,8 @@ bool CsvValueParser::Parse(std::string_view text, Vector& out, idx_t row) const 
     }
     case Kind::Date: {
         int32_t days;
-        if (!date::TryParse(TrimSpaces(text), days)) {
+        if (format_ ? !format_->ParseDate(TrimSpaces(text), days)
+                    : !date::TryParse(TrimSpaces(text), days)) {
             return false;
         }
         out.data<int32_t>()[row] = days;
@@ -175,7 +178,8 @@ bool CsvValueParser::Parse(std::string_view text, Vector& out, idx_t row) const 
     }
     case Kind::Timestamp: {
         int64_t micros;
-        if (!timestamp::TryParse(TrimSpaces(text), micros)) {
+        if (format_ ? !format_->ParseTimestamp(TrimSpaces(text), micros)
+                    : !timestamp::TryParse(TrimSpaces(text), micros)) {
             return false;
         }
         out.data<int64_t>()[row] = micros;
@@ -226,6 +230,9 @@ bool CsvValueParser::Accepts(std::string_view text) const {
     case Kind::Date: {
         int32_t days;
         std::string_view trimmed = TrimSpaces(text);
+        if (format_) {
+            return format_->ParseDate(trimmed, days);
+        }
         return trimmed.size() >= 8 && date::TryParse(trimmed, days);
     }
     case Kind::Time: {
@@ -235,6 +242,9 @@ bool CsvValueParser::Accepts(std::string_view text) const {
     case Kind::Timestamp: {
         int64_t micros;
         std::string_view trimmed = TrimSpaces(text);
+        if (format_) {
+            return format_->ParseTimestamp(trimmed, micros);
+        }
         return trimmed.find_first_of(" T", 8) != std::string_view::npos &&
                timestamp::TryParse(trimmed, micros);
     }

@@ -1,7 +1,10 @@
 #pragma once
 
 #include "common/vector.hpp"
+#include "formats/csv/csv_date_format.hpp"
 #include "formats/csv/csv_dialect.hpp"
+
+#include <optional>
 
 #include <string_view>
 
@@ -12,9 +15,13 @@ namespace sluice::csv {
 // the others go through the SQL cast from VARCHAR.
 class CsvValueParser {
 public:
-    CsvValueParser(LogicalType type, const CsvReadOptions& options);
+    // `format`: how DATE or TIMESTAMP text is written (unset: ISO 8601, 2020-12-31 23:59:59).
+    CsvValueParser(LogicalType type, const CsvReadOptions& options,
+                   std::optional<CsvDateFormat> format = std::nullopt);
 
     const LogicalType& type() const { return type_; }
+    // The format's specification, or "" for ISO.
+    std::string format() const { return format_ ? format_->spec() : ""; }
     // Writes `text` as row `row` of `out`; false when it is not a valid value of the type.
     // VARCHAR text is referenced, not copied: the caller keeps its bytes alive.
     bool Parse(std::string_view text, Vector& out, idx_t row) const;
@@ -36,6 +43,7 @@ private:
     };
 
     LogicalType type_;
+    std::optional<CsvDateFormat> format_;
     Kind kind_;
     char decimal_separator_;
 };
