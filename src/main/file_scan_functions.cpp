@@ -18,8 +18,8 @@ namespace sluice {
 
 namespace {
 
-const std::vector<std::string> kMultiFileParameters = {"filename", "file_row_number",
-                                                       "union_by_name", "hive_partitioning"};
+const std::vector<std::string> kMultiFileParameters = {
+    "filename", "file_row_number", "union_by_name", "hive_partitioning", "hive_types"};
 
 // The files argument: a path, a glob, or a list of them.
 std::vector<std::string> FilePatterns(const TableFunctionInput& input, const std::string& name) {
@@ -38,11 +38,51 @@ std::vector<std::string> FilePatterns(const TableFunctionInput& input, const std
     return patterns;
 }
 
+// 'DECIMAL(15,2)', 'varchar', 'INT': a type named in an option.
+LogicalType TypeFromText(const Value& value, const std::string& function,
+                         const std::string& option) {
+    std::string text(Trim(value.ToString()));
+    TypeName name;
+    size_t open = text.find('(');
+    name.name = Upper(Trim(text.substr(0, open)));
+    if (open != std::string::npos) {
+        size_t close = text.find(')', open);
+        std::string inside = text.substr(open + 1, close == std::string::npos ? std::string::npos
+                                                                              : close - open - 1);
+        size_t start = 0;
+        while (start <= inside.size()) {
+            size_t comma = std::min(inside.find(',', start), inside.size());
+            Value modifier;
+            if (!TryParseValue(inside.substr(start, comma - start), LogicalTypeId::BIGINT,
+                               modifier)) {
+                throw Exception(ErrorKind::Binder,
+                                function + ": " + option + ": invalid type \"" + text + "\"");
+            }
+            name.modifiers.push_back(static_cast<int64_t>(modifier.GetInteger()));
+            start = comma + 1;
+        }
+    }
+    std::optional<LogicalType> type = ResolveTypeName(name);
+    if (!type) {
+        throw Exception(ErrorKind::Binder,
+                        function + ": " + option + ": unknown type \"" + text + "\"");
+    }
+    return *type;
+}
+
 MultiFileOptions ReadMultiFileOptions(const TableFunctionInput& input, const std::string& name) {
     MultiFileOptions options;
     options.filename = input.Flag("filename", name);
     options.file_row_number = input.Flag("file_row_number", name);
     options.union_by_name = input.Flag("union_by_name", name);
+    if (input.named_structs.count("hive_types")) {
+        // hive_types = {'year': 'INTEGER'}: the partition columns' types, as DuckDB's; giving
+        // them turns hive partitioning on.
+        options.hive_partitioning = true;
+        for (const auto& [key, type] : input.named_structs.at("hive_types")) {
+            options.hive_types[Lower(key)] = TypeFromText(type, name, "hive_types");
+        }
+    }
     if (input.named.count("hive_partitioning")) {
         options.hive_partitioning = input.Flag("hive_partitioning", name);
     }
@@ -116,38 +156,8 @@ const std::vector<std::string> kCsvParameters = {"delim",
                                                  "filename",
                                                  "union_by_name",
                                                  "hive_partitioning",
+                                                 "hive_types",
                                                  "file_row_number"};
-
-// 'DECIMAL(15,2)', 'varchar', 'INT': a type named in an option.
-LogicalType TypeFromText(const Value& value, const std::string& option) {
-    std::string text(Trim(value.ToString()));
-    TypeName name;
-    size_t open = text.find('(');
-    name.name = Upper(Trim(text.substr(0, open)));
-    if (open != std::string::npos) {
-        size_t close = text.find(')', open);
-        std::string inside = text.substr(open + 1, close == std::string::npos ? std::string::npos
-                                                                              : close - open - 1);
-        size_t start = 0;
-        while (start <= inside.size()) {
-            size_t comma = std::min(inside.find(',', start), inside.size());
-            Value modifier;
-            if (!TryParseValue(inside.substr(start, comma - start), LogicalTypeId::BIGINT,
-                               modifier)) {
-                throw Exception(ErrorKind::Binder,
-                                "read_csv: " + option + ": invalid type \"" + text + "\"");
-            }
-            name.modifiers.push_back(static_cast<int64_t>(modifier.GetInteger()));
-            start = comma + 1;
-        }
-    }
-    std::optional<LogicalType> type = ResolveTypeName(name);
-    if (!type) {
-        throw Exception(ErrorKind::Binder,
-                        "read_csv: " + option + ": unknown type \"" + text + "\"");
-    }
-    return *type;
-}
 
 std::string StringOption(const TableFunctionInput& input, const std::string& name) {
     const Value& value = input.named.at(name);
@@ -311,7 +321,7 @@ CsvBindOptions ReadCsvOptions(const TableFunctionInput& input) {
     Unsupported(input, "rejects_table", "");
     if (input.named_structs.count("columns")) {
         for (const auto& [name, type] : input.named_structs.at("columns")) {
-            options.columns.emplace_back(name, TypeFromText(type, "columns"));
+            options.columns.emplace_back(name, TypeFromText(type, "read_csv", "columns"));
         }
         if (options.columns.empty()) {
             throw Exception(ErrorKind::Binder, "read_csv: columns needs at least one column");
@@ -320,12 +330,12 @@ CsvBindOptions ReadCsvOptions(const TableFunctionInput& input) {
     for (const char* name : {"types", "dtypes"}) {
         if (input.named_structs.count(name)) {
             for (const auto& [column, type] : input.named_structs.at(name)) {
-                options.types_by_name.emplace_back(column, TypeFromText(type, name));
+                options.types_by_name.emplace_back(column, TypeFromText(type, "read_csv", name));
             }
         }
         if (input.named_lists.count(name)) {
             for (const Value& type : input.named_lists.at(name)) {
-                options.types_by_position.push_back(TypeFromText(type, name));
+                options.types_by_position.push_back(TypeFromText(type, "read_csv", name));
             }
         }
     }
@@ -338,7 +348,8 @@ CsvBindOptions ReadCsvOptions(const TableFunctionInput& input) {
     }
     if (input.named_lists.count("auto_type_candidates")) {
         for (const Value& type : input.named_lists.at("auto_type_candidates")) {
-            options.auto_type_candidates.push_back(TypeFromText(type, "auto_type_candidates"));
+            options.auto_type_candidates.push_back(
+                TypeFromText(type, "read_csv", "auto_type_candidates"));
         }
     }
     if (!options.auto_detect && options.columns.empty()) {

@@ -213,6 +213,12 @@ TEST(CsvReader, ProjectionFiltersFilenameAndHivePartitions) {
               (std::vector<std::string>{"2021|1|a", "2021|2|b"}));
     auto types = connection.Query("SELECT * FROM read_csv('" + glob + "')");
     EXPECT_EQ(types->types()[2], LogicalType(LogicalTypeId::BIGINT));
+    auto given = connection.Query("SELECT * FROM read_csv('" + glob +
+                                  "', hive_types = {'year': 'VARCHAR'})");
+    EXPECT_EQ(given->types()[2], LogicalType(LogicalTypeId::VARCHAR));
+    EXPECT_THROW(connection.Query("SELECT * FROM read_csv('" + glob +
+                                  "', hive_types = {'year': 'NOSUCHTYPE'})"),
+                 Exception);
     auto profile = connection.Query("EXPLAIN ANALYZE SELECT k FROM read_csv('" + glob +
                                     "') WHERE year = 2020");
     EXPECT_NE(profile->GetValue(1, 0).ToString().find("1 pruned by partition"), std::string::npos)
