@@ -39,8 +39,12 @@ std::unique_ptr<QueryResult> SingleValueResult(const std::string& name, const Va
 }
 
 void OptimizeQuery(BoundQuery& query) {
-    for (auto& subquery : query.subqueries) {
-        subquery.plan = Optimizer().Optimize(std::move(subquery.plan));
+    for (auto& subplan : query.subplans) {
+        subplan.plan = Optimizer().Optimize(std::move(subplan.plan));
+        if (subplan.cte) {
+            // References are planned later, by then knowing what the CTE yields.
+            subplan.cte->Function()->estimated_rows = subplan.plan->estimated_rows;
+        }
     }
     query.plan = Optimizer().Optimize(std::move(query.plan));
 }
@@ -167,8 +171,10 @@ std::unique_ptr<QueryResult> Connection::ExecuteExplain(const Statement& stateme
     BoundQuery query = binder.BindStatementQuery(*statement.select);
     OptimizeQuery(query);
     std::string plan;
-    for (const auto& subquery : query.subqueries) {
-        plan += "SUBQUERY\n" + subquery.plan->ToString(1);
+    for (const auto& subplan : query.subplans) {
+        plan +=
+            (subplan.cte ? "MATERIALIZED CTE " + subplan.cte->Name() : std::string("SUBQUERY")) +
+            "\n" + subplan.plan->ToString(1);
     }
     plan += query.plan->ToString();
     std::string key = "logical_plan";

@@ -1,6 +1,7 @@
 #include "sql/ast.hpp"
 
 #include "common/number_format.hpp"
+#include "common/string_util.hpp"
 #include "sql/type_names.hpp"
 
 #include <cctype>
@@ -189,6 +190,75 @@ std::string ParsedExpression::ToString() const {
                TypeNameToString(cast_type) + ")";
     }
     return text;
+}
+
+namespace {
+
+size_t CountInTableRef(const TableRef& ref, const std::string& name);
+
+size_t CountInExpression(const ParsedExpression* expression, const std::string& name) {
+    if (!expression) {
+        return 0;
+    }
+    size_t count = expression->subquery ? CountTableReferences(*expression->subquery, name) : 0;
+    for (const auto& child : expression->children) {
+        count += CountInExpression(child.get(), name);
+    }
+    return count;
+}
+
+size_t CountInTableRef(const TableRef& ref, const std::string& name) {
+    size_t count = 0;
+    if (ref.kind == TableRefKind::Table && EqualsIgnoreCase(ref.name, name)) {
+        count++;
+    }
+    if (ref.subquery) {
+        count += CountTableReferences(*ref.subquery, name);
+    }
+    for (const auto& argument : ref.arguments) {
+        count += CountInExpression(argument.get(), name);
+    }
+    for (const auto* side : {ref.left.get(), ref.right.get()}) {
+        if (side) {
+            count += CountInTableRef(*side, name);
+        }
+    }
+    return count + CountInExpression(ref.condition.get(), name);
+}
+
+} // namespace
+
+size_t CountTableReferences(const SelectStatement& select, const std::string& name) {
+    size_t count = 0;
+    for (const auto& cte : select.ctes) {
+        count += CountTableReferences(*cte.query, name);
+    }
+    for (const auto& item : select.select_list) {
+        count += CountInExpression(item.get(), name);
+    }
+    if (select.from) {
+        count += CountInTableRef(*select.from, name);
+    }
+    for (const auto* expression : {select.where.get(), select.having.get()}) {
+        count += CountInExpression(expression, name);
+    }
+    for (const auto& key : select.group_by) {
+        count += CountInExpression(key.get(), name);
+    }
+    for (const auto& term : select.order_by) {
+        count += CountInExpression(term.expression.get(), name);
+    }
+    for (const auto* branch : {select.left.get(), select.right.get()}) {
+        if (branch) {
+            count += CountTableReferences(*branch, name);
+        }
+    }
+    for (const auto& row : select.values) {
+        for (const auto& value : row) {
+            count += CountInExpression(value.get(), name);
+        }
+    }
+    return count;
 }
 
 } // namespace sluice

@@ -101,11 +101,19 @@ struct OrderTerm {
     bool nulls_first = false;
 };
 
+// WITH name AS [NOT] MATERIALIZED (...); unsaid, a CTE is materialised when named more than once.
+enum class CteMaterialization : uint8_t { Auto, Always, Never };
+
 struct CommonTableExpression {
     std::string name;
     std::vector<std::string> column_names;
     std::shared_ptr<SelectStatement> query;
+    CteMaterialization materialization = CteMaterialization::Auto;
 };
+
+// How often `name` appears as a table in `select` (its subqueries, joins, CTE bodies and UNION
+// branches included). Shadowing is ignored: it can only overcount.
+size_t CountTableReferences(const SelectStatement& select, const std::string& name);
 
 enum class QueryKind : uint8_t { Select, Union, Values };
 

@@ -771,7 +771,7 @@ Binder::Bound Binder::BindSubquery(const ParsedExpression& expression) {
         }
         return {std::move(mark), LiteralOrigin::None};
     }
-    ScalarSubquery subquery;
+    Subplan subquery;
     subquery.value = std::make_shared<SubqueryValue>();
     subquery.exists = expression.subquery_kind == SubqueryKind::Exists;
     subquery.type = subquery.exists ? LogicalType(LogicalTypeId::BOOLEAN) : query.types[0];
@@ -783,7 +783,7 @@ Binder::Bound Binder::BindSubquery(const ParsedExpression& expression) {
     result->kind = ExpressionKind::SubqueryValue;
     result->type = subquery.type;
     result->subquery_value = subquery.value;
-    subqueries_.push_back(std::move(subquery));
+    subplans_.push_back(std::move(subquery));
     ExpressionPtr value = std::move(result);
     if (expression.negated) {
         value = MakeNot(std::move(value));

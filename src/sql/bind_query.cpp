@@ -34,7 +34,7 @@ bool IsIntegerLiteral(const ParsedExpression& expression) {
 
 BoundQuery Binder::BindStatementQuery(const SelectStatement& select) {
     BoundQuery query = BindQuery(select, nullptr);
-    query.subqueries = std::move(subqueries_);
+    query.subplans = std::move(subplans_);
     return query;
 }
 
@@ -44,6 +44,11 @@ BoundQuery Binder::BindQuery(const SelectStatement& select, const Scope* outer) 
     if (!select.ctes.empty()) {
         for (const auto& cte : select.ctes) {
             cte_scope.ctes[Lower(cte.name)] = &cte;
+            if (cte.materialization == CteMaterialization::Always ||
+                (cte.materialization == CteMaterialization::Auto &&
+                 CountTableReferences(select, cte.name) > 1)) {
+                materialized_.emplace(&cte, nullptr);
+            }
         }
         cte_scope.outer = ctes_;
         ctes_ = &cte_scope;
@@ -252,12 +257,27 @@ LogicalOperatorPtr Binder::BindNamedTable(const TableRef& ref, Scope& scope) {
                 visible.ctes[name] = other;
             }
         }
+        auto materialized = materialized_.find(&cte);
+        if (materialized != materialized_.end() && materialized->second) {
+            return MakeGet(materialized->second->Function(), cte.name, ref, scope);
+        }
         ctes_ = &visible;
         BoundQuery query = BindQuery(*cte.query, nullptr);
         ctes_ = saved;
-        TableRef renamed;
-        renamed.column_aliases = ref.column_aliases.empty() ? cte.column_names : ref.column_aliases;
-        AddScopeEntry(scope, ref.alias.empty() ? cte.name : ref.alias, query, renamed);
+        // As DuckDB, names beyond the CTE's columns are ignored.
+        for (size_t i = 0; i < cte.column_names.size() && i < query.names.size(); i++) {
+            query.names[i] = cte.column_names[i];
+        }
+        if (materialized != materialized_.end()) {
+            materialized->second =
+                std::make_shared<MaterializedCte>(cte.name, query.names, query.types);
+            Subplan subplan;
+            subplan.plan = std::move(query.plan);
+            subplan.cte = materialized->second;
+            subplans_.push_back(std::move(subplan));
+            return MakeGet(materialized->second->Function(), cte.name, ref, scope);
+        }
+        AddScopeEntry(scope, ref.alias.empty() ? cte.name : ref.alias, query, ref);
         return std::move(query.plan);
     }
     if (auto view = catalog_.FindView(ref.name)) {

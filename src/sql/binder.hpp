@@ -7,6 +7,7 @@
 #include "sql/ast.hpp"
 #include "sql/catalog.hpp"
 #include "sql/logical_operator.hpp"
+#include "sql/materialized_cte.hpp"
 
 #include <map>
 #include <memory>
@@ -20,12 +21,15 @@ namespace sluice {
 // "Did you mean" candidate: the closest of `candidates` within a third of the name's length.
 std::string Suggest(const std::string& name, const std::vector<std::string>& candidates);
 
-// An uncorrelated scalar or EXISTS subquery: its plan runs first and fills `value`.
-struct ScalarSubquery {
-    std::shared_ptr<SubqueryValue> value;
+// A plan that runs before the query's own, in the order bound (a later one may read an earlier
+// one): an uncorrelated scalar or EXISTS subquery filling `value`, or a CTE materialised into
+// `cte` for every reference to scan.
+struct Subplan {
     LogicalOperatorPtr plan;
+    std::shared_ptr<SubqueryValue> value;
     LogicalType type;
     bool exists = false;
+    std::shared_ptr<MaterializedCte> cte;
 };
 
 // A query with names resolved and types decided: a logical plan whose output bindings are the
@@ -34,7 +38,7 @@ struct BoundQuery {
     LogicalOperatorPtr plan;
     std::vector<std::string> names;
     std::vector<LogicalType> types;
-    std::vector<ScalarSubquery> subqueries; // to run before `plan`
+    std::vector<Subplan> subplans; // to run before `plan`
 };
 
 // COPY (select) TO 'path' (options), bound.
@@ -158,7 +162,9 @@ private:
     // Where an IN (subquery) attaches its mark join: the current FROM plan.
     LogicalOperatorPtr* from_plan_ = nullptr;
     const CteScope* ctes_ = nullptr;
-    std::vector<ScalarSubquery> subqueries_; // of the whole statement, however deeply nested
+    std::vector<Subplan> subplans_; // of the whole statement, however deeply nested
+    // CTEs computed once: null until the first reference binds the CTE's query.
+    std::map<const CommonTableExpression*, std::shared_ptr<MaterializedCte>> materialized_;
     std::map<std::pair<idx_t, idx_t>, std::string> binding_names_;
     int view_depth_ = 0;
 };

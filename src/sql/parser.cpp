@@ -444,8 +444,9 @@ std::shared_ptr<SelectStatement> Parser::ParseQueryBody() {
             ExpectKeyword("AS");
             if (AcceptKeyword("NOT")) {
                 ExpectKeyword("MATERIALIZED");
-            } else {
-                AcceptKeyword("MATERIALIZED");
+                cte.materialization = CteMaterialization::Never;
+            } else if (AcceptKeyword("MATERIALIZED")) {
+                cte.materialization = CteMaterialization::Always;
             }
             ExpectOperator("(");
             cte.query = ParseQuery();

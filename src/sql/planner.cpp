@@ -32,7 +32,7 @@ public:
         : executor_(executor), memory_(memory) {}
 
     Planned Plan(LogicalOperator& op);
-    void PlanSubquery(ScalarSubquery& subquery);
+    void PlanSubplan(Subplan& subplan);
 
 private:
     Pipeline& NewPipeline() {
@@ -51,7 +51,7 @@ private:
 
     Executor& executor_;
     MemoryManager* memory_;
-    std::vector<Pipeline*> barrier_;   // scalar subqueries every later pipeline waits for
+    std::vector<Pipeline*> barrier_;   // subplans every later pipeline waits for
     std::optional<idx_t> order_limit_; // set while planning the ORDER BY under a LIMIT
 };
 
@@ -171,14 +171,19 @@ void PhysicalPlanner::Project(Planned& planned, const std::vector<const Expressi
     AddOperator(planned, std::make_shared<PhysicalProjection>(std::move(resolved)));
 }
 
-void PhysicalPlanner::PlanSubquery(ScalarSubquery& subquery) {
-    Planned planned = Plan(*subquery.plan);
-    if (subquery.exists) {
+void PhysicalPlanner::PlanSubplan(Subplan& subplan) {
+    Planned planned = Plan(*subplan.plan);
+    if (subplan.cte) {
+        planned.pipeline->sink = subplan.cte->Collector();
+        barrier_.push_back(planned.pipeline);
+        return;
+    }
+    if (subplan.exists) {
         AddOperator(planned, std::make_shared<PhysicalLimit>(planned.types, 1, 0));
         planned.pipeline->max_threads = 1;
     }
     planned.pipeline->sink =
-        std::make_shared<SubqueryValueSink>(subquery.value, subquery.type, subquery.exists);
+        std::make_shared<SubqueryValueSink>(subplan.value, subplan.type, subplan.exists);
     barrier_.push_back(planned.pipeline);
 }
 
@@ -336,8 +341,8 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
 
 Pipeline& PlanQuery(BoundQuery& query, Executor& executor, MemoryManager* memory) {
     PhysicalPlanner planner(executor, memory);
-    for (auto& subquery : query.subqueries) {
-        planner.PlanSubquery(subquery);
+    for (auto& subplan : query.subplans) {
+        planner.PlanSubplan(subplan);
     }
     return *planner.Plan(*query.plan).pipeline;
 }

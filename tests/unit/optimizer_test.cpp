@@ -79,3 +79,38 @@ TEST(Optimizer, ExplainAnalyzeReportsRowsPerOperator) {
     EXPECT_NE(report.find("HASH_GROUP_BY"), std::string::npos) << report;
     EXPECT_NE(report.find("total: 3 rows"), std::string::npos) << report;
 }
+
+namespace {
+
+size_t Occurrences(const std::string& text, const std::string& word) {
+    size_t count = 0;
+    for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+        count++;
+    }
+    return count;
+}
+
+} // namespace
+
+TEST(Optimizer, CteNamedTwiceIsComputedOnceAndScannedByBothReferences) {
+    Database database;
+    Connection connection(database);
+    const std::string twice = "WITH s AS (SELECT x % 7 AS k, sum(x) AS v FROM range(1000) t(x) "
+                              "GROUP BY 1) SELECT k FROM s WHERE v = (SELECT max(v) FROM s)";
+    std::string plan = Explain(connection, twice);
+    EXPECT_EQ(Occurrences(plan, "MATERIALIZED CTE s"), 1u) << plan;
+    EXPECT_EQ(Occurrences(plan, "SCAN range"), 1u) << plan;
+    EXPECT_EQ(Occurrences(plan, "SCAN s"), 2u) << plan;
+    EXPECT_EQ(connection.Query(twice)->GetValue(0, 0).GetInteger(), 5); // 999 % 7 = 5
+
+    // Named once, a CTE is inlined, so filters reach its scan; NOT MATERIALIZED inlines always.
+    std::string once = Explain(connection, "WITH s AS (SELECT x FROM range(10) t(x)) "
+                                           "SELECT x FROM s WHERE x > 3");
+    EXPECT_EQ(Occurrences(once, "MATERIALIZED"), 0u) << once;
+    std::string inlined = Explain(connection, "WITH s AS NOT MATERIALIZED (SELECT 1 AS x) "
+                                              "SELECT * FROM s a, s b");
+    EXPECT_EQ(Occurrences(inlined, "MATERIALIZED"), 0u) << inlined;
+    std::string forced = Explain(connection, "WITH s AS MATERIALIZED (SELECT 1 AS x) "
+                                             "SELECT * FROM s");
+    EXPECT_EQ(Occurrences(forced, "MATERIALIZED CTE s"), 1u) << forced;
+}
