@@ -74,4 +74,9 @@ std::string PercentDecode(std::string_view text) {
     return out;
 }
 
+bool EndsWith(std::string_view text, std::string_view suffix) {
+    return text.size() >= suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 } // namespace sluice

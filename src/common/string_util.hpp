@@ -10,6 +10,7 @@ std::string_view Trim(std::string_view text);
 std::string Lower(std::string_view text);
 std::string Upper(std::string_view text);
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+bool EndsWith(std::string_view text, std::string_view suffix);
 // Replaces %XX escapes (URLs, S3 keys, hive partition folders) by their bytes; a '%' not
 // followed by two hex digits stays as it is.
 std::string PercentDecode(std::string_view text);

@@ -1,5 +1,7 @@
 #include "main/connection.hpp"
 
+#include "main/copy_from.hpp"
+
 #include "common/cast.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
@@ -120,6 +122,8 @@ std::unique_ptr<QueryResult> Connection::Execute(const Statement& statement,
         return ExecuteCreate(statement, sql);
     case StatementKind::Insert:
         return ExecuteInsert(statement, sql);
+    case StatementKind::CopyFrom:
+        return ExecuteCopyFrom(statement, sql);
     case StatementKind::Drop:
         database_.catalog().Drop(statement.object_name, statement.drop_view, statement.if_exists);
         return EmptyResult();
@@ -249,37 +253,64 @@ std::unique_ptr<QueryResult> Connection::ExecuteCreate(const Statement& statemen
     return EmptyResult();
 }
 
-std::unique_ptr<QueryResult> Connection::ExecuteInsert(const Statement& statement,
-                                                       const std::string& sql) {
-    Catalog& catalog = database_.catalog();
+namespace {
+
+std::shared_ptr<const TableEntry> InsertTable(const Catalog& catalog, const Statement& statement) {
     auto table = catalog.FindTable(statement.object_name);
     if (!table) {
         throw Exception(ErrorKind::Catalog,
                         "Table with name " + statement.object_name + " does not exist!");
     }
-    // The target column of each query column: all columns in order, or the listed ones.
+    return table;
+}
+
+// The target column of each inserted column: all columns in order, or the listed ones.
+std::vector<idx_t> InsertTargets(const TableEntry& table, const Statement& statement) {
     std::vector<idx_t> targets;
     if (statement.columns.empty()) {
-        for (idx_t i = 0; i < table->names.size(); i++) {
+        for (idx_t i = 0; i < table.names.size(); i++) {
             targets.push_back(i);
         }
-    } else {
-        for (const auto& column : statement.columns) {
-            auto found = std::find_if(
-                table->names.begin(), table->names.end(),
-                [&](const std::string& name) { return Lower(name) == Lower(column.name); });
-            if (found == table->names.end()) {
-                throw Exception(ErrorKind::Binder, "Table \"" + table->name +
-                                                       "\" does not have a column with name \"" +
-                                                       column.name + "\"");
-            }
-            targets.push_back(static_cast<idx_t>(found - table->names.begin()));
-        }
+        return targets;
     }
+    for (const auto& column : statement.columns) {
+        auto found = std::find_if(table.names.begin(), table.names.end(), [&](const auto& name) {
+            return EqualsIgnoreCase(name, column.name);
+        });
+        if (found == table.names.end()) {
+            throw Exception(ErrorKind::Binder, "Table \"" + table.name +
+                                                   "\" does not have a column with name \"" +
+                                                   column.name + "\"");
+        }
+        targets.push_back(static_cast<idx_t>(found - table.names.begin()));
+    }
+    return targets;
+}
+
+} // namespace
+
+std::unique_ptr<QueryResult> Connection::ExecuteInsert(const Statement& statement,
+                                                       const std::string& sql) {
+    auto table = InsertTable(database_.catalog(), statement);
+    return InsertRows(*table, InsertTargets(*table, statement), *statement.select, sql);
+}
+
+std::unique_ptr<QueryResult> Connection::ExecuteCopyFrom(const Statement& statement,
+                                                         const std::string& sql) {
+    auto table = InsertTable(database_.catalog(), statement);
+    auto targets = InsertTargets(*table, statement);
+    return InsertRows(*table, targets, *CopyFromQuery(statement, *table, targets), sql);
+}
+
+std::unique_ptr<QueryResult> Connection::InsertRows(const TableEntry& table,
+                                                    const std::vector<idx_t>& targets,
+                                                    const SelectStatement& select,
+                                                    const std::string& sql) {
+    Catalog& catalog = database_.catalog();
     Binder binder(catalog, sql);
-    BoundQuery query = binder.BindStatementQuery(*statement.select);
+    BoundQuery query = binder.BindStatementQuery(select);
     if (query.types.size() != targets.size()) {
-        throw Exception(ErrorKind::Binder, "table " + table->name + " has " +
+        throw Exception(ErrorKind::Binder, "table " + table.name + " has " +
                                                std::to_string(targets.size()) + " columns but " +
                                                std::to_string(query.types.size()) +
                                                " values were supplied");
@@ -288,8 +319,8 @@ std::unique_ptr<QueryResult> Connection::ExecuteInsert(const Statement& statemen
     ChunkList converted;
     int64_t rows = 0;
     for (auto& chunk : chunks) {
-        auto target = std::make_shared<DataChunk>(table->types, std::max<idx_t>(chunk->size(), 1));
-        for (idx_t column = 0; column < table->types.size(); column++) {
+        auto target = std::make_shared<DataChunk>(table.types, std::max<idx_t>(chunk->size(), 1));
+        for (idx_t column = 0; column < table.types.size(); column++) {
             auto position = std::find(targets.begin(), targets.end(), column);
             Vector& out = target->column(column);
             if (position == targets.end()) {
@@ -309,7 +340,7 @@ std::unique_ptr<QueryResult> Connection::ExecuteInsert(const Statement& statemen
         rows += static_cast<int64_t>(chunk->size());
         converted.push_back(std::move(target));
     }
-    catalog.AppendRows(table->name, converted);
+    catalog.AppendRows(table.name, converted);
     return SingleValueResult("Count", Value::Integer(LogicalTypeId::BIGINT, rows));
 }
 

@@ -14,7 +14,9 @@ namespace sluice {
 
 class Executor;
 struct BoundQuery;
+struct SelectStatement;
 struct Statement;
+struct TableEntry;
 
 // A session on a Database. Runs SQL and returns results; errors are thrown as
 // sluice::Exception ("<Kind> Error: message"). One query at a time per connection.
@@ -51,6 +53,12 @@ private:
     std::unique_ptr<QueryResult> ExecuteExplain(const Statement& statement, const std::string& sql);
     std::unique_ptr<QueryResult> ExecuteCreate(const Statement& statement, const std::string& sql);
     std::unique_ptr<QueryResult> ExecuteInsert(const Statement& statement, const std::string& sql);
+    std::unique_ptr<QueryResult> ExecuteCopyFrom(const Statement& statement,
+                                                 const std::string& sql);
+    // Appends the rows of `select` to `table`: its columns, in order, go to `targets`.
+    std::unique_ptr<QueryResult> InsertRows(const TableEntry& table,
+                                            const std::vector<idx_t>& targets,
+                                            const SelectStatement& select, const std::string& sql);
     // Optimizes, plans and runs a bound query; returns its result chunks in order.
     std::vector<std::unique_ptr<DataChunk>> RunQuery(BoundQuery& query);
     // RunQuery for an optimized query; with `profile`, also its EXPLAIN ANALYZE report.

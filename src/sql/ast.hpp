@@ -147,7 +147,8 @@ enum class StatementKind : uint8_t {
     Describe,
     Set,
     Reset,
-    Copy,
+    Copy,        // COPY (select) | table TO 'path' (options)
+    CopyFrom,    // COPY table [(columns)] FROM 'path' (options)
     Call,        // CALL function(args): select holds SELECT * FROM function(args)
     Pragma,      // PRAGMA name[(args)]: select holds SELECT * FROM name(args)
     CreateTable, // CREATE [OR REPLACE] TABLE name AS select | (columns)

@@ -91,10 +91,7 @@ BoundCopy Binder::BindCopy(const Statement& statement) {
     copy.query = BindStatementQuery(*statement.select);
     copy.path = statement.copy_path;
     std::string lower_path = Lower(copy.path);
-    copy.format =
-        lower_path.size() >= 4 && lower_path.compare(lower_path.size() - 4, 4, ".csv") == 0
-            ? "csv"
-            : "parquet";
+    copy.format = EndsWith(lower_path, ".csv") ? "csv" : "parquet";
     std::vector<std::pair<const CopyOption*, Value>> options;
     for (const auto& option : statement.copy_options) {
         Value value =

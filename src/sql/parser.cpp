@@ -382,10 +382,23 @@ Statement Parser::ParseCopy() {
     if (AcceptOperator("(")) {
         statement.select = ParseQuery();
         ExpectOperator(")");
+        ExpectKeyword("TO");
+    } else if (IsKeyword("FROM", 1) || IsOperator("(", 1)) { // COPY table [(columns)] FROM ...
+        statement.kind = StatementKind::CopyFrom;
+        statement.object_name = ParseObjectName();
+        if (AcceptOperator("(")) {
+            do {
+                ColumnDefinition column;
+                column.name = ParseObjectName();
+                statement.columns.push_back(std::move(column));
+            } while (AcceptOperator(","));
+            ExpectOperator(")");
+        }
+        ExpectKeyword("FROM");
     } else { // COPY table TO ...: all of the table
         statement.select = SelectAllFromTable();
+        ExpectKeyword("TO");
     }
-    ExpectKeyword("TO");
     if (Peek().type != TokenType::String) {
         SyntaxError(Peek());
     }
@@ -737,15 +750,11 @@ ParsedExpressionPtr Parser::ParseListLiteral() {
 
 std::string Parser::ReplacementScan(const std::string& path) {
     std::string lower = Lower(path);
-    auto ends_with = [&](const char* suffix) {
-        size_t length = std::strlen(suffix);
-        return lower.size() >= length && lower.compare(lower.size() - length, length, suffix) == 0;
-    };
-    if (ends_with(".parquet")) {
+    if (EndsWith(lower, ".parquet")) {
         return "read_parquet";
     }
     for (const char* suffix : {".csv", ".tsv", ".csv.gz", ".tsv.gz", ".csv.zst"}) {
-        if (ends_with(suffix)) {
+        if (EndsWith(lower, suffix)) {
             return "read_csv";
         }
     }
