@@ -309,11 +309,8 @@ CsvBindOptions ReadCsvOptions(const TableFunctionInput& input) {
         }
     }
     if (has("compression")) {
-        std::string compression = Lower(StringOption(input, "compression"));
-        if (compression != "none" && compression != "auto" && compression != "uncompressed") {
-            throw Exception(ErrorKind::NotImplemented,
-                            "read_csv: compression '" + compression + "' is not supported yet");
-        }
+        options.compression = StringOption(input, "compression");
+        CompressionFromOption(options.compression, "", "read_csv"); // validated now
     }
     Unsupported(input, "thousands", "");
     Unsupported(input, "store_rejects", "ignore_errors = true skips and counts rejected rows");

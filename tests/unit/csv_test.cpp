@@ -4,6 +4,8 @@
 #include "main/sluice.hpp"
 
 #include <gtest/gtest.h>
+#include <zlib.h>
+#include <zstd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -70,7 +72,124 @@ std::string AwkwardCsv(size_t rows, bool quoted_line_breaks, const char* line_en
     return text;
 }
 
+std::string Gzip(const std::string& text) {
+    z_stream stream{};
+    deflateInit2(&stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY); // gzip wrapper
+    std::string out(deflateBound(&stream, text.size()) + 64, '\0');
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+    stream.avail_in = static_cast<uInt>(text.size());
+    stream.next_out = reinterpret_cast<Bytef*>(out.data());
+    stream.avail_out = static_cast<uInt>(out.size());
+    EXPECT_EQ(deflate(&stream, Z_FINISH), Z_STREAM_END);
+    out.resize(stream.total_out);
+    deflateEnd(&stream);
+    return out;
+}
+
+std::string Zstd(const std::string& text) {
+    std::string out(ZSTD_compressBound(text.size()), '\0');
+    size_t size = ZSTD_compress(out.data(), out.size(), text.data(), text.size(), 3);
+    EXPECT_FALSE(ZSTD_isError(size));
+    out.resize(size);
+    return out;
+}
+
 } // namespace
+
+TEST(CsvReader, CompressedFilesReadAsOneStreamEqualThePlainFile) {
+    std::string text = AwkwardCsv(3000, true, "\n");
+    std::string plain = WriteFile("sluice_stream.csv", text);
+    // Two gzip members (as `cat a.gz b.gz` makes) and two zstd frames: read whole.
+    size_t half = text.find('\n', text.size() / 2) + 1;
+    std::string gz =
+        WriteFile("sluice_stream.csv.gz", Gzip(text.substr(0, half)) + Gzip(text.substr(half)));
+    std::string zst =
+        WriteFile("sluice_stream.csv.zst", Zstd(text.substr(0, half)) + Zstd(text.substr(half)));
+    std::string unnamed = WriteFile("sluice_stream.data", Gzip(text));
+    Database database;
+    Connection connection(database);
+    std::vector<std::string> expected =
+        Rows(connection, "SELECT * FROM read_csv('" + plain + "', parallel = false)");
+    ASSERT_EQ(expected.size(), 3000u);
+    for (int threads : {1, 4}) {
+        connection.Query("SET threads = " + std::to_string(threads));
+        for (int buffer_size : {100, 4096, 8 << 20}) {
+            for (std::string source :
+                 {"'" + gz + "'", "'" + zst + "'", "'" + unnamed + "', compression = 'gzip'"}) {
+                SCOPED_TRACE(source + ", " + std::to_string(threads) + " threads, buffer_size " +
+                             std::to_string(buffer_size));
+                EXPECT_EQ(Rows(connection, "SELECT * FROM read_csv(" + source + ", buffer_size = " +
+                                               std::to_string(buffer_size) + ")"),
+                          expected);
+            }
+        }
+    }
+    // A conversion error names the line as the plain file's error does.
+    std::string bad = text;
+    bad.replace(bad.find("\n2000,") + 1, 4, "2x00");
+    WriteFile("sluice_stream_bad.csv", bad);
+    std::string bad_gz = WriteFile("sluice_stream_bad.csv.gz", Gzip(bad));
+    std::string plain_error, gzip_error;
+    try {
+        connection.Query("SELECT * FROM read_csv('" + bad_gz +
+                         "', buffer_size = 1000, types = {'id': 'BIGINT'})");
+    } catch (const Exception& error) {
+        gzip_error = error.what();
+    }
+    try {
+        connection.Query(
+            "SELECT * FROM read_csv('" +
+            (std::filesystem::temp_directory_path() / "sluice_stream_bad.csv").string() +
+            "', types = {'id': 'BIGINT'})");
+    } catch (const Exception& error) {
+        plain_error = error.what();
+    }
+    auto line = [](const std::string& message) {
+        size_t at = message.find("on line ");
+        return at == std::string::npos ? "" : message.substr(at, message.find(" (", at) - at);
+    };
+    EXPECT_NE(line(gzip_error), "") << gzip_error;
+    EXPECT_EQ(line(gzip_error), line(plain_error)) << gzip_error << "\n" << plain_error;
+    EXPECT_NE(gzip_error.find("\"2x00\""), std::string::npos) << gzip_error;
+}
+
+TEST(CsvReader, TruncatedOrCorruptCompressedFilesAreClearErrors) {
+    std::string text = AwkwardCsv(3000, false, "\n");
+    std::string gz = Gzip(text);
+    std::string zst = Zstd(text);
+    struct Case {
+        std::string name;
+        std::string bytes;
+        std::string error;
+    };
+    std::vector<Case> cases = {
+        {"sluice_cut.csv.gz", gz.substr(0, gz.size() / 2), "gzip data ends early"},
+        {"sluice_cut.csv.zst", zst.substr(0, zst.size() - 10), "zstd data ends early"},
+        {"sluice_tiny_cut.csv.gz", gz.substr(0, 100), "gzip data ends early"},
+        {"sluice_garbage.csv.gz", std::string(5000, 'q'), "corrupt gzip data"},
+        {"sluice_garbage.csv.zst", "\x28\xb5\x2f\xfd" + std::string(5000, 'q'),
+         "corrupt zstd data"},
+    };
+    Database database;
+    Connection connection(database);
+    for (const Case& c : cases) {
+        std::string path = WriteFile(c.name, c.bytes);
+        for (int buffer_size : {1000, 8 << 20}) {
+            SCOPED_TRACE(c.name + ", buffer_size " + std::to_string(buffer_size));
+            try {
+                connection.Query("SELECT count(*) FROM read_csv('" + path +
+                                 "', buffer_size = " + std::to_string(buffer_size) + ")");
+                ADD_FAILURE() << "no error";
+            } catch (const Exception& error) {
+                std::string message = error.what();
+                EXPECT_NE(message.find(c.error), std::string::npos) << message;
+                EXPECT_NE(message.find(path), std::string::npos) << message;
+            }
+        }
+    }
+    EXPECT_THROW(connection.Query("SELECT * FROM read_csv('x.csv', compression = 'lzma')"),
+                 Exception);
+}
 
 TEST(CsvReader, ParallelEqualsSerialAtEveryJobSizeAndThreadCount) {
     for (bool quoted_line_breaks : {false, true}) {

@@ -42,6 +42,7 @@ struct CsvReadOptions {
     bool ignore_errors = false;
     int64_t max_line_size = 2000000;
     uint64_t buffer_size = 8 * 1024 * 1024; // bytes per scan job
+    std::string compression = "auto";       // auto (by extension), none, gzip, zstd
     // columns = {'name': 'TYPE', ...}: names and types, nothing sniffed.
     std::vector<std::pair<std::string, LogicalType>> columns;
     // names = [...]: the first columns' names.

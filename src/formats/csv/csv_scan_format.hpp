@@ -4,6 +4,7 @@
 #include "formats/csv/csv_sniffer.hpp"
 #include "formats/csv/csv_value_parser.hpp"
 #include "formats/scan_format.hpp"
+#include "formats/stream_decompressor.hpp"
 #include "parallel/task.hpp"
 
 #include <atomic>
@@ -42,16 +43,18 @@ struct CsvFileLayout {
     csv::CsvSniffResult sniffed;
     uint64_t data_start = 0;        // after a byte-order mark, skipped lines and the header
     uint64_t lines_before_data = 0; // for line numbers in errors
+    double compression_ratio = 1;   // decompressed bytes per file byte, from the head
 };
 
 // An opened CSV file: its dialect and columns (sniffed from the first file or given), where its
 // data starts (after skipped lines, a byte-order mark and the header), and its jobs: fixed byte
 // ranges of `buffer_size`, each fetched with a little more at its end so that its last row
-// rarely needs another read.
+// rarely needs another read. A compressed file's jobs are ranges of its compressed bytes, read
+// in order as one stream (offsets in errors are then the decompressed stream's).
 class CsvScanFile : public ScanFile {
 public:
     CsvScanFile(std::shared_ptr<FileHandle> handle, const CsvFileLayout& layout,
-                const csv::CsvReadOptions& options, bool sequential);
+                const csv::CsvReadOptions& options, bool sequential, StreamCompression compression);
 
     const std::string& path() const override { return handle_->path(); }
     std::shared_ptr<FileHandle> handle() const override { return handle_; }
@@ -67,7 +70,18 @@ public:
     uint64_t rows_rejected() const { return rows_rejected_.load(); }
 
 private:
-    friend class CsvJobDecoder;
+    friend class CsvRowDecoder;
+    friend class CsvRangeDecoder;
+    friend class CsvStreamDecoder;
+
+    // A compressed file's decompression, handed from each job to the next (after the previous
+    // job's stop is recorded, which orders the hand-over).
+    struct Stream {
+        std::unique_ptr<StreamDecompressor> decompressor;
+        std::string carry;         // the row the previous job could not finish
+        uint64_t carry_offset = 0; // where it starts in the decompressed stream
+        uint64_t lines = 0;        // lines before it
+    };
 
     // The 1-based line of the row starting at `offset`, counted from the file's start (read
     // again: only for error messages).
@@ -79,6 +93,9 @@ private:
     std::vector<ScanColumn> columns_;
     std::vector<std::string> formats_; // per column: its DATE or TIMESTAMP format, "" for ISO
     bool sequential_;
+    StreamCompression compression_;
+    Stream stream_;
+    double compression_ratio_;
     uint64_t data_start_;
     uint64_t lines_before_data_;
     double bytes_per_row_;
@@ -102,7 +119,8 @@ public:
 
 private:
     // Reads the file's head: sniffs it unless `known`, and finds where its data starts.
-    CsvFileLayout Learn(FileHandle& handle, const std::optional<csv::CsvSniffResult>& known) const;
+    CsvFileLayout Learn(FileHandle& handle, StreamCompression compression,
+                        const std::optional<csv::CsvSniffResult>& known) const;
 
     csv::CsvReadOptions options_;
     bool sniff_each_file_;
