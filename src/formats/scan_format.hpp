@@ -45,6 +45,9 @@ struct ScanJobPlan {
 struct FileJobs {
     std::vector<ScanJobPlan> jobs;
     size_t jobs_pruned = 0; // ruled out by statistics before any byte was fetched
+    // Each job continues where the previous one stopped (a compressed CSV file, or one whose
+    // quoted fields hold line breaks): decoded one after the other, though fetched ahead.
+    bool in_order = false;
 };
 
 // Which of a file's columns a scan reads, and where each goes in the output chunk.

@@ -330,6 +330,7 @@ private:
         }
         statistics.jobs_pruned += plan.planned.jobs_pruned;
         statistics.files_planned++;
+        statistics.files_in_order += plan.planned.in_order ? 1 : 0;
         slot.plan = std::move(plan);
     }
 

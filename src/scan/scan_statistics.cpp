@@ -61,10 +61,12 @@ std::string ScanStatistics::Render(const char* unit_name, int64_t read_ahead_dep
         out += buffer;
         out += "\n";
     };
-    line("files %llu (%llu planned, %llu pruned by partition), %s %llu scanned, %llu pruned",
+    line("files %llu (%llu planned, %llu pruned by partition, %llu read in order), %s %llu "
+         "scanned, %llu pruned",
          static_cast<unsigned long long>(files.load()),
          static_cast<unsigned long long>(files_planned.load()),
-         static_cast<unsigned long long>(files_pruned.load()), unit_name,
+         static_cast<unsigned long long>(files_pruned.load()),
+         static_cast<unsigned long long>(files_in_order.load()), unit_name,
          static_cast<unsigned long long>(jobs_scanned.load()),
          static_cast<unsigned long long>(jobs_pruned.load()));
     uint64_t samples = reads.first_byte_samples.load();

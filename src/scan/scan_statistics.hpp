@@ -37,7 +37,8 @@ private:
 struct ScanStatistics {
     std::atomic<uint64_t> files{0};
     std::atomic<uint64_t> files_planned{0};
-    std::atomic<uint64_t> files_pruned{0}; // ruled out by partition values before any request
+    std::atomic<uint64_t> files_pruned{0};   // ruled out by partition values before any request
+    std::atomic<uint64_t> files_in_order{0}; // whose jobs are decoded one after the other
     std::atomic<uint64_t> jobs_scanned{0};
     std::atomic<uint64_t> jobs_pruned{0};
     std::atomic<uint64_t> bytes_requested{0};

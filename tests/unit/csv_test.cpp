@@ -124,6 +124,10 @@ TEST(CsvReader, CompressedFilesReadAsOneStreamEqualThePlainFile) {
             }
         }
     }
+    std::string profile = connection.Query("EXPLAIN ANALYZE SELECT count(*) FROM '" + gz + "'")
+                              ->GetValue(1, 0)
+                              .ToString();
+    EXPECT_NE(profile.find("1 read in order"), std::string::npos) << profile;
     // A conversion error names the line as the plain file's error does.
     std::string bad = text;
     bad.replace(bad.find("\n2000,") + 1, 4, "2x00");

@@ -182,6 +182,7 @@ FileJobs CsvScanFile::PlanJobs(const FileProjection& projection) {
         parsers_.emplace_back(type, options_, std::move(format));
     }
     FileJobs planned;
+    planned.in_order = sequential_;
     uint64_t size = handle_->Size();
     uint64_t step = options_.buffer_size;
     if (compression_ != StreamCompression::None) {
