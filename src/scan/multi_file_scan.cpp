@@ -2,7 +2,11 @@
 
 #include "common/exception.hpp"
 #include "io/read_context.hpp"
+#include "parallel/function_task.hpp"
 #include "parallel/trace_recorder.hpp"
+#include "scan/file_plan.hpp"
+#include "scan/job_fetcher.hpp"
+#include "scan/read_ahead_window.hpp"
 #include "scan/scan_job.hpp"
 
 #include <algorithm>
@@ -15,44 +19,14 @@ namespace sluice {
 
 namespace {
 
-// A blocking I/O step on the ASYNC pool: one range request, or opening and planning a file.
-class FetchTask : public Task {
-public:
-    explicit FetchTask(std::function<void()> work)
-        : Task(TaskPool::Async), work_(std::move(work)) {}
-    TaskResult Execute() override {
-        work_();
-        return TaskResult::Done;
-    }
-
-private:
-    std::function<void()> work_;
-};
-
 // Batch indices order chunks by job, then by chunk within the job.
 constexpr int kChunkBits = 32;
-
-// The budget a scan asks for: enough for every ASYNC thread to have two full requests of data
-// (one arriving, one waiting to be decoded), and for every REGULAR thread to decode a job while
-// the next one arrives (large row groups: with less, jobs would be decoded one at a time). More
-// would only hold memory, not add speed.
-uint64_t WantedBudget(uint32_t regular_threads, uint32_t async_threads, uint64_t largest_job,
-                      const CoalescingOptions& coalescing) {
-    return std::max<uint64_t>(2ULL * std::max<uint32_t>(1, async_threads) * coalescing.max_request,
-                              (uint64_t{regular_threads} + 1) * largest_job);
-}
 
 } // namespace
 
 class MultiFileScan::State : public std::enable_shared_from_this<State> {
 public:
     enum class FileStatus : uint8_t { Waiting, Planning, Planned, Failed };
-    // A file opened, placed into the scan's columns and cut into jobs.
-    struct FilePlan {
-        std::shared_ptr<ScanFile> file;
-        ProjectedFile projected;
-        FileJobs planned;
-    };
     struct FileSlot {
         size_t path = 0; // in the binding's paths
         FileStatus status = FileStatus::Waiting;
@@ -64,7 +38,9 @@ public:
           std::vector<idx_t> column_ids, std::vector<TableFilter> filters, ScanOptions options,
           ScanServices services)
         : format(std::move(format)), binding(std::move(binding)), column_ids(std::move(column_ids)),
-          filters(std::move(filters)), options(options), services(services) {
+          filters(std::move(filters)), options(options), services(services),
+          window_(this->options, this->services, statistics),
+          fetcher_(this->options, this->services, statistics, cancelled_, background_) {
         for (idx_t id : this->column_ids) {
             types.push_back(this->binding->types[id]);
         }
@@ -73,9 +49,6 @@ public:
         }
         statistics.files = files_.size();
         statistics.files_pruned = this->binding->paths.size() - files_.size();
-        if (options.read_ahead_depth < 0 && services.temporary_memory) {
-            budget_ = services.temporary_memory->Register(0);
-        }
     }
 
     const std::shared_ptr<ScanFormat> format;
@@ -151,7 +124,8 @@ public:
             }
         }
         for (const auto& job : created) {
-            StartFetches(job);
+            fetcher_.Start(job, shared_from_this(),
+                           [this](std::exception_ptr error) { Fail(std::move(error)); });
         }
         return outcome;
     }
@@ -190,17 +164,7 @@ public:
             }
         }
         try {
-            for (size_t r = 0; r < job->regions.size(); r++) {
-                if (CachedRegion(*job, r)) {
-                    continue;
-                }
-                job->regions[r] = ByteBuffer::Allocate(job->layout.regions[r].length);
-                for (size_t i = 0; i < job->layout.requests.size(); i++) {
-                    if (job->layout.request_region[i] == r) {
-                        ReadRequest(*job, i);
-                    }
-                }
-            }
+            fetcher_.FetchHere(*job);
         } catch (...) {
             job.Reset();
             if (!cancelled_.load()) {
@@ -209,8 +173,6 @@ public:
             }
             return Claim::Finished;
         }
-        job->ExpectFetches(0); // all read, here
-        OnJobFetched(*job);
         claimed = std::move(job);
         return Claim::Claimed;
     }
@@ -222,7 +184,7 @@ public:
         ScanJob& job = *handle;
         {
             std::lock_guard<std::mutex> guard(mutex_);
-            outstanding_--;
+            window_.DecodingStarted();
         }
         WakeWaiters();
         if (std::exception_ptr error = job.error()) {
@@ -252,13 +214,7 @@ public:
         uint64_t bytes = job.Bytes();
         {
             std::lock_guard<std::mutex> guard(mutex_);
-            held_bytes_ -= bytes;
-            if (!decoding_started) {
-                outstanding_--;
-            }
-            if (budget_) {
-                budget_->SetInUse(held_bytes_);
-            }
+            window_.Release(bytes, decoding_started);
         }
         decoded_bytes_ += bytes;
         WakeWaiters();
@@ -277,7 +233,10 @@ public:
         return std::min(1.0, static_cast<double>(decoded_bytes_.load()) / total);
     }
 
-    uint64_t BudgetShrinks() const { return budget_ ? budget_->shrinks() : 0; }
+    uint64_t BudgetShrinks() const {
+        std::lock_guard<std::mutex> guard(mutex_);
+        return window_.BudgetShrinks();
+    }
 
     void AddWaiter(const Waker& waker) {
         std::lock_guard<std::mutex> guard(mutex_);
@@ -300,16 +259,9 @@ private:
     std::pair<FilePlan, std::exception_ptr> ReadPlan(size_t file) {
         try {
             ScopedReadContext context({&cancelled_, &statistics.reads});
-            ScopedTraceSpan span("plan file");
-            size_t path = files_[file].path;
-            FilePlan plan;
-            plan.file = binding->opened[path];
-            if (!plan.file) {
-                plan.file = format->Open(*services.file_system, binding->paths[path]);
-            }
-            plan.projected = binding->Project(path, *plan.file, column_ids, filters);
-            plan.planned = plan.file->PlanJobs(plan.projected.projection);
-            return {std::move(plan), nullptr};
+            return {PlanFile(*format, *binding, files_[file].path, column_ids, filters,
+                             *services.file_system),
+                    nullptr};
         } catch (...) {
             return {FilePlan{}, std::current_exception()};
         }
@@ -344,7 +296,7 @@ private:
             }
             files_[f].status = FileStatus::Planning;
             auto self = shared_from_this();
-            services.scheduler->Schedule(std::make_shared<FetchTask>([self, f] {
+            services.scheduler->Schedule(std::make_shared<FunctionTask>(TaskPool::Async, [self, f] {
                 BackgroundGate::Entry entry = self->background_.Enter();
                 if (!entry) {
                     return;
@@ -365,35 +317,13 @@ private:
         }
     }
 
-    bool Admit(uint64_t bytes) {
-        if (options.read_ahead_depth > 0) {
-            return outstanding_ < static_cast<uint64_t>(options.read_ahead_depth);
-        }
-        if (held_bytes_ == 0 || !budget_) {
-            return true; // one job always goes: the scan must make progress
-        }
-        uint64_t largest_job = std::max<uint64_t>(bytes, statistics.largest_job.load());
-        uint64_t granted = budget_->Request(WantedBudget(services.scheduler->RegularThreads(),
-                                                         services.scheduler->AsyncThreads(),
-                                                         largest_job, options.coalescing));
-        statistics.RaiseTo(statistics.budget_granted, granted);
-        return held_bytes_ + bytes <= granted;
-    }
-
     std::shared_ptr<ScanJob> CreateJob(size_t file, const ScanJobPlan& plan,
                                        CoalescedRanges layout) {
         size_t requests = layout.requests.size();
         auto job = std::make_shared<ScanJob>(file, sequence_++, plan, std::move(layout),
                                              files_[file].plan.file->handle());
         job->ExpectFetches(requests);
-        outstanding_++;
-        held_bytes_ += job->Bytes();
-        if (budget_) {
-            budget_->SetInUse(held_bytes_);
-        }
-        statistics.RaiseTo(statistics.depth_reached, outstanding_);
-        statistics.RaiseTo(statistics.held_peak, held_bytes_);
-        statistics.RaiseTo(statistics.largest_job, job->Bytes());
+        window_.Add(job->Bytes());
         return job;
     }
 
@@ -413,7 +343,7 @@ private:
             }
             const ScanJobPlan& plan = slot.plan.planned.jobs[next_job_];
             CoalescedRanges layout = CoalesceRanges(plan.ranges, options.coalescing);
-            if (!Admit(layout.RegionBytes())) {
+            if (!window_.Admit(layout.RegionBytes())) {
                 return;
             }
             auto job = CreateJob(next_file_, plan, std::move(layout));
@@ -423,117 +353,19 @@ private:
         }
     }
 
-    bool CachedRegion(ScanJob& job, size_t region) {
-        if (!options.cache_remote_ranges || !services.cache || !job.handle->IsRemote()) {
-            return false;
-        }
-        const ByteRange& range = job.layout.regions[region];
-        std::optional<ByteBuffer> cached =
-            services.cache->Lookup(*job.handle, range.offset, range.length);
-        if (!cached) {
-            return false;
-        }
-        job.regions[region] = std::move(*cached);
-        job.from_cache[region] = true;
-        statistics.bytes_from_cache += range.length;
-        return true;
-    }
-
-    // Schedules the job's requests on the ASYNC pool (regions found in the cache need none).
-    void StartFetches(const std::shared_ptr<ScanJob>& job) {
-        for (size_t r = 0; r < job->regions.size(); r++) {
-            if (!CachedRegion(*job, r)) {
-                job->regions[r] = ByteBuffer::Allocate(job->layout.regions[r].length);
-            }
-        }
-        auto self = shared_from_this();
-        for (size_t i = 0; i < job->layout.requests.size(); i++) {
-            if (job->from_cache[job->layout.request_region[i]]) {
-                if (job->FetchDone(nullptr)) {
-                    OnJobFetched(*job);
-                }
-                continue;
-            }
-            services.scheduler->Schedule(std::make_shared<FetchTask>([self, job, i] {
-                std::exception_ptr error;
-                {
-                    // Inside the scan's gate (the query waits for it) and the job's (its handle
-                    // waits for it before the buffers go).
-                    BackgroundGate::Entry scan_entry = self->background_.Enter();
-                    BackgroundGate::Entry job_entry = job->fetches.Enter();
-                    try {
-                        if (!scan_entry || !job_entry) {
-                            throw Exception(ErrorKind::Interrupted, "fetch cancelled");
-                        }
-                        self->ReadRequest(*job, i);
-                    } catch (...) {
-                        error = std::current_exception();
-                    }
-                }
-                if (error) {
-                    self->Fail(error);
-                }
-                if (job->FetchDone(error)) {
-                    self->OnJobFetched(*job);
-                }
-            }));
-        }
-    }
-
-    void ReadRequest(ScanJob& job, size_t request) {
-        const ByteRange& range = job.layout.requests[request];
-        const ByteRange& region = job.layout.regions[job.layout.request_region[request]];
-        uint8_t* target =
-            job.regions[job.layout.request_region[request]].get() + (range.offset - region.offset);
-        ScopedReadContext context({&cancelled_, &statistics.reads});
-        ScopedTraceSpan span("fetch");
-        if (TraceRecorder::Active()) {
-            span.SetArgs("\"bytes\": " + std::to_string(range.length) + ", \"offset\": " +
-                         std::to_string(range.offset) + ", \"file\": " + std::to_string(job.file) +
-                         ", \"job\": " + std::to_string(job.sequence));
-        }
-        statistics.fetches++;
-        statistics.bytes_requested += range.length;
-        statistics.in_flight.Begin();
-        try {
-            if (cancelled_.load()) {
-                throw Exception(ErrorKind::Interrupted, "fetch cancelled");
-            }
-            job.handle->Read(target, range.length, range.offset);
-        } catch (...) {
-            statistics.in_flight.End();
-            throw;
-        }
-        statistics.in_flight.End();
-    }
-
-    // The job's last fetch is done: keep its remote bytes for later queries.
-    void OnJobFetched(ScanJob& job) {
-        if (!options.cache_remote_ranges || !services.cache || !job.handle->IsRemote() ||
-            job.error()) {
-            return;
-        }
-        for (size_t r = 0; r < job.regions.size(); r++) {
-            if (!job.from_cache[r]) {
-                services.cache->Insert(*job.handle, job.layout.regions[r].offset, job.regions[r]);
-            }
-        }
-    }
-
     mutable std::mutex mutex_; // guards everything below except the atomics
     std::vector<FileSlot> files_;
     size_t next_file_ = 0; // where TopUp creates the next job
     size_t next_job_ = 0;
     size_t sequence_ = 0;
     std::deque<ScanJobHandle> queue_; // created, not yet claimed, oldest first
-    uint64_t outstanding_ = 0;        // created, decoding not yet started
-    uint64_t held_bytes_ = 0;         // buffers of jobs created and not yet released
     std::vector<Waker> waiters_;
     std::exception_ptr error_;
-    std::unique_ptr<TemporaryMemoryState> budget_;
 
     std::atomic<bool> cancelled_{false};
     BackgroundGate background_; // fetches and file plans
+    ReadAheadWindow window_;    // under mutex_
+    JobFetcher fetcher_;
 
     std::atomic<uint64_t> planned_bytes_{0};
     std::atomic<uint64_t> decoded_bytes_{0};

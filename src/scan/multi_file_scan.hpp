@@ -1,35 +1,14 @@
 #pragma once
 
 #include "formats/scan_format.hpp"
-#include "io/external_file_cache.hpp"
-#include "memory/temporary_memory_manager.hpp"
 #include "parallel/pipeline.hpp"
-#include "parallel/task_scheduler.hpp"
 #include "scan/multi_file_reader.hpp"
-#include "scan/range_coalescer.hpp"
+#include "scan/scan_options.hpp"
 #include "scan/scan_statistics.hpp"
 
 #include <memory>
 
 namespace sluice {
-
-struct ScanOptions {
-    // -1: read ahead as far as the memory budget allows; N > 0: at most N jobs queued or in
-    // flight; 0: none, each task fetches its own job on its own thread (the synchronous
-    // baseline).
-    int64_t read_ahead_depth = -1;
-    // Keep fetched ranges of remote files in the ExternalFileCache and reuse them.
-    bool cache_remote_ranges = false;
-    CoalescingOptions coalescing;
-};
-
-// What a scan borrows from its database.
-struct ScanServices {
-    TaskScheduler* scheduler = nullptr;
-    FileSystem* file_system = nullptr;                  // opens the files not opened at bind time
-    TemporaryMemoryManager* temporary_memory = nullptr; // null: no budget (depth -1 unbounded)
-    ExternalFileCache* cache = nullptr;
-};
 
 // The asynchronous read-ahead scan over the files of a MultiFileBinding, read by its ScanFormat.
 // There is no producer thread: a task looking for work first tops the read-ahead queue up (creating

@@ -1,0 +1,21 @@
+#include "scan/file_plan.hpp"
+
+#include "parallel/trace_recorder.hpp"
+
+namespace sluice {
+
+FilePlan PlanFile(ScanFormat& format, const MultiFileBinding& binding, size_t path,
+                  const std::vector<idx_t>& column_ids, const std::vector<TableFilter>& filters,
+                  FileSystem& file_system) {
+    ScopedTraceSpan span("plan file");
+    FilePlan plan;
+    plan.file = binding.opened[path];
+    if (!plan.file) {
+        plan.file = format.Open(file_system, binding.paths[path]);
+    }
+    plan.projected = binding.Project(path, *plan.file, column_ids, filters);
+    plan.planned = plan.file->PlanJobs(plan.projected.projection);
+    return plan;
+}
+
+} // namespace sluice

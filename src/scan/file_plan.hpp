@@ -1,0 +1,25 @@
+#pragma once
+
+#include "formats/scan_format.hpp"
+#include "scan/multi_file_reader.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace sluice {
+
+// A file of a scan opened, placed into the scan's columns and cut into jobs.
+struct FilePlan {
+    std::shared_ptr<ScanFile> file;
+    ProjectedFile projected;
+    FileJobs planned;
+};
+
+// Opens file `path` of `binding` (unless binding opened it already) and plans its jobs for a scan
+// of the binding's `column_ids`. Blocking I/O: called on the ASYNC pool, or by a synchronous
+// scan's own task.
+FilePlan PlanFile(ScanFormat& format, const MultiFileBinding& binding, size_t path,
+                  const std::vector<idx_t>& column_ids, const std::vector<TableFilter>& filters,
+                  FileSystem& file_system);
+
+} // namespace sluice

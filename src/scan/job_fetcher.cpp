@@ -1,0 +1,127 @@
+#include "scan/job_fetcher.hpp"
+
+#include "common/exception.hpp"
+#include "io/read_context.hpp"
+#include "parallel/function_task.hpp"
+#include "parallel/trace_recorder.hpp"
+
+namespace sluice {
+
+JobFetcher::JobFetcher(const ScanOptions& options, const ScanServices& services,
+                       ScanStatistics& statistics, const std::atomic<bool>& cancelled,
+                       BackgroundGate& scan_gate)
+    : options_(options), services_(services), statistics_(statistics), cancelled_(cancelled),
+      scan_gate_(scan_gate) {
+}
+
+void JobFetcher::Start(const std::shared_ptr<ScanJob>& job, std::shared_ptr<void> owner,
+                       std::function<void(std::exception_ptr)> fail) {
+    for (size_t r = 0; r < job->regions.size(); r++) {
+        if (!CachedRegion(*job, r)) {
+            job->regions[r] = ByteBuffer::Allocate(job->layout.regions[r].length);
+        }
+    }
+    for (size_t i = 0; i < job->layout.requests.size(); i++) {
+        if (job->from_cache[job->layout.request_region[i]]) {
+            if (job->FetchDone(nullptr)) {
+                OnJobFetched(*job);
+            }
+            continue;
+        }
+        services_.scheduler->Schedule(
+            std::make_shared<FunctionTask>(TaskPool::Async, [this, owner, fail, job, i] {
+                std::exception_ptr error;
+                {
+                    BackgroundGate::Entry scan_entry = scan_gate_.Enter();
+                    BackgroundGate::Entry job_entry = job->fetches.Enter();
+                    try {
+                        if (!scan_entry || !job_entry) {
+                            throw Exception(ErrorKind::Interrupted, "fetch cancelled");
+                        }
+                        ReadRequest(*job, i);
+                    } catch (...) {
+                        error = std::current_exception();
+                    }
+                }
+                if (error) {
+                    fail(error);
+                }
+                if (job->FetchDone(error)) {
+                    OnJobFetched(*job);
+                }
+            }));
+    }
+}
+
+void JobFetcher::FetchHere(ScanJob& job) {
+    for (size_t r = 0; r < job.regions.size(); r++) {
+        if (CachedRegion(job, r)) {
+            continue;
+        }
+        job.regions[r] = ByteBuffer::Allocate(job.layout.regions[r].length);
+        for (size_t i = 0; i < job.layout.requests.size(); i++) {
+            if (job.layout.request_region[i] == r) {
+                ReadRequest(job, i);
+            }
+        }
+    }
+    job.ExpectFetches(0); // all read, here
+    OnJobFetched(job);
+}
+
+bool JobFetcher::CachedRegion(ScanJob& job, size_t region) {
+    if (!options_.cache_remote_ranges || !services_.cache || !job.handle->IsRemote()) {
+        return false;
+    }
+    const ByteRange& range = job.layout.regions[region];
+    std::optional<ByteBuffer> cached =
+        services_.cache->Lookup(*job.handle, range.offset, range.length);
+    if (!cached) {
+        return false;
+    }
+    job.regions[region] = std::move(*cached);
+    job.from_cache[region] = true;
+    statistics_.bytes_from_cache += range.length;
+    return true;
+}
+
+void JobFetcher::ReadRequest(ScanJob& job, size_t request) {
+    const ByteRange& range = job.layout.requests[request];
+    const ByteRange& region = job.layout.regions[job.layout.request_region[request]];
+    uint8_t* target =
+        job.regions[job.layout.request_region[request]].get() + (range.offset - region.offset);
+    ScopedReadContext context({&cancelled_, &statistics_.reads});
+    ScopedTraceSpan span("fetch");
+    if (TraceRecorder::Active()) {
+        span.SetArgs("\"bytes\": " + std::to_string(range.length) + ", \"offset\": " +
+                     std::to_string(range.offset) + ", \"file\": " + std::to_string(job.file) +
+                     ", \"job\": " + std::to_string(job.sequence));
+    }
+    statistics_.fetches++;
+    statistics_.bytes_requested += range.length;
+    statistics_.in_flight.Begin();
+    try {
+        if (cancelled_.load()) {
+            throw Exception(ErrorKind::Interrupted, "fetch cancelled");
+        }
+        job.handle->Read(target, range.length, range.offset);
+    } catch (...) {
+        statistics_.in_flight.End();
+        throw;
+    }
+    statistics_.in_flight.End();
+}
+
+void JobFetcher::OnJobFetched(ScanJob& job) {
+    if (!options_.cache_remote_ranges || !services_.cache || !job.handle->IsRemote() ||
+        job.error()) {
+        return;
+    }
+    for (size_t r = 0; r < job.regions.size(); r++) {
+        if (!job.from_cache[r]) {
+            services_.cache->Insert(*job.handle, job.layout.regions[r].offset, job.regions[r]);
+        }
+    }
+}
+
+} // namespace sluice

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "scan/background_gate.hpp"
+#include "scan/scan_job.hpp"
+#include "scan/scan_options.hpp"
+#include "scan/scan_statistics.hpp"
+
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <memory>
+
+namespace sluice {
+
+// Brings a job's bytes: each coalesced region from the external file cache when it has it (and
+// the scan may use it), else by its range requests, which then go into the cache for later
+// queries. Requests run as tasks on the ASYNC pool, or here, one after the other, when the scan
+// reads synchronously. Every fetch runs inside the scan's gate and the job's, so that neither the
+// scan nor the job's buffers go while a transfer writes into them.
+class JobFetcher {
+public:
+    JobFetcher(const ScanOptions& options, const ScanServices& services, ScanStatistics& statistics,
+               const std::atomic<bool>& cancelled, BackgroundGate& scan_gate);
+
+    // Schedules the job's requests on the ASYNC pool. Each task keeps `owner` alive and hands a
+    // failed request's error to `fail`; the last one to finish completes the job.
+    void Start(const std::shared_ptr<ScanJob>& job, std::shared_ptr<void> owner,
+               std::function<void(std::exception_ptr)> fail);
+    // Reads the job's requests on this thread and completes it; a failed request throws.
+    void FetchHere(ScanJob& job);
+
+private:
+    bool CachedRegion(ScanJob& job, size_t region);
+    void ReadRequest(ScanJob& job, size_t request);
+    // The job's last fetch is done: keep its remote bytes for later queries.
+    void OnJobFetched(ScanJob& job);
+
+    const ScanOptions& options_;
+    const ScanServices& services_;
+    ScanStatistics& statistics_;
+    const std::atomic<bool>& cancelled_;
+    BackgroundGate& scan_gate_;
+};
+
+} // namespace sluice
