@@ -312,7 +312,19 @@ CsvBindOptions ReadCsvOptions(const TableFunctionInput& input) {
         options.compression = StringOption(input, "compression");
         CompressionFromOption(options.compression, "", "read_csv"); // validated now
     }
-    Unsupported(input, "thousands", "");
+    if (has("thousands")) {
+        std::string separator = StringOption(input, "thousands");
+        if (separator.size() > 1) {
+            throw Exception(ErrorKind::Binder, "read_csv: thousands must be one character");
+        }
+        if (!separator.empty()) {
+            if (separator[0] == options.decimal_separator) {
+                throw Exception(ErrorKind::Binder,
+                                "read_csv: thousands and decimal_separator must differ");
+            }
+            options.thousands = separator[0];
+        }
+    }
     Unsupported(input, "store_rejects", "ignore_errors = true skips and counts rejected rows");
     Unsupported(input, "rejects_scan", "");
     Unsupported(input, "rejects_table", "");

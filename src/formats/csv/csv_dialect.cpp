@@ -29,6 +29,7 @@ std::string CsvReadOptions::SniffKey() const {
     add_optional_char(quote);
     add_optional_char(escape);
     add_optional_char(comment);
+    add_optional_char(thousands);
     add(header ? (*header ? "1" : "0") : "");
     add(skip ? std::to_string(*skip) : "");
     for (const std::string& null_string : null_strings) {

@@ -69,12 +69,47 @@ bool ParseBoolean(std::string_view text, bool& value) {
     return false;
 }
 
+bool IsNumber(const LogicalType& type) {
+    switch (type.id()) {
+    case LogicalTypeId::TINYINT:
+    case LogicalTypeId::SMALLINT:
+    case LogicalTypeId::INTEGER:
+    case LogicalTypeId::BIGINT:
+    case LogicalTypeId::HUGEINT:
+    case LogicalTypeId::UTINYINT:
+    case LogicalTypeId::USMALLINT:
+    case LogicalTypeId::UINTEGER:
+    case LogicalTypeId::UBIGINT:
+    case LogicalTypeId::FLOAT:
+    case LogicalTypeId::DOUBLE:
+    case LogicalTypeId::DECIMAL:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// The text without any `thousands` character, as DuckDB reads it (grouping is not checked).
+std::string_view WithoutThousands(std::string_view text, char thousands, std::string& scratch) {
+    if (text.find(thousands) == std::string_view::npos) {
+        return text;
+    }
+    scratch.clear();
+    for (char c : text) {
+        if (c != thousands) {
+            scratch.push_back(c);
+        }
+    }
+    return scratch;
+}
+
 } // namespace
 
 CsvValueParser::CsvValueParser(LogicalType type, const CsvReadOptions& options,
                                std::optional<CsvDateFormat> format)
     : type_(std::move(type)), format_(std::move(format)),
-      decimal_separator_(options.decimal_separator) {
+      decimal_separator_(options.decimal_separator), thousands_(options.thousands.value_or(0)),
+      numeric_(IsNumber(type_)) {
     switch (type_.id()) {
     case LogicalTypeId::VARCHAR:
         kind_ = Kind::Varchar;
@@ -110,6 +145,10 @@ CsvValueParser::CsvValueParser(LogicalType type, const CsvReadOptions& options,
 }
 
 bool CsvValueParser::Parse(std::string_view text, Vector& out, idx_t row) const {
+    std::string stripped;
+    if (thousands_ && numeric_) {
+        text = WithoutThousands(text, thousands_, stripped);
+    }
     switch (kind_) {
     case Kind::Varchar:
         out.data<string_t>()[row] = string_t(text.data(), static_cast<uint32_t>(text.size()));
@@ -205,6 +244,10 @@ bool CsvValueParser::Parse(std::string_view text, Vector& out, idx_t row) const 
 }
 
 bool CsvValueParser::Accepts(std::string_view text) const {
+    std::string stripped;
+    if (thousands_ && numeric_) {
+        text = WithoutThousands(text, thousands_, stripped);
+    }
     switch (kind_) {
     case Kind::Varchar:
         return true;

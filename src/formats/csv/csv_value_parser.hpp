@@ -46,6 +46,8 @@ private:
     std::optional<CsvDateFormat> format_;
     Kind kind_;
     char decimal_separator_;
+    char thousands_; // 0: none
+    bool numeric_;   // a number type: the thousands separator is dropped before parsing
 };
 
 } // namespace sluice::csv
