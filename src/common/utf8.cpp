@@ -56,4 +56,26 @@ bool IsValidUtf8(std::string_view text) {
     return true;
 }
 
+std::string_view Latin1ToUtf8(std::string_view text, std::string& scratch) {
+    size_t high = 0;
+    for (char c : text) {
+        high += static_cast<unsigned char>(c) >= 0x80 ? 1 : 0;
+    }
+    if (high == 0) {
+        return text;
+    }
+    scratch.clear();
+    scratch.reserve(text.size() + high);
+    for (char c : text) {
+        auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x80) {
+            scratch.push_back(c);
+        } else {
+            scratch.push_back(static_cast<char>(0xC0 | (byte >> 6)));
+            scratch.push_back(static_cast<char>(0x80 | (byte & 0x3F)));
+        }
+    }
+    return scratch;
+}
+
 } // namespace sluice

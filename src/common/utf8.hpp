@@ -1,5 +1,6 @@
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace sluice {
@@ -7,5 +8,9 @@ namespace sluice {
 // Whether `text` is valid UTF-8: no stray continuation bytes, no overlong forms, no surrogates,
 // nothing past U+10FFFF. Checks ASCII eight bytes at a time.
 bool IsValidUtf8(std::string_view text);
+
+// Latin-1 (ISO-8859-1) text as UTF-8: bytes below 0x80 as they are, the others as two bytes.
+// Returns `text` itself when it is ASCII, else the converted text held in `scratch`.
+std::string_view Latin1ToUtf8(std::string_view text, std::string& scratch);
 
 } // namespace sluice

@@ -302,11 +302,7 @@ CsvBindOptions ReadCsvOptions(const TableFunctionInput& input) {
         }
     }
     if (has("encoding")) {
-        std::string encoding = Lower(StringOption(input, "encoding"));
-        if (encoding != "utf-8" && encoding != "utf8") {
-            throw Exception(ErrorKind::NotImplemented, "read_csv: encoding '" + encoding +
-                                                           "' is not supported yet (utf-8 is)");
-        }
+        options.encoding = EncodingFromOption(StringOption(input, "encoding"), "read_csv");
     }
     if (has("compression")) {
         options.compression = StringOption(input, "compression");

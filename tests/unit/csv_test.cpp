@@ -94,7 +94,122 @@ std::string Zstd(const std::string& text) {
     return out;
 }
 
+// UTF-8 text (of code points below U+0100) as Latin-1 bytes.
+std::string Latin1(const std::string& utf8) {
+    std::string out;
+    for (size_t i = 0; i < utf8.size(); i++) {
+        auto byte = static_cast<unsigned char>(utf8[i]);
+        if (byte >= 0xC2 && byte <= 0xC3) {
+            out.push_back(static_cast<char>(((byte & 0x1F) << 6) | (utf8[++i] & 0x3F)));
+        } else {
+            out.push_back(utf8[i]);
+        }
+    }
+    return out;
+}
+
+// UTF-8 text as UTF-16 code units, little- or big-endian.
+std::string Utf16(const std::string& utf8, bool big_endian) {
+    std::string out;
+    auto put = [&](uint16_t unit) {
+        char low = static_cast<char>(unit & 0xFF);
+        char high = static_cast<char>(unit >> 8);
+        out += big_endian ? std::string{high, low} : std::string{low, high};
+    };
+    for (size_t i = 0; i < utf8.size();) {
+        auto byte = static_cast<unsigned char>(utf8[i]);
+        size_t length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4;
+        uint32_t code = length == 1 ? byte : byte & (0x3F >> (length - 1));
+        for (size_t k = 1; k < length; k++) {
+            code = (code << 6) | (utf8[i + k] & 0x3F);
+        }
+        i += length;
+        if (code >= 0x10000) {
+            put(static_cast<uint16_t>(0xD800 + ((code - 0x10000) >> 10)));
+            put(static_cast<uint16_t>(0xDC00 + ((code - 0x10000) & 0x3FF)));
+        } else {
+            put(static_cast<uint16_t>(code));
+        }
+    }
+    return out;
+}
+
+// AwkwardCsv with accented names (and, `beyond_latin1`, a euro sign and an emoji).
+std::string AccentedCsv(bool beyond_latin1) {
+    std::string text = AwkwardCsv(2000, true, "\n");
+    std::string accented;
+    for (size_t i = 0; i < text.size(); i++) {
+        if (text[i] == 'n' && i > 0 && text[i - 1] != '\\') {
+            accented += beyond_latin1 && i % 3 == 0 ? "\xE2\x82\xAC\xF0\x9F\x98\x80" : "\xC3\xB1";
+        } else {
+            accented.push_back(text[i]);
+        }
+    }
+    return accented;
+}
+
 } // namespace
+
+TEST(CsvReader, Latin1AndUtf16FilesReadAsTheirUtf8Text) {
+    Database database;
+    Connection connection(database);
+    std::string latin1_text = AccentedCsv(false);
+    std::string utf16_text = AccentedCsv(true);
+    std::string utf8_latin1 = WriteFile("sluice_accented_latin1_as_utf8.csv", latin1_text);
+    std::string utf8_utf16 = WriteFile("sluice_accented_utf16_as_utf8.csv", utf16_text);
+    std::string latin1 = WriteFile("sluice_accented_latin1.csv", Latin1(latin1_text));
+    std::string utf16le = WriteFile("sluice_accented_utf16le.csv", Utf16(utf16_text, false));
+    std::string utf16bom =
+        WriteFile("sluice_accented_utf16bom.csv", "\xFF\xFE" + Utf16(utf16_text, false));
+    std::string utf16be =
+        WriteFile("sluice_accented_utf16be.csv", "\xFE\xFF" + Utf16(utf16_text, true));
+    auto read = [&](const std::string& path, const std::string& options) {
+        return Rows(connection, "SELECT * FROM read_csv('" + path + "'" + options + ")");
+    };
+    std::vector<std::string> expected_latin1 = read(utf8_latin1, ", parallel = false");
+    std::vector<std::string> expected_utf16 = read(utf8_utf16, ", parallel = false");
+    ASSERT_EQ(expected_latin1.size(), 2000u);
+    ASSERT_NE(expected_latin1[0].find("\xC3\xB1"), std::string::npos) << expected_latin1[0];
+    for (int threads : {1, 4}) {
+        connection.Query("SET threads = " + std::to_string(threads));
+        for (int buffer_size : {1000, 8 << 20}) {
+            SCOPED_TRACE(std::to_string(threads) + " threads, buffer_size " +
+                         std::to_string(buffer_size));
+            std::string size = ", buffer_size = " + std::to_string(buffer_size);
+            EXPECT_EQ(read(latin1, ", encoding = 'latin-1'" + size), expected_latin1);
+            for (const std::string& path : {utf16le, utf16bom, utf16be}) {
+                EXPECT_EQ(read(path, ", encoding = 'utf-16'" + size), expected_utf16) << path;
+            }
+        }
+    }
+    // Latin-1 read as UTF-8 is an error that says which option helps; a UTF-16 file cut in the
+    // middle of a character is a truncated file.
+    EXPECT_THROW(
+        {
+            try {
+                read(latin1, "");
+            } catch (const Exception& error) {
+                EXPECT_NE(std::string(error.what()).find("encoding = 'latin-1'"), std::string::npos)
+                    << error.what();
+                throw;
+            }
+        },
+        Exception);
+    std::string bytes = Utf16(utf16_text, false);
+    std::string cut = WriteFile("sluice_accented_cut.csv", bytes.substr(0, bytes.size() - 1));
+    EXPECT_THROW(
+        {
+            try {
+                read(cut, ", encoding = 'utf-16', buffer_size = 1000");
+            } catch (const Exception& error) {
+                EXPECT_NE(std::string(error.what()).find("UTF-16 data ends early"),
+                          std::string::npos)
+                    << error.what();
+                throw;
+            }
+        },
+        Exception);
+}
 
 TEST(CsvReader, CompressedFilesReadAsOneStreamEqualThePlainFile) {
     std::string text = AwkwardCsv(3000, true, "\n");

@@ -24,7 +24,7 @@ std::string CsvReadOptions::SniffKey() const {
     auto add_optional_char = [&](const std::optional<char>& c) {
         add(c ? std::string(1, *c) + "!" : "");
     };
-    add(compression);
+    add(compression + std::to_string(static_cast<int>(encoding)));
     add(delimiter ? "!" + *delimiter : "");
     add_optional_char(quote);
     add_optional_char(escape);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/types.hpp"
+#include "formats/stream_decoder.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -43,6 +44,7 @@ struct CsvReadOptions {
     int64_t max_line_size = 2000000;
     uint64_t buffer_size = 8 * 1024 * 1024; // bytes per scan job
     std::string compression = "auto";       // auto (by extension), none, gzip, zstd
+    TextEncoding encoding = TextEncoding::Utf8;
     // columns = {'name': 'TYPE', ...}: names and types, nothing sniffed.
     std::vector<std::pair<std::string, LogicalType>> columns;
     // names = [...]: the first columns' names.

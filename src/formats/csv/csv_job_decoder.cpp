@@ -162,9 +162,18 @@ bool CsvRowDecoder::ConvertRow(DataChunk& out, idx_t row, uint64_t row_start, ui
         }
         const csv::CsvValueParser& parser = file_.parsers_[i];
         bool text_column = parser.type().id() == LogicalTypeId::VARCHAR;
-        if (text_column && !IsValidUtf8(text)) {
+        string_t converted; // as `unescaped`
+        if (text_column && file_.options_.encoding == TextEncoding::Latin1) {
+            std::string_view utf8 = Latin1ToUtf8(text, latin1_scratch_);
+            if (utf8.data() != text.data()) {
+                converted = vector.AddString(utf8);
+                text = std::string_view(converted.data(), converted.size());
+            }
+        } else if (text_column && !IsValidUtf8(text)) {
             Reject(row_start, lines_before,
-                   "column \"" + file_.columns_[column].name + "\" holds invalid UTF-8");
+                   "column \"" + file_.columns_[column].name +
+                       "\" holds invalid UTF-8 (encoding = 'latin-1' or 'utf-16' reads other "
+                       "encodings)");
             return false;
         }
         if (!parser.Parse(text, vector, row)) {
@@ -297,9 +306,9 @@ bool CsvStreamDecoder::AtStreamEnd() const {
     if (!drained_ || job_.end < file_.handle_->Size()) {
         return false;
     }
-    if (!file_.stream_.decompressor->AtMemberEnd()) {
+    if (!file_.stream_.decoder->AtCleanEnd()) {
         throw Exception(ErrorKind::InvalidInput, "CSV error in '" + file_.path() + "': the " +
-                                                     CompressionName(file_.compression_) +
+                                                     file_.coding_.StreamName() +
                                                      " data ends early (the file is truncated)");
     }
     return true;
@@ -311,8 +320,8 @@ void CsvStreamDecoder::NextWindow(std::string_view carry, uint64_t carry_offset)
     if (!carry.empty()) {
         std::memcpy(window.get(), carry.data(), carry.size());
     }
-    size_t produced = file_.stream_.decompressor->Decompress(input_, input_left_,
-                                                             window.get() + carry.size(), capacity);
+    size_t produced =
+        file_.stream_.decoder->Decode(input_, input_left_, window.get() + carry.size(), capacity);
     drained_ = input_left_ == 0 && produced < capacity;
     window.size = carry.size() + produced;
     buffer_ = std::move(window);

@@ -45,6 +45,7 @@ protected:
     uint64_t buffer_offset_; // the file offset of the buffer's first byte
     csv::CsvTokenizer tokenizer_;
     std::vector<csv::CsvField> fields_;
+    std::string latin1_scratch_;
     bool done_ = false;
 
 private:

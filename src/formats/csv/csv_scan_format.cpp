@@ -39,16 +39,16 @@ struct FileHead {
     double compression_ratio = 1; // content bytes per file byte read
 };
 
-FileHead ReadHead(FileHandle& handle, StreamCompression compression, uint64_t want) {
+FileHead ReadHead(FileHandle& handle, const FileCoding& coding, uint64_t want) {
     FileHead head;
     uint64_t size = handle.Size();
-    if (compression == StreamCompression::None) {
+    if (!coding.Streamed()) {
         head.bytes = ReadAt(handle, 0, std::min(size, want));
         head.whole = head.bytes.size == size;
         return head;
     }
     constexpr uint64_t kPiece = 256 * 1024;
-    auto decompressor = StreamDecompressor::Make(compression, handle.path());
+    auto decoder = StreamDecoder::Make(coding, handle.path());
     head.bytes = ByteBuffer::Allocate(want);
     size_t produced = 0;
     uint64_t offset = 0;
@@ -58,8 +58,7 @@ FileHead ReadHead(FileHandle& handle, StreamCompression compression, uint64_t wa
         const uint8_t* input = piece.get();
         size_t left = piece.size;
         while (produced < want) {
-            size_t got =
-                decompressor->Decompress(input, left, head.bytes.get() + produced, want - produced);
+            size_t got = decoder->Decode(input, left, head.bytes.get() + produced, want - produced);
             produced += got;
             if (got == 0) {
                 break;
@@ -68,13 +67,13 @@ FileHead ReadHead(FileHandle& handle, StreamCompression compression, uint64_t wa
         offset -= left; // not consumed: the head is full
     }
     // Whole when everything was read and nothing more comes out.
-    uint8_t probe;
+    uint8_t probe[4]; // room for one character
     const uint8_t* none = nullptr;
     size_t zero = 0;
-    head.whole = offset >= size && decompressor->Decompress(none, zero, &probe, 1) == 0;
-    if (head.whole && !decompressor->AtMemberEnd()) {
+    head.whole = offset >= size && decoder->Decode(none, zero, probe, sizeof(probe)) == 0;
+    if (head.whole && !decoder->AtCleanEnd()) {
         throw Exception(ErrorKind::InvalidInput, "CSV error in '" + handle.path() + "': the " +
-                                                     CompressionName(compression) +
+                                                     coding.StreamName() +
                                                      " data ends early (the file is truncated)");
     }
     head.bytes.size = produced;
@@ -141,9 +140,9 @@ std::optional<uint64_t> CsvJobBoundaries::StopBefore(size_t job, const Waker& wa
 
 CsvScanFile::CsvScanFile(std::shared_ptr<FileHandle> handle, const CsvFileLayout& layout,
                          const csv::CsvReadOptions& options, bool sequential,
-                         StreamCompression compression)
+                         const FileCoding& coding)
     : handle_(std::move(handle)), dialect_(layout.sniffed.dialect), options_(options),
-      sequential_(sequential || compression != StreamCompression::None), compression_(compression),
+      sequential_(sequential || coding.Streamed()), coding_(coding),
       compression_ratio_(layout.compression_ratio), data_start_(layout.data_start),
       lines_before_data_(layout.lines_before_data), bytes_per_row_(layout.sniffed.bytes_per_row) {
     for (size_t i = 0; i < layout.sniffed.names.size(); i++) {
@@ -156,7 +155,7 @@ double CsvScanFile::EstimatedRows() const {
     if (bytes_per_row_ <= 0) {
         return -1;
     }
-    if (compression_ != StreamCompression::None) {
+    if (coding_.Streamed()) {
         return static_cast<double>(handle_->Size()) * compression_ratio_ / bytes_per_row_;
     }
     return static_cast<double>(handle_->Size() - data_start_) / bytes_per_row_;
@@ -185,9 +184,9 @@ FileJobs CsvScanFile::PlanJobs(const FileProjection& projection) {
     planned.in_order = sequential_;
     uint64_t size = handle_->Size();
     uint64_t step = options_.buffer_size;
-    if (compression_ != StreamCompression::None) {
-        // The compressed bytes, in order; the head is decompressed again by the first job.
-        stream_.decompressor = StreamDecompressor::Make(compression_, handle_->path());
+    if (coding_.Streamed()) {
+        // The file's bytes, in order; the head is decoded again by the first job.
+        stream_.decoder = StreamDecoder::Make(coding_, handle_->path());
         for (uint64_t begin = 0; begin < size; begin += step) {
             ScanJobPlan job;
             job.index_in_file = planned.jobs.size();
@@ -216,7 +215,7 @@ FileJobs CsvScanFile::PlanJobs(const FileProjection& projection) {
 
 std::unique_ptr<ScanJobDecoder> CsvScanFile::Decode(const ScanJobPlan& job,
                                                     std::vector<ByteBuffer> buffers) {
-    if (compression_ != StreamCompression::None) {
+    if (coding_.Streamed()) {
         return std::make_unique<CsvStreamDecoder>(*this, job, std::move(buffers[0]));
     }
     return std::make_unique<CsvRangeDecoder>(*this, job, std::move(buffers[0]));
@@ -242,9 +241,11 @@ csv::CsvSniffResult CsvScanFormat::Sniffed() const {
 }
 
 std::shared_ptr<ScanFile> CsvScanFormat::Open(FileSystem& file_system, const std::string& path) {
-    StreamCompression compression = CompressionFromOption(options_.compression, path, "read_csv");
+    FileCoding coding;
+    coding.compression = CompressionFromOption(options_.compression, path, "read_csv");
+    coding.encoding = options_.encoding;
     for (const char* suffix : {".bz2", ".xz", ".zip"}) {
-        if (compression == StreamCompression::None && EndsWith(Lower(path), suffix)) {
+        if (coding.compression == StreamCompression::None && EndsWith(Lower(path), suffix)) {
             throw Exception(ErrorKind::NotImplemented,
                             "CSV files compressed as " + std::string(suffix + 1) +
                                 " are not read (gzip and zstd are): '" + path + "'");
@@ -260,13 +261,13 @@ std::shared_ptr<ScanFile> CsvScanFormat::Open(FileSystem& file_system, const std
     }
     std::shared_ptr<const CsvFileLayout> layout;
     if (known) {
-        layout = std::make_shared<CsvFileLayout>(Learn(*handle, compression, known));
+        layout = std::make_shared<CsvFileLayout>(Learn(*handle, coding, known));
     } else {
         // A file sniffed before with the same options (a view bound again, a repeated query)
         // is not read again unless it changed.
         static FileVersionCache<CsvFileLayout> sniffed_files(kSniffCacheCapacity);
         layout = sniffed_files.Get(*handle, options_.SniffKey(), [&] {
-            return std::make_shared<CsvFileLayout>(Learn(*handle, compression, std::nullopt));
+            return std::make_shared<CsvFileLayout>(Learn(*handle, coding, std::nullopt));
         });
         std::lock_guard<std::mutex> guard(mutex_);
         if (!sniffed_) {
@@ -274,12 +275,12 @@ std::shared_ptr<ScanFile> CsvScanFormat::Open(FileSystem& file_system, const std
         }
     }
     bool sequential = !parallel_ || layout->sniffed.quoted_line_breaks;
-    return std::make_shared<CsvScanFile>(handle, *layout, options_, sequential, compression);
+    return std::make_shared<CsvScanFile>(handle, *layout, options_, sequential, coding);
 }
 
-CsvFileLayout CsvScanFormat::Learn(FileHandle& handle, StreamCompression compression,
+CsvFileLayout CsvScanFormat::Learn(FileHandle& handle, const FileCoding& coding,
                                    const std::optional<csv::CsvSniffResult>& known) const {
-    FileHead head = ReadHead(handle, compression, known ? kHeaderBytes : kSniffBytes);
+    FileHead head = ReadHead(handle, coding, known ? kHeaderBytes : kSniffBytes);
     uint64_t bom = ByteOrderMark(View(head.bytes));
     CsvFileLayout layout;
     layout.compression_ratio = head.compression_ratio;
@@ -319,7 +320,7 @@ CsvFileLayout CsvScanFormat::Learn(FileHandle& handle, StreamCompression compres
                                                          std::to_string(options_.max_line_size) +
                                                          " bytes (max_line_size raises the limit)");
         }
-        head = ReadHead(handle, compression, size * 2);
+        head = ReadHead(handle, coding, size * 2);
     }
 }
 

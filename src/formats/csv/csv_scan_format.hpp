@@ -4,7 +4,7 @@
 #include "formats/csv/csv_sniffer.hpp"
 #include "formats/csv/csv_value_parser.hpp"
 #include "formats/scan_format.hpp"
-#include "formats/stream_decompressor.hpp"
+#include "formats/stream_decoder.hpp"
 #include "parallel/task.hpp"
 
 #include <atomic>
@@ -54,7 +54,7 @@ struct CsvFileLayout {
 class CsvScanFile : public ScanFile {
 public:
     CsvScanFile(std::shared_ptr<FileHandle> handle, const CsvFileLayout& layout,
-                const csv::CsvReadOptions& options, bool sequential, StreamCompression compression);
+                const csv::CsvReadOptions& options, bool sequential, const FileCoding& coding);
 
     const std::string& path() const override { return handle_->path(); }
     std::shared_ptr<FileHandle> handle() const override { return handle_; }
@@ -77,7 +77,7 @@ private:
     // A compressed file's decompression, handed from each job to the next (after the previous
     // job's stop is recorded, which orders the hand-over).
     struct Stream {
-        std::unique_ptr<StreamDecompressor> decompressor;
+        std::unique_ptr<StreamDecoder> decoder;
         std::string carry;         // the row the previous job could not finish
         uint64_t carry_offset = 0; // where it starts in the decompressed stream
         uint64_t lines = 0;        // lines before it
@@ -93,7 +93,7 @@ private:
     std::vector<ScanColumn> columns_;
     std::vector<std::string> formats_; // per column: its DATE or TIMESTAMP format, "" for ISO
     bool sequential_;
-    StreamCompression compression_;
+    FileCoding coding_;
     Stream stream_;
     double compression_ratio_;
     uint64_t data_start_;
@@ -119,7 +119,7 @@ public:
 
 private:
     // Reads the file's head: sniffs it unless `known`, and finds where its data starts.
-    CsvFileLayout Learn(FileHandle& handle, StreamCompression compression,
+    CsvFileLayout Learn(FileHandle& handle, const FileCoding& coding,
                         const std::optional<csv::CsvSniffResult>& known) const;
 
     csv::CsvReadOptions options_;

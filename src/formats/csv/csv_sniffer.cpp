@@ -29,8 +29,11 @@ bool IsNullText(std::string_view text, const CsvReadOptions& options) {
            options.null_strings.end();
 }
 
+// With a `path`, the rows are the ones read for names and types: text is checked to be UTF-8 or
+// converted from Latin-1.
 Sampled Tokenize(std::string_view sample, bool whole_file, const CsvDialect& dialect,
-                 size_t max_rows, const std::string& path = "", bool keep_empty = false) {
+                 size_t max_rows, const std::string& path = "", bool keep_empty = false,
+                 TextEncoding encoding = TextEncoding::Utf8) {
     Sampled sampled;
     size_t start = 0;
     for (int64_t i = 0; i < dialect.skip; i++) {
@@ -58,11 +61,15 @@ Sampled Tokenize(std::string_view sample, bool whole_file, const CsvDialect& dia
         std::vector<std::string> row;
         for (const CsvField& field : fields) {
             row.emplace_back(tokenizer.Unescape(field, scratch));
-            if (!path.empty() && !IsValidUtf8(row.back())) {
+            if (encoding == TextEncoding::Latin1) {
+                std::string converted;
+                row.back() = std::string(Latin1ToUtf8(row.back(), converted));
+            } else if (!path.empty() && !IsValidUtf8(row.back())) {
                 throw Exception(ErrorKind::InvalidInput,
                                 "CSV error in '" + path + "' on line " +
                                     std::to_string(tokenizer.lines() + dialect.skip) +
-                                    ": invalid UTF-8 (encoding = 'utf-8')");
+                                    ": invalid UTF-8 (encoding = 'latin-1' or 'utf-16' reads other "
+                                    "encodings)");
             }
         }
         sampled.rows.push_back(std::move(row));
@@ -245,13 +252,15 @@ CsvSniffResult SniffCsv(std::string_view sample, bool whole_file, const CsvReadO
     result.dialect = DetectDialect(sample, whole_file, options);
     size_t max_rows =
         options.sample_size < 0 ? SIZE_MAX : static_cast<size_t>(options.sample_size) + 1;
-    Sampled sampled = Tokenize(sample, whole_file, result.dialect, max_rows, path);
+    Sampled sampled =
+        Tokenize(sample, whole_file, result.dialect, max_rows, path, false, options.encoding);
     result.quoted_line_breaks = sampled.quoted_line_breaks;
     result.bytes_per_row =
         sampled.rows.empty() ? 0 : static_cast<double>(sampled.bytes) / sampled.rows.size();
     size_t width = ModalWidth(sampled).first;
     if (width == 1) {
-        sampled = Tokenize(sample, whole_file, result.dialect, max_rows, path, true);
+        sampled =
+            Tokenize(sample, whole_file, result.dialect, max_rows, path, true, options.encoding);
     }
     if (!options.columns.empty()) {
         result.dialect.header = options.header.value_or(false);
