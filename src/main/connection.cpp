@@ -40,6 +40,25 @@ std::unique_ptr<QueryResult> SingleValueResult(const std::string& name, const Va
                                          std::vector<LogicalType>{value.type()}, std::move(chunks));
 }
 
+// Calls `finish` of every table function the query scanned, once each.
+void FinishTableFunctions(const BoundQuery& query) {
+    std::vector<const BoundTableFunction*> finished;
+    std::function<void(const LogicalOperator&)> visit = [&](const LogicalOperator& op) {
+        if (op.kind == LogicalOperatorKind::Get && op.function && op.function->finish &&
+            std::find(finished.begin(), finished.end(), op.function.get()) == finished.end()) {
+            finished.push_back(op.function.get());
+            op.function->finish();
+        }
+        for (const auto& child : op.children) {
+            visit(*child);
+        }
+    };
+    for (const auto& subplan : query.subplans) {
+        visit(*subplan.plan);
+    }
+    visit(*query.plan);
+}
+
 void OptimizeQuery(BoundQuery& query) {
     for (auto& subplan : query.subplans) {
         subplan.plan = Optimizer().Optimize(std::move(subplan.plan));
@@ -155,6 +174,7 @@ std::vector<std::unique_ptr<DataChunk>> Connection::RunOptimized(BoundQuery& que
     auto collector = std::make_shared<ResultCollector>(query.types);
     PlanQuery(query, executor, &database_.memory()).sink = collector;
     Run(executor);
+    FinishTableFunctions(query);
     if (profile) {
         *profile = executor.ProfileReport();
     }
@@ -369,6 +389,7 @@ std::unique_ptr<QueryResult> Connection::ExecuteCopy(const Statement& statement,
     pipeline.sink = sink;
     pipeline.max_threads = 1; // the file keeps the query's row order
     Run(executor);
+    FinishTableFunctions(copy.query);
     return SingleValueResult(
         "Count", Value::Integer(LogicalTypeId::BIGINT, static_cast<int64_t>(rows_written())));
 }

@@ -6,6 +6,7 @@
 #include "formats/csv/csv_scan_format.hpp"
 #include "formats/parquet/parquet_scan_format.hpp"
 #include "main/builtin_table_functions.hpp"
+#include "main/csv_rejects_tables.hpp"
 #include "main/database.hpp"
 #include "scan/multi_file_reader.hpp"
 #include "scan/multi_file_scan.hpp"
@@ -91,10 +92,14 @@ MultiFileOptions ReadMultiFileOptions(const TableFunctionInput& input, const std
 
 // Binds a multi-file scan of `format` over the files the input names.
 BoundTableFunction BindFileScan(Database& database, std::shared_ptr<ScanFormat> format,
-                                const TableFunctionInput& input, const std::string& name) {
+                                const TableFunctionInput& input, const std::string& name,
+                                std::shared_ptr<const MultiFileBinding>* bound_files = nullptr) {
     std::shared_ptr<const MultiFileBinding> binding =
         BindMultiFile(*format, database.file_system(), database.scheduler(),
                       FilePatterns(input, name), ReadMultiFileOptions(input, name), name);
+    if (bound_files) {
+        *bound_files = binding;
+    }
     BoundTableFunction bound;
     bound.names = binding->names;
     bound.types = binding->types;
@@ -147,6 +152,7 @@ const std::vector<std::string> kCsvParameters = {"delim",
                                                  "store_rejects",
                                                  "rejects_scan",
                                                  "rejects_table",
+                                                 "rejects_limit",
                                                  "max_line_size",
                                                  "buffer_size",
                                                  "encoding",
@@ -204,6 +210,7 @@ void Unsupported(const TableFunctionInput& input, const std::string& name, const
 struct CsvBindOptions {
     csv::CsvReadOptions read;
     bool parallel = true;
+    std::optional<CsvRejectsTarget> rejects; // store_rejects
 };
 
 CsvBindOptions ReadCsvOptions(const TableFunctionInput& input) {
@@ -321,9 +328,44 @@ CsvBindOptions ReadCsvOptions(const TableFunctionInput& input) {
             options.thousands = separator[0];
         }
     }
-    Unsupported(input, "store_rejects", "ignore_errors = true skips and counts rejected rows");
-    Unsupported(input, "rejects_scan", "");
-    Unsupported(input, "rejects_table", "");
+    // store_rejects, or naming a rejects table, keeps rejected rows (and implies ignore_errors).
+    bool store_rejects = has("store_rejects") ? input.Flag("store_rejects", "read_csv")
+                                              : has("rejects_table") || has("rejects_scan");
+    if (store_rejects) {
+        CsvRejectsTarget target;
+        int64_t limit =
+            has("rejects_limit") ? IntegerOption(input, "rejects_limit", 0, INT64_MAX) : 0;
+        target.rejects = std::make_shared<csv::CsvRejects>(static_cast<uint64_t>(limit));
+        for (auto [option, table] : {std::pair{"rejects_table", &target.errors_table},
+                                     std::pair{"rejects_scan", &target.scans_table}}) {
+            if (has(option)) {
+                *table = StringOption(input, option);
+            }
+        }
+        if (EqualsIgnoreCase(target.errors_table, target.scans_table)) {
+            throw Exception(ErrorKind::Binder,
+                            "read_csv: rejects_table and rejects_scan must name different tables");
+        }
+        for (const auto& [name, value] : input.named) {
+            target.user_arguments += (target.user_arguments.empty() ? "" : ", ") + name + "=" +
+                                     (value.IsNull() ? "NULL" : value.ToString());
+        }
+        if (input.named_structs.count("columns")) {
+            target.columns = "{";
+            for (const auto& [name, type] : input.named_structs.at("columns")) {
+                target.columns += (target.columns.size() > 1 ? "," : "") + std::string("'") + name +
+                                  "': '" + TypeFromText(type, "read_csv", "columns").ToString() +
+                                  "'";
+            }
+            target.columns += "}";
+        }
+        target.date_format = options.date_format;
+        target.timestamp_format = options.timestamp_format;
+        options.rejects = target.rejects;
+        bind.rejects = std::move(target);
+    } else if (has("rejects_limit")) {
+        throw Exception(ErrorKind::Binder, "read_csv: rejects_limit needs store_rejects = true");
+    }
     if (input.named_structs.count("columns")) {
         for (const auto& [name, type] : input.named_structs.at("columns")) {
             options.columns.emplace_back(name, TypeFromText(type, "read_csv", "columns"));
@@ -367,13 +409,20 @@ CsvBindOptions ReadCsvOptions(const TableFunctionInput& input) {
 TableFunction ReadCsvFunction(Database& database, const std::string& name) {
     TableFunction function;
     function.name = name;
-    function.bind = [&database, name](const TableFunctionInput& input) {
+    // DuckDB's scan_id in the rejects tables: one sequence per database.
+    auto scan_ids = std::make_shared<std::atomic<uint64_t>>(0);
+    function.bind = [&database, name, scan_ids](const TableFunctionInput& input) {
         input.CheckNamed(kCsvParameters, name);
         CsvBindOptions options = ReadCsvOptions(input);
         bool union_by_name = input.Flag("union_by_name", name);
         auto format =
             std::make_shared<CsvScanFormat>(options.read, union_by_name, options.parallel);
-        return BindFileScan(database, format, input, name);
+        std::shared_ptr<const MultiFileBinding> binding;
+        BoundTableFunction bound = BindFileScan(database, format, input, name, &binding);
+        if (options.rejects) {
+            bound.finish = StoreCsvRejects(database, *options.rejects, format, binding, scan_ids);
+        }
+        return bound;
     };
     return function;
 }

@@ -197,7 +197,7 @@ Statement Parser::ParseStatement() {
 
 bool Parser::AtQueryStart(size_t ahead) const {
     return IsKeyword("SELECT", ahead) || IsKeyword("WITH", ahead) || IsKeyword("VALUES", ahead) ||
-           (IsOperator("(", ahead) && AtQueryStart(ahead + 1));
+           IsKeyword("FROM", ahead) || (IsOperator("(", ahead) && AtQueryStart(ahead + 1));
 }
 
 std::string Parser::ParseObjectName() {
@@ -571,21 +571,32 @@ std::shared_ptr<SelectStatement> Parser::ParseValues() {
 std::shared_ptr<SelectStatement> Parser::ParseSelectBlock() {
     auto select = std::make_shared<SelectStatement>();
     select->location = Peek().location;
-    ExpectKeyword("SELECT");
-    if (AcceptKeyword("DISTINCT")) {
-        select->distinct = true;
-    } else {
-        AcceptKeyword("ALL");
-    }
-    do {
-        auto expression = ParseExpression();
-        std::string alias = ParseAlias(false);
-        if (!alias.empty()) {
-            expression->alias = alias;
+    // DuckDB's FROM-first form: FROM t [SELECT list] ...; without a SELECT list, SELECT *.
+    bool from_first = AcceptKeyword("FROM");
+    if (from_first) {
+        select->from = ParseFrom();
+        if (!IsKeyword("SELECT")) {
+            select->select_list.push_back(
+                MakeExpression(ParsedExpressionKind::Star, select->location));
         }
-        select->select_list.push_back(std::move(expression));
-    } while (AcceptOperator(","));
-    if (AcceptKeyword("FROM")) {
+    }
+    if (!from_first || IsKeyword("SELECT")) {
+        ExpectKeyword("SELECT");
+        if (AcceptKeyword("DISTINCT")) {
+            select->distinct = true;
+        } else {
+            AcceptKeyword("ALL");
+        }
+        do {
+            auto expression = ParseExpression();
+            std::string alias = ParseAlias(false);
+            if (!alias.empty()) {
+                expression->alias = alias;
+            }
+            select->select_list.push_back(std::move(expression));
+        } while (AcceptOperator(","));
+    }
+    if (!from_first && AcceptKeyword("FROM")) {
         select->from = ParseFrom();
     }
     if (AcceptKeyword("WHERE")) {

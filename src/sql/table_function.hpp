@@ -25,6 +25,9 @@ struct BoundTableFunction {
     std::function<std::shared_ptr<PipelineSource>(const std::vector<idx_t>& column_ids,
                                                   const std::vector<TableFilter>& filters)>
         make_source;
+    // Runs once after a query that scanned this function has finished without error (read_csv
+    // with store_rejects fills its rejects tables here).
+    std::function<void()> finish;
 };
 
 // A positional argument: one value, or the values of a list literal ['a', 'b'].

@@ -542,3 +542,54 @@ TEST(CsvReader, DateAndTimestampFormatsGivenOrSniffed) {
             << error.what();
     }
 }
+
+TEST(CsvReader, StoredRejectsNameTheSameLinesInParallelAsInOrder) {
+    std::string text = AwkwardCsv(3000, false, "\n");
+    // Every 97th row gets an amount that is no number, every 89th an extra column.
+    std::string bad;
+    size_t row = 0;
+    for (size_t start = 0; start < text.size();) {
+        size_t end = text.find('\n', start);
+        std::string line = text.substr(start, end - start);
+        if (row > 0 && !line.empty() && row % 97 == 0) {
+            line += "x";
+        } else if (row > 0 && !line.empty() && row % 89 == 0) {
+            line += ",extra";
+        }
+        bad += line + "\n";
+        start = end + 1;
+        row += line.empty() ? 0 : 1;
+    }
+    std::string path = WriteFile("sluice_rejects.csv", bad);
+    Database database;
+    Connection connection(database);
+    const std::string columns =
+        "columns = {'id': 'BIGINT', 'name': 'VARCHAR', 'amount': 'DOUBLE'}, header = true";
+    auto rejects = [&](const std::string& options, const std::string& table) {
+        connection.Query("SELECT count(*), sum(amount) FROM read_csv('" + path + "', " + columns +
+                         ", rejects_table = '" + table + "', rejects_scan = '" + table +
+                         "_scans', " + options + ")");
+        return Rows(connection, "SELECT line, line_byte_position, error_type, csv_line FROM " +
+                                    table + " ORDER BY line");
+    };
+    std::vector<std::string> in_order = rejects("parallel = false", "in_order");
+    EXPECT_EQ(in_order.size(), 63u); // 30 amounts, 33 extra columns
+    connection.Query("SET threads = 4");
+    EXPECT_EQ(rejects("buffer_size = 1000", "parallel_small"), in_order);
+    EXPECT_EQ(rejects("buffer_size = 100000", "parallel_large"), in_order);
+    // Without store_rejects, the error names one of those lines (whichever job met its error
+    // first) and the value on it.
+    try {
+        connection.Query("SELECT * FROM read_csv('" + path + "', " + columns +
+                         ", buffer_size = 1000)");
+        ADD_FAILURE() << "no error";
+    } catch (const Exception& error) {
+        std::string message = error.what();
+        size_t at = message.find("on line ") + 8;
+        std::string line = message.substr(at, message.find(' ', at) - at);
+        auto rejected = std::find_if(in_order.begin(), in_order.end(), [&](const auto& row) {
+            return row.substr(0, row.find('|')) == line;
+        });
+        EXPECT_NE(rejected, in_order.end()) << message;
+    }
+}

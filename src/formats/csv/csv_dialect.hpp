@@ -1,9 +1,11 @@
 #pragma once
 
 #include "common/types.hpp"
+#include "formats/csv/csv_rejects.hpp"
 #include "formats/stream_decoder.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,6 +59,8 @@ struct CsvReadOptions {
     char decimal_separator = '.';
     std::optional<char> thousands;
     std::vector<LogicalType> auto_type_candidates; // empty: DuckDB's
+    // store_rejects = true: rejected rows are kept here (and skipped) instead of failing.
+    std::shared_ptr<CsvRejects> rejects;
 
     // Every option that changes what sniffing a file finds, as one string (a cache key).
     std::string SniffKey() const;

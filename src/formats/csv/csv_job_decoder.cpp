@@ -71,14 +71,21 @@ bool CsvRowDecoder::Next(DataChunk& out) {
         }
         uint64_t row_start = buffer_offset_ + tokenizer_.row_start();
         if (result == csv::CsvTokenizer::Result::Error) {
-            Reject(row_start, lines_before, tokenizer_.error());
+            Reject(row_start, lines_before,
+                   {csv::CsvErrorType::UnquotedValue, tokenizer_.error(),
+                    "Value with unterminated quote found.", std::nullopt, std::nullopt, row_start});
             continue;
         }
         if (tokenizer_.position() - tokenizer_.row_start() >
             static_cast<uint64_t>(file_.options_.max_line_size)) {
+            uint64_t size = tokenizer_.position() - tokenizer_.row_start();
             Reject(row_start, lines_before,
-                   "a line is longer than " + std::to_string(file_.options_.max_line_size) +
-                       " bytes (max_line_size raises the limit)");
+                   {csv::CsvErrorType::LineSizeOverMaximum,
+                    "a line is longer than " + std::to_string(file_.options_.max_line_size) +
+                        " bytes (max_line_size raises the limit)",
+                    "Maximum line size of " + std::to_string(file_.options_.max_line_size) +
+                        " bytes exceeded. Actual Size:" + std::to_string(size) + " bytes.",
+                    std::nullopt, std::nullopt, row_start});
             continue;
         }
         if (ConvertRow(out, count, row_start, lines_before, scratch)) {
@@ -91,7 +98,7 @@ bool CsvRowDecoder::Next(DataChunk& out) {
 
 void CsvRowDecoder::Finish(uint64_t stop) {
     done_ = true;
-    file_.boundaries_.Stopped(job_.index_in_file, stop, file_.path());
+    file_.boundaries_.Stopped(job_.index_in_file, stop, tokenizer_.lines(), file_.path());
 }
 
 void CsvRowDecoder::SetTokenizer(uint64_t file_offset, bool at_end) {
@@ -119,24 +126,60 @@ void CsvRowDecoder::LineTooLong(uint64_t row_start, uint64_t lines_before) const
                                                  " bytes (max_line_size raises the limit)");
 }
 
-void CsvRowDecoder::Reject(uint64_t row_start, uint64_t lines_before, const std::string& what) {
+void CsvRowDecoder::Reject(uint64_t row_start, uint64_t lines_before, const RowError& error) {
+    if (file_.options_.rejects) {
+        file_.rows_rejected_++;
+        if (!file_.options_.rejects->Wants(file_.path())) {
+            return;
+        }
+        csv::CsvRejectedRow row;
+        row.path = file_.path();
+        row.line_byte_position = row_start;
+        row.byte_position = error.byte_position;
+        row.column_idx = error.column_idx;
+        row.column_name = error.column_name;
+        row.type = error.type;
+        size_t begin = tokenizer_.row_start();
+        size_t end = std::min<size_t>(std::max(tokenizer_.position(), begin), buffer_.size);
+        std::string_view text(Data() + begin, end - begin);
+        while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) {
+            text.remove_suffix(1);
+        }
+        row.csv_line.assign(text);
+        row.error_message = error.rejects_message;
+        RecordReject(std::move(row), lines_before);
+        return;
+    }
     if (file_.options_.ignore_errors) {
         file_.rows_rejected_++;
         return;
     }
-    throw Exception(ErrorKind::InvalidInput, Where(row_start, lines_before) + ": " + what);
+    throw Exception(ErrorKind::InvalidInput, Where(row_start, lines_before) + ": " + error.message);
 }
 
 bool CsvRowDecoder::ConvertRow(DataChunk& out, idx_t row, uint64_t row_start, uint64_t lines_before,
                                std::string& scratch) {
     size_t width = file_.columns_.size();
     if (fields_.size() != width && !(fields_.size() < width && file_.options_.null_padding)) {
+        bool missing = fields_.size() < width;
+        // As DuckDB reports it: the columns found, or the first one too many, and where the
+        // row ends or the extra field begins.
+        uint64_t position =
+            missing ? buffer_offset_ + fields_.back().offset + fields_.back().length
+                    : buffer_offset_ + fields_[width].offset - file_.dialect_.delimiter.size();
         Reject(row_start, lines_before,
-               "expected " + std::to_string(width) + " columns, found " +
-                   std::to_string(fields_.size()) +
-                   (fields_.size() < width ? " (null_padding = true reads the missing ones as "
-                                             "NULL; ignore_errors = true skips such rows)"
-                                           : " (ignore_errors = true skips such rows)"));
+               {missing ? csv::CsvErrorType::MissingColumns : csv::CsvErrorType::TooManyColumns,
+                "expected " + std::to_string(width) + " columns, found " +
+                    std::to_string(fields_.size()) +
+                    (missing ? " (null_padding = true reads the missing ones as NULL; "
+                               "ignore_errors = true skips such rows)"
+                             : " (ignore_errors = true skips such rows)"),
+                "Expected Number of Columns: " + std::to_string(width) +
+                    " Found: " + std::to_string(fields_.size()),
+                missing ? fields_.size() : width + 1,
+                missing ? std::optional<std::string>(file_.columns_[fields_.size()].name)
+                        : std::nullopt,
+                position});
         return false;
     }
     const FileProjection& projection = file_.projection_;
@@ -171,17 +214,24 @@ bool CsvRowDecoder::ConvertRow(DataChunk& out, idx_t row, uint64_t row_start, ui
             }
         } else if (text_column && !IsValidUtf8(text)) {
             Reject(row_start, lines_before,
-                   "column \"" + file_.columns_[column].name +
-                       "\" holds invalid UTF-8 (encoding = 'latin-1' or 'utf-16' reads other "
-                       "encodings)");
+                   {csv::CsvErrorType::InvalidEncoding,
+                    "column \"" + file_.columns_[column].name +
+                        "\" holds invalid UTF-8 (encoding = 'latin-1' or 'utf-16' reads other "
+                        "encodings)",
+                    "Invalid unicode (byte sequence mismatch) detected.", column + 1,
+                    file_.columns_[column].name, buffer_offset_ + field.offset});
             return false;
         }
         if (!parser.Parse(text, vector, row)) {
+            const std::string& name = file_.columns_[column].name;
             Reject(row_start, lines_before,
-                   "column \"" + file_.columns_[column].name + "\": could not convert " +
-                       Quoted(text) + " to " + parser.type().ToString() + " (types = {'" +
-                       file_.columns_[column].name +
-                       "': 'VARCHAR'} reads it as text; ignore_errors = true skips such rows)");
+                   {csv::CsvErrorType::Cast,
+                    "column \"" + name + "\": could not convert " + Quoted(text) + " to " +
+                        parser.type().ToString() + " (types = {'" + name +
+                        "': 'VARCHAR'} reads it as text; ignore_errors = true skips such rows)",
+                    "Error when converting column \"" + name + "\". Could not convert string \"" +
+                        std::string(text) + "\" to '" + parser.type().ToString() + "'",
+                    column + 1, name, buffer_offset_ + field.offset});
             return false;
         }
     }
@@ -350,6 +400,17 @@ bool CsvStreamDecoder::Refill(DataChunk& out) {
     SetTokenizer(buffer_offset_, AtStreamEnd());
     KeepBufferAlive(out);
     return true;
+}
+
+void CsvRangeDecoder::RecordReject(csv::CsvRejectedRow row, uint64_t lines_before) {
+    // The line is known once the earlier jobs have counted theirs.
+    file_.options_.rejects->Add(std::move(row), file_.shared_from_this(), job_.index_in_file,
+                                lines_before);
+}
+
+void CsvStreamDecoder::RecordReject(csv::CsvRejectedRow row, uint64_t lines_before) {
+    row.line = LineOf(lines_before);
+    file_.options_.rejects->Add(std::move(row), nullptr, job_.index_in_file, lines_before);
 }
 
 } // namespace sluice

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "formats/csv/csv_rejects.hpp"
 #include "formats/csv/csv_tokenizer.hpp"
 #include "formats/scan_format.hpp"
 
@@ -48,9 +49,21 @@ protected:
     std::string latin1_scratch_;
     bool done_ = false;
 
+    // Keeps a rejected row for the rejects table (store_rejects), its line resolved now or later.
+    virtual void RecordReject(csv::CsvRejectedRow row, uint64_t lines_before) = 0;
+
 private:
-    // A row that cannot be read: skipped and counted with ignore_errors, else the error.
-    void Reject(uint64_t row_start, uint64_t lines_before, const std::string& what);
+    struct RowError {
+        csv::CsvErrorType type;
+        std::string message;                // Sluice's, for the error thrown
+        std::string rejects_message;        // DuckDB's, for the rejects table
+        std::optional<uint64_t> column_idx; // 1-based, as DuckDB counts
+        std::optional<std::string> column_name;
+        uint64_t byte_position;
+    };
+    // A row that cannot be read: kept in the rejects table with store_rejects, skipped and
+    // counted with ignore_errors, else the error.
+    void Reject(uint64_t row_start, uint64_t lines_before, const RowError& error);
     bool ConvertRow(DataChunk& out, idx_t row, uint64_t row_start, uint64_t lines_before,
                     std::string& scratch);
 };
@@ -67,6 +80,7 @@ private:
     bool PastJobEnd(uint64_t next) const override { return next >= job_.end; }
     bool Refill(DataChunk& out) override;
     uint64_t LineOf(uint64_t lines_before) override;
+    void RecordReject(csv::CsvRejectedRow row, uint64_t lines_before) override;
 
     bool AtFileEnd() const;
     uint64_t FindFirstRow();
@@ -88,6 +102,7 @@ private:
     bool PastJobEnd(uint64_t) const override { return false; }
     bool Refill(DataChunk& out) override;
     uint64_t LineOf(uint64_t lines_before) override { return lines_ + lines_before + 1; }
+    void RecordReject(csv::CsvRejectedRow row, uint64_t lines_before) override;
 
     // Whether the tokenizer sees the stream's end: this is the file's last job and its data is
     // used up. A stream that stops inside a gzip member or zstd frame is a truncated file.

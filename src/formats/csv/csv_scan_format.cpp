@@ -92,6 +92,7 @@ void CsvJobBoundaries::Resize(size_t jobs) {
     std::lock_guard<std::mutex> guard(mutex_);
     starts_.assign(jobs, std::nullopt);
     stops_.assign(jobs, std::nullopt);
+    lines_.assign(jobs, std::nullopt);
     waiting_.assign(jobs, {});
 }
 
@@ -112,11 +113,12 @@ void CsvJobBoundaries::Started(size_t job, uint64_t start, const std::string& pa
     Check(job, path);
 }
 
-void CsvJobBoundaries::Stopped(size_t job, uint64_t stop, const std::string& path) {
+void CsvJobBoundaries::Stopped(size_t job, uint64_t stop, uint64_t lines, const std::string& path) {
     std::vector<Waker> wake;
     {
         std::lock_guard<std::mutex> guard(mutex_);
         stops_[job] = stop;
+        lines_[job] = lines;
         if (job + 1 < waiting_.size()) {
             wake.swap(waiting_[job + 1]);
         }
@@ -127,6 +129,18 @@ void CsvJobBoundaries::Stopped(size_t job, uint64_t stop, const std::string& pat
     for (const Waker& waker : wake) {
         waker.Wake();
     }
+}
+
+std::optional<uint64_t> CsvJobBoundaries::LinesBefore(size_t job) const {
+    std::lock_guard<std::mutex> guard(mutex_);
+    uint64_t total = 0;
+    for (size_t j = 0; j < job; j++) {
+        if (!lines_[j]) {
+            return std::nullopt;
+        }
+        total += *lines_[j];
+    }
+    return total;
 }
 
 std::optional<uint64_t> CsvJobBoundaries::StopBefore(size_t job, const Waker& waker) {
@@ -219,6 +233,14 @@ std::unique_ptr<ScanJobDecoder> CsvScanFile::Decode(const ScanJobPlan& job,
         return std::make_unique<CsvStreamDecoder>(*this, job, std::move(buffers[0]));
     }
     return std::make_unique<CsvRangeDecoder>(*this, job, std::move(buffers[0]));
+}
+
+std::optional<uint64_t> CsvScanFile::Line(size_t job, uint64_t lines_in_job) const {
+    std::optional<uint64_t> before = boundaries_.LinesBefore(job);
+    if (!before) {
+        return std::nullopt;
+    }
+    return lines_before_data_ + *before + lines_in_job + 1;
 }
 
 uint64_t CsvScanFile::LineAt(uint64_t offset) {

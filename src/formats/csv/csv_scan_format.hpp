@@ -1,6 +1,7 @@
 #pragma once
 
 #include "formats/csv/csv_dialect.hpp"
+#include "formats/csv/csv_rejects.hpp"
 #include "formats/csv/csv_sniffer.hpp"
 #include "formats/csv/csv_value_parser.hpp"
 #include "formats/scan_format.hpp"
@@ -24,17 +25,21 @@ public:
     void Resize(size_t jobs);
     // Records job `job`'s first row; throws if it does not meet the previous job's stop.
     void Started(size_t job, uint64_t start, const std::string& path);
-    // Records where job `job` stopped (the start of the first row it left to the next job).
-    void Stopped(size_t job, uint64_t stop, const std::string& path);
+    // Records where job `job` stopped (the start of the first row it left to the next job) and
+    // how many lines it passed from its first row on.
+    void Stopped(size_t job, uint64_t stop, uint64_t lines, const std::string& path);
+    // Lines passed by jobs before `job`, once all of them have stopped.
+    std::optional<uint64_t> LinesBefore(size_t job) const;
     // The previous job's stop, or nothing (then `waker` is woken once it is known).
     std::optional<uint64_t> StopBefore(size_t job, const Waker& waker);
 
 private:
     void Check(size_t job, const std::string& path); // under the lock
 
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
     std::vector<std::optional<uint64_t>> starts_;
     std::vector<std::optional<uint64_t>> stops_;
+    std::vector<std::optional<uint64_t>> lines_;
     std::vector<std::vector<Waker>> waiting_; // per job, for the previous job's stop
 };
 
@@ -51,7 +56,9 @@ struct CsvFileLayout {
 // ranges of `buffer_size`, each fetched with a little more at its end so that its last row
 // rarely needs another read. A compressed file's jobs are ranges of its compressed bytes, read
 // in order as one stream (offsets in errors are then the decompressed stream's).
-class CsvScanFile : public ScanFile {
+class CsvScanFile : public ScanFile,
+                    public csv::CsvLineResolver,
+                    public std::enable_shared_from_this<CsvScanFile> {
 public:
     CsvScanFile(std::shared_ptr<FileHandle> handle, const CsvFileLayout& layout,
                 const csv::CsvReadOptions& options, bool sequential, const FileCoding& coding);
@@ -68,6 +75,7 @@ public:
     const csv::CsvDialect& dialect() const { return dialect_; }
     bool sequential() const { return sequential_; }
     uint64_t rows_rejected() const { return rows_rejected_.load(); }
+    std::optional<uint64_t> Line(size_t job, uint64_t lines_in_job) const override;
 
 private:
     friend class CsvRowDecoder;

@@ -116,7 +116,7 @@ CsvDialect DetectDialect(std::string_view sample, bool whole_file, const CsvRead
     }
     CsvDialect best;
     bool found = false;
-    std::tuple<bool, double, size_t> best_score{false, 0, 0};
+    std::tuple<bool, bool, double, size_t> best_score{false, false, 0, 0};
     for (char quote : quotes) {
         std::vector<char> escapes;
         if (options.escape) {
@@ -139,11 +139,14 @@ CsvDialect DetectDialect(std::string_view sample, bool whole_file, const CsvRead
                 dialect.skip = options.skip.value_or(0);
                 Sampled sampled = Tokenize(sample, whole_file, dialect, kDialectRows);
                 auto [width, rows] = ModalWidth(sampled);
-                // Rows that agree on the column count, as a share (a quote that joins lines
-                // makes fewer rows), then more columns.
+                // The column count given (columns = {...}), then rows that agree on the
+                // column count, as a share (a quote that joins lines makes fewer rows), then
+                // more columns.
                 double consistent =
                     sampled.rows.empty() ? 0 : static_cast<double>(rows) / sampled.rows.size();
-                std::tuple<bool, double, size_t> score{!sampled.error, consistent, width};
+                bool expected_width = !options.columns.empty() && width == options.columns.size();
+                std::tuple<bool, bool, double, size_t> score{!sampled.error, expected_width,
+                                                             consistent, width};
                 if (!found || score > best_score) {
                     best = dialect;
                     best_score = score;
