@@ -199,14 +199,6 @@ std::optional<char> CharacterOption(const TableFunctionInput& input, const std::
     return text.empty() ? '\0' : text[0];
 }
 
-void Unsupported(const TableFunctionInput& input, const std::string& name, const std::string& why) {
-    if (input.named.count(name) || input.named_lists.count(name) ||
-        input.named_structs.count(name)) {
-        throw Exception(ErrorKind::NotImplemented, "read_csv: " + name + " is not supported yet" +
-                                                       (why.empty() ? "" : " (" + why + ")"));
-    }
-}
-
 struct CsvBindOptions {
     csv::CsvReadOptions read;
     bool parallel = true;
