@@ -1,5 +1,7 @@
 // Reads every CSV file of DuckDB's own CSV tests (../shared/corpus/csv) with Sluice and with
 // DuckDB (the oracle), both sniffing: column names, types and every value as text must agree.
+// Every file Sluice reads is also read at 2 and 4 threads in tiny jobs, which must give the rows
+// of one thread reading in order.
 // The outcome per file is checked against tests/csv/corpus_status.tsv, so that every
 // difference, regression or improvement, is visible and recorded there.
 //
@@ -55,7 +57,28 @@ async function runDuck(path) {
   }
 }
 
+// Sluice's rows read in order on one thread, against 2 and 4 threads with tiny jobs (most rows
+// cross a job boundary): they must be the same rows in the same order, or the same error.
+function parallelMismatch(path) {
+  const read = (threads, options) => {
+    const result = runSluice(`SET threads = ${threads}; SELECT * FROM read_csv(${quoteString(path)}${options})`);
+    return JSON.stringify(result.rows ?? result.error ?? result.crash);
+  };
+  const serial = read(1, ', parallel = false');
+  for (const [threads, size] of [[2, 4096], [4, 256]]) {
+    if (read(threads, `, buffer_size = ${size}`) !== serial) {
+      return `; ${threads} threads at buffer_size ${size} differ from one thread in order`;
+    }
+  }
+  return '';
+}
+
 function outcome(expected, path) {
+  const result = readOutcome(expected, path);
+  return result.startsWith('Sluice fails (') || result === 'both fail' ? result : result + parallelMismatch(path);
+}
+
+function readOutcome(expected, path) {
   const scan = `read_csv(${quoteString(path)})`;
   const described = runSluice(`DESCRIBE SELECT * FROM ${scan}`);
   if (described.crash) return `Sluice crashes (${described.crash})`;
