@@ -16,8 +16,12 @@ namespace {
 // Bytes the sniffer reads from the first file; later files read only enough for their header.
 constexpr uint64_t kSniffBytes = 4 * 1024 * 1024;
 constexpr uint64_t kHeaderBytes = 64 * 1024;
-// Fetched past a job's end so that its last row is usually complete without another read.
-constexpr uint64_t kJobTail = 64 * 1024;
+// Fetched past a job's end so that its last row is usually complete without another read: room
+// for a few dozen rows of the sniffed size, within these bounds. Those bytes are fetched twice
+// (also by the next job), so the tail stays small next to a job.
+constexpr uint64_t kMinJobTail = 4 * 1024;
+constexpr uint64_t kMaxJobTail = 64 * 1024;
+constexpr double kTailRows = 32;
 constexpr size_t kSniffCacheCapacity = 1024;
 
 ByteBuffer ReadAt(FileHandle& handle, uint64_t offset, uint64_t length) {
@@ -212,6 +216,11 @@ FileJobs CsvScanFile::PlanJobs(const FileProjection& projection) {
         boundaries_.Resize(planned.jobs.size());
         return planned;
     }
+    uint64_t tail =
+        bytes_per_row_ > 0
+            ? std::clamp(static_cast<uint64_t>(std::min(bytes_per_row_ * kTailRows, 1e9)),
+                         kMinJobTail, kMaxJobTail)
+            : kMaxJobTail;
     for (uint64_t begin = data_start_; begin < size; begin += step) {
         ScanJobPlan job;
         job.index_in_file = planned.jobs.size();
@@ -219,7 +228,7 @@ FileJobs CsvScanFile::PlanJobs(const FileProjection& projection) {
         job.end = std::min(size, begin + step);
         // From the byte before the range (is it a line break?) to a little past its end.
         uint64_t from = begin > data_start_ ? begin - 1 : begin;
-        uint64_t to = std::min(size, job.end + std::min(kJobTail, step));
+        uint64_t to = std::min(size, job.end + std::min(tail, step));
         job.ranges.push_back({from, to - from});
         planned.jobs.push_back(std::move(job));
     }
