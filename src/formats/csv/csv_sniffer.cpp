@@ -290,11 +290,18 @@ CsvSniffResult SniffCsv(std::string_view sample, bool whole_file, const CsvReadO
         bool all_text = std::all_of(below.begin(), below.end(), [&](int k) {
             return k < 0 || static_cast<size_t>(k) == varchar;
         });
+        // A first-row value that the type below rejects, or a value over a column that is
+        // empty below it (as DuckDB: a column without values gives no type it could fit).
+        bool rows_below = sampled.rows.size() > 1;
         bool misfit = false;
         if (first.size() == width) {
             for (size_t c = 0; c < width; c++) {
-                if (below[c] >= 0 && static_cast<size_t>(below[c]) != varchar &&
-                    !IsNullText(first[c], options) && !parsers[below[c]].Accepts(first[c])) {
+                if (IsNullText(first[c], options)) {
+                    continue;
+                }
+                if (below[c] < 0 ? rows_below
+                                 : static_cast<size_t>(below[c]) != varchar &&
+                                       !parsers[below[c]].Accepts(first[c])) {
                     misfit = true;
                 }
             }
