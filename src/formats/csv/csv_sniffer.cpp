@@ -19,6 +19,7 @@ constexpr size_t kDialectRows = 1000;
 
 struct Sampled {
     std::vector<std::vector<std::string>> rows;
+    std::vector<uint64_t> lines_before; // per row: the lines passed before it
     bool error = false;
     bool quoted_line_breaks = false;
     size_t bytes = 0;
@@ -44,6 +45,7 @@ Sampled Tokenize(std::string_view sample, bool whole_file, const CsvDialect& dia
     std::vector<CsvField> fields;
     std::string scratch;
     while (sampled.rows.size() < max_rows) {
+        uint64_t lines_before = tokenizer.lines();
         CsvTokenizer::Result result = tokenizer.Next(fields);
         if (result == CsvTokenizer::Result::Error) {
             sampled.error = true;
@@ -52,6 +54,7 @@ Sampled Tokenize(std::string_view sample, bool whole_file, const CsvDialect& dia
         if (result == CsvTokenizer::Result::Empty) {
             if (keep_empty && !tokenizer.passed_comment()) {
                 sampled.rows.push_back({""}); // a NULL row of a one-column file
+                sampled.lines_before.push_back(lines_before);
             }
             continue;
         }
@@ -73,6 +76,7 @@ Sampled Tokenize(std::string_view sample, bool whole_file, const CsvDialect& dia
             }
         }
         sampled.rows.push_back(std::move(row));
+        sampled.lines_before.push_back(lines_before);
         sampled.bytes = tokenizer.position() - start;
     }
     sampled.quoted_line_breaks = tokenizer.saw_quoted_line_break();
@@ -92,6 +96,20 @@ std::pair<size_t, size_t> ModalWidth(const Sampled& sampled) {
         }
     }
     return best;
+}
+
+// Rows of notes above the table: the leading rows without the modal column count, when there
+// are no more of them than rows of the table and the options let the sniffer skip lines.
+size_t LeadingNotes(const Sampled& sampled, size_t width, const CsvReadOptions& options) {
+    if (options.skip || options.null_padding) {
+        return 0;
+    }
+    size_t first_row = 0;
+    while (first_row < sampled.rows.size() && sampled.rows[first_row].size() != width) {
+        first_row++;
+    }
+    bool few = first_row < sampled.rows.size() && first_row <= sampled.rows.size() - first_row;
+    return few ? first_row : 0;
 }
 
 bool Contains(std::string_view sample, char c) {
@@ -116,7 +134,7 @@ CsvDialect DetectDialect(std::string_view sample, bool whole_file, const CsvRead
     }
     CsvDialect best;
     bool found = false;
-    std::tuple<bool, bool, double, size_t> best_score{false, false, 0, 0};
+    std::tuple<bool, bool, double, bool, int64_t, size_t> best_score{false, false, 0, false, 0, 0};
     for (char quote : quotes) {
         std::vector<char> escapes;
         if (options.escape) {
@@ -140,13 +158,22 @@ CsvDialect DetectDialect(std::string_view sample, bool whole_file, const CsvRead
                 Sampled sampled = Tokenize(sample, whole_file, dialect, kDialectRows);
                 auto [width, rows] = ModalWidth(sampled);
                 // The column count given (columns = {...}), then rows that agree on the
-                // column count, as a share (a quote that joins lines makes fewer rows), then
-                // more columns.
-                double consistent =
-                    sampled.rows.empty() ? 0 : static_cast<double>(rows) / sampled.rows.size();
+                // column count, as a share (a quote that joins lines makes fewer rows; notes
+                // above the table do not count), then several columns rather than one, then
+                // fewer rows skipped as notes (a reading that splits quoted fields needs more),
+                // then more columns.
+                size_t notes = options.columns.empty() ? LeadingNotes(sampled, width, options) : 0;
+                double consistent = sampled.rows.size() > notes
+                                        ? static_cast<double>(rows) / (sampled.rows.size() - notes)
+                                        : 0;
                 bool expected_width = !options.columns.empty() && width == options.columns.size();
-                std::tuple<bool, bool, double, size_t> score{!sampled.error, expected_width,
-                                                             consistent, width};
+                std::tuple<bool, bool, double, bool, int64_t, size_t> score{
+                    !sampled.error,
+                    expected_width,
+                    consistent,
+                    width > 1,
+                    -static_cast<int64_t>(notes),
+                    width};
                 if (!found || score > best_score) {
                     best = dialect;
                     best_score = score;
@@ -261,6 +288,15 @@ CsvSniffResult SniffCsv(std::string_view sample, bool whole_file, const CsvReadO
     result.bytes_per_row =
         sampled.rows.empty() ? 0 : static_cast<double>(sampled.bytes) / sampled.rows.size();
     size_t width = ModalWidth(sampled).first;
+    // Lines of notes above the table (fewer or more columns than the rows below) are skipped,
+    // as DuckDB's sniffer does, unless skip or null_padding says otherwise.
+    if (size_t notes = options.columns.empty() ? LeadingNotes(sampled, width, options) : 0) {
+        {
+            result.dialect.skip += static_cast<int64_t>(sampled.lines_before[notes]);
+            sampled = Tokenize(sample, whole_file, result.dialect, max_rows, path, false,
+                               options.encoding);
+        }
+    }
     if (width == 1) {
         sampled =
             Tokenize(sample, whole_file, result.dialect, max_rows, path, true, options.encoding);
@@ -311,7 +347,12 @@ CsvSniffResult SniffCsv(std::string_view sample, bool whole_file, const CsvReadO
             return std::none_of(parsers.begin(), parsers.end() - 1,
                                 [&](const CsvValueParser& parser) { return parser.Accepts(v); });
         });
-        header = first.size() == width && ((all_text && first_all_text) || misfit);
+        // An empty first row over data (",,") is a header without names, as in DuckDB.
+        bool first_empty = width > 1 && rows_below &&
+                           std::all_of(first.begin(), first.end(), [&](const std::string& v) {
+                               return IsNullText(v, options);
+                           });
+        header = first.size() == width && ((all_text && first_all_text) || misfit || first_empty);
     }
     result.dialect.header = header;
     std::vector<int> chosen =
