@@ -1,12 +1,15 @@
 // The CSV reader: rows found exactly once whatever the job size and thread count, quoted line
 // breaks, CRLF, empty lines and long fields; errors that name file, line, byte and column.
 #include "common/exception.hpp"
+#include "formats/csv/csv_value_parser.hpp"
 #include "main/sluice.hpp"
 
 #include <gtest/gtest.h>
 #include <zlib.h>
 #include <zstd.h>
 
+#include <charconv>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -591,5 +594,31 @@ TEST(CsvReader, StoredRejectsNameTheSameLinesInParallelAsInOrder) {
             return row.substr(0, row.find('|')) == line;
         });
         EXPECT_NE(rejected, in_order.end()) << message;
+    }
+}
+
+TEST(CsvReader, DoublesParseToTheSameBitsAsFromChars) {
+    csv::CsvReadOptions options;
+    csv::CsvValueParser parser(LogicalTypeId::DOUBLE, options);
+    Vector vector(LogicalTypeId::DOUBLE, 1);
+    std::mt19937_64 random(7);
+    for (int i = 0; i < 200000; i++) {
+        // Up to 18 digits (past the fast path's 15), the point anywhere, a sign sometimes.
+        std::string text = random() % 4 == 0 ? "-" : "";
+        int digits = 1 + static_cast<int>(random() % 18);
+        int point = static_cast<int>(random() % (digits + 1));
+        for (int d = 0; d < digits; d++) {
+            if (d == point && d > 0) {
+                text += '.';
+            }
+            text += static_cast<char>('0' + random() % 10);
+        }
+        double expected = 0;
+        auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), expected);
+        ASSERT_TRUE(error == std::errc() && end == text.data() + text.size()) << text;
+        ASSERT_TRUE(parser.Parse(text, vector, 0)) << text;
+        double got = vector.data<double>()[0];
+        ASSERT_EQ(std::memcmp(&got, &expected, sizeof(double)), 0)
+            << text << ": " << got << " vs " << expected;
     }
 }

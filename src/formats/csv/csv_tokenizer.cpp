@@ -2,6 +2,10 @@
 
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace sluice::csv {
 
 namespace {
@@ -33,6 +37,40 @@ void CsvTokenizer::Reset(const char* data, size_t size, size_t position, bool fi
     position_ = position;
     final_ = final;
 }
+
+namespace {
+
+// The first of `delimiter`, \n or \r at or after `p`, or `size`. Fields are mostly short, so the
+// cost is the branch that ends a byte loop; comparing 16 bytes at once replaces it with one
+// mask per field.
+size_t FindFieldEnd(const char* data, size_t size, size_t p, char delimiter) {
+#if defined(__SSE2__)
+    const __m128i delimiters = _mm_set1_epi8(delimiter);
+    const __m128i line_feeds = _mm_set1_epi8('\n');
+    const __m128i returns = _mm_set1_epi8('\r');
+    while (p + 16 <= size) {
+        __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + p));
+        __m128i hits = _mm_or_si128(
+            _mm_cmpeq_epi8(bytes, delimiters),
+            _mm_or_si128(_mm_cmpeq_epi8(bytes, line_feeds), _mm_cmpeq_epi8(bytes, returns)));
+        int mask = _mm_movemask_epi8(hits);
+        if (mask != 0) {
+            return p + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+        }
+        p += 16;
+    }
+#endif
+    while (p < size) {
+        char c = data[p];
+        if (c == delimiter || c == '\n' || c == '\r') {
+            return p;
+        }
+        p++;
+    }
+    return size;
+}
+
+} // namespace
 
 bool CsvTokenizer::AtDelimiter(size_t p) const {
     const std::string& delimiter = dialect_.delimiter;
@@ -142,13 +180,7 @@ CsvTokenizer::Result CsvTokenizer::Next(std::vector<CsvField>& fields) {
             }
             size_t start = p;
             if (delimiter_length == 1) {
-                while (p < size_) {
-                    c = data_[p];
-                    if (c == first_delimiter || c == '\n' || c == '\r') {
-                        break;
-                    }
-                    p++;
-                }
+                p = FindFieldEnd(data_, size_, p, first_delimiter);
             } else {
                 while (p < size_ && !IsLineBreak(data_[p]) && !AtDelimiter(p)) {
                     p++;

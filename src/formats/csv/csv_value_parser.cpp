@@ -31,8 +31,46 @@ bool ParseInt64(std::string_view text, int64_t& value) {
     return error == std::errc() && end == text.data() + text.size() && !text.empty();
 }
 
+// Plain decimals ("-1234.56") of at most 15 digits are an exact integer over an exact power of
+// ten, so one division rounds them correctly (Clinger's fast path); anything else (exponents,
+// more digits, inf) goes to from_chars.
+bool ParseSimpleDecimal(std::string_view text, char decimal_separator, double& value) {
+    static constexpr double kPowersOfTen[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                              1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    size_t i = 0;
+    bool negative = false;
+    if (i < text.size() && (text[i] == '-' || text[i] == '+')) {
+        negative = text[i] == '-';
+        i++;
+    }
+    uint64_t mantissa = 0;
+    int digits = 0;
+    int scale = -1; // digits after the separator; -1 before it
+    for (; i < text.size(); i++) {
+        char c = text[i];
+        if (c >= '0' && c <= '9') {
+            mantissa = mantissa * 10 + static_cast<uint64_t>(c - '0');
+            digits++;
+            scale += scale >= 0 ? 1 : 0;
+        } else if (c == decimal_separator && scale < 0) {
+            scale = 0;
+        } else {
+            return false;
+        }
+    }
+    if (digits == 0 || digits > 15) {
+        return false;
+    }
+    double result = static_cast<double>(mantissa) / kPowersOfTen[scale > 0 ? scale : 0];
+    value = negative ? -result : result;
+    return true;
+}
+
 bool ParseDouble(std::string_view text, char decimal_separator, double& value) {
     text = TrimSpaces(text);
+    if (ParseSimpleDecimal(text, decimal_separator, value)) {
+        return true;
+    }
     std::string replaced;
     if (decimal_separator != '.') {
         replaced.assign(text);
