@@ -264,16 +264,20 @@ Statement Parser::ParseInsert() {
     statement.kind = StatementKind::Insert;
     statement.object_name = ParseObjectName();
     if (IsOperator("(") && !AtQueryStart(1)) {
-        Take();
-        do {
-            ColumnDefinition column;
-            column.name = ParseObjectName();
-            statement.columns.push_back(std::move(column));
-        } while (AcceptOperator(","));
-        ExpectOperator(")");
+        ParseColumnNames(statement);
     }
     statement.select = ParseQuery();
     return statement;
+}
+
+void Parser::ParseColumnNames(Statement& statement) {
+    ExpectOperator("(");
+    do {
+        ColumnDefinition column;
+        column.name = ParseObjectName();
+        statement.columns.push_back(std::move(column));
+    } while (AcceptOperator(","));
+    ExpectOperator(")");
 }
 
 Statement Parser::ParseDrop() {
@@ -386,13 +390,8 @@ Statement Parser::ParseCopy() {
     } else if (IsKeyword("FROM", 1) || IsOperator("(", 1)) { // COPY table [(columns)] FROM ...
         statement.kind = StatementKind::CopyFrom;
         statement.object_name = ParseObjectName();
-        if (AcceptOperator("(")) {
-            do {
-                ColumnDefinition column;
-                column.name = ParseObjectName();
-                statement.columns.push_back(std::move(column));
-            } while (AcceptOperator(","));
-            ExpectOperator(")");
+        if (IsOperator("(")) {
+            ParseColumnNames(statement);
         }
         ExpectKeyword("FROM");
     } else { // COPY table TO ...: all of the table

@@ -36,6 +36,8 @@ private:
     ParsedExpressionPtr ParseListLiteral(); // [a, b, ...]
     Statement ParseCreate();
     Statement ParseInsert();
+    // (a, b, ...): the column list of INSERT INTO t (...) and COPY t (...) FROM.
+    void ParseColumnNames(Statement& statement);
     Statement ParseDrop();
     std::string ParseObjectName();
     Statement ParseSet();

@@ -107,26 +107,6 @@ bool ParseBoolean(std::string_view text, bool& value) {
     return false;
 }
 
-bool IsNumber(const LogicalType& type) {
-    switch (type.id()) {
-    case LogicalTypeId::TINYINT:
-    case LogicalTypeId::SMALLINT:
-    case LogicalTypeId::INTEGER:
-    case LogicalTypeId::BIGINT:
-    case LogicalTypeId::HUGEINT:
-    case LogicalTypeId::UTINYINT:
-    case LogicalTypeId::USMALLINT:
-    case LogicalTypeId::UINTEGER:
-    case LogicalTypeId::UBIGINT:
-    case LogicalTypeId::FLOAT:
-    case LogicalTypeId::DOUBLE:
-    case LogicalTypeId::DECIMAL:
-        return true;
-    default:
-        return false;
-    }
-}
-
 // The text without any `thousands` character, as DuckDB reads it (grouping is not checked).
 std::string_view WithoutThousands(std::string_view text, char thousands, std::string& scratch) {
     if (text.find(thousands) == std::string_view::npos) {
@@ -147,7 +127,7 @@ CsvValueParser::CsvValueParser(LogicalType type, const CsvReadOptions& options,
                                std::optional<CsvDateFormat> format)
     : type_(std::move(type)), format_(std::move(format)),
       decimal_separator_(options.decimal_separator), thousands_(options.thousands.value_or(0)),
-      numeric_(IsNumber(type_)) {
+      numeric_(type_.IsNumeric()) {
     switch (type_.id()) {
     case LogicalTypeId::VARCHAR:
         kind_ = Kind::Varchar;
