@@ -181,6 +181,9 @@ try {
   const flip = run(`${numbers}('${server.url}/etagflip/numbers.parquet')`);
   report(flip.error && /changed while it was being read/.test(flip.error), 'a file whose ETag changes mid-query',
     (flip.error || '').split('\n')[0]);
+  const csvFlip = run(`SELECT count(*) FROM read_csv('${server.url}/etagflip/numbers.csv', buffer_size = 50000)`);
+  report(csvFlip.error && /changed while it was being read/.test(csvFlip.error), 'a CSV file whose ETag changes mid-query',
+    (csvFlip.error || '').split('\n')[0]);
 } finally {
   server.stop();
 }
