@@ -52,6 +52,7 @@ public:
             return TaskResult::Yield;
         } catch (...) {
             executor_.PushError(std::current_exception());
+            ReleaseLocals();
             executor_.OnTaskDone(state_);
             return TaskResult::Done;
         }
@@ -102,8 +103,18 @@ private:
 
     TaskResult Finish() {
         state_.pipeline->sink->Combine(sink_local_.get());
+        ReleaseLocals();
         executor_.OnTaskDone(state_);
         return TaskResult::Done;
+    }
+
+    // The task's per-thread state goes before the executor hears it is done: once the last task
+    // is done the query may return (and the next one start) while the scheduler still holds this
+    // task object, and local states hold memory reservations and point into the pipeline.
+    void ReleaseLocals() {
+        source_local_.reset();
+        operator_locals_.clear();
+        sink_local_.reset();
     }
 
     Executor& executor_;
