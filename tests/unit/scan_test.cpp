@@ -43,6 +43,8 @@ public:
     std::atomic<int64_t> reads{0};
     bool remote = false;
     std::string version = "v1";
+    // While set, requests wait before their latency starts (a test decides when bytes arrive).
+    std::atomic<bool> held{false};
 
     void ResetCounters() {
         peak = 0;
@@ -59,9 +61,13 @@ public:
         int64_t seen = peak.load();
         while (seen < now && !peak.compare_exchange_weak(seen, now)) {
         }
-        auto deadline = std::chrono::steady_clock::now() + latency_;
         bool cancelled = false;
-        while (std::chrono::steady_clock::now() < deadline) {
+        while (held.load() && !cancelled) {
+            cancelled = CurrentReadContext().Cancelled();
+            std::this_thread::sleep_for(1ms);
+        }
+        auto deadline = std::chrono::steady_clock::now() + latency_;
+        while (!cancelled && std::chrono::steady_clock::now() < deadline) {
             if (CurrentReadContext().Cancelled()) {
                 cancelled = true;
                 break;
@@ -453,7 +459,8 @@ TEST(ReadAheadScan, AParkedTaskResumesOnAnotherWorker) {
     // Pinned: of two REGULAR threads one is held by a blocker while the scan task starts, so the
     // scan runs on the other; when it parks, that thread picks up a hog that frees the blocker's
     // thread and then waits for the resume. The fetch's wake-up can then only be run by the
-    // formerly blocked thread.
+    // formerly blocked thread. No fetch completes before the hog runs (the file system holds the
+    // requests), so the wake-up cannot come early, however slowly the parking thread goes on.
     TaskScheduler scheduler(2, 4);
     auto file_system = std::make_shared<LatencyFileSystem>(50ms);
     auto format = std::make_shared<ParquetScanFormat>();
@@ -461,6 +468,7 @@ TEST(ReadAheadScan, AParkedTaskResumesOnAnotherWorker) {
     auto scan = std::make_shared<MultiFileScan>(format, binding, std::vector<idx_t>{0},
                                                 std::vector<TableFilter>{}, ScanOptions{},
                                                 ScanServices{&scheduler, file_system.get()});
+    file_system->held = true; // the footer was read at bind time
 
     std::mutex mutex;
     std::condition_variable changed;
@@ -478,6 +486,7 @@ TEST(ReadAheadScan, AParkedTaskResumesOnAnotherWorker) {
     std::shared_ptr<ThreadRecordingSource> source;
     source = std::make_shared<ThreadRecordingSource>(scan, [&] {
         scheduler.Schedule(std::make_shared<FunctionTask>([&] {
+            file_system->held = false;
             {
                 std::lock_guard<std::mutex> guard(mutex);
                 release_blocker = true;
