@@ -41,7 +41,7 @@ bool CsvRowDecoder::Next(DataChunk& out) {
     KeepBufferAlive(out);
     idx_t count = 0;
     std::string scratch;
-    while (count < kVectorSize) {
+    while (count < kVectorSize && !done_) {
         uint64_t next = buffer_offset_ + tokenizer_.position();
         if (PastJobEnd(next)) {
             Finish(next);
@@ -154,7 +154,12 @@ void CsvRowDecoder::Reject(uint64_t row_start, uint64_t lines_before, const RowE
         file_.rows_rejected_++;
         return;
     }
-    throw Exception(ErrorKind::InvalidInput, Where(row_start, lines_before) + ": " + error.message);
+    std::string message = Where(row_start, lines_before) + ": " + error.message;
+    if (HoldError(message)) {
+        done_ = true; // the rest of this job is not read: the query fails either way
+        return;
+    }
+    throw Exception(ErrorKind::InvalidInput, message);
 }
 
 bool CsvRowDecoder::ConvertRow(DataChunk& out, idx_t row, uint64_t row_start, uint64_t lines_before,
@@ -400,6 +405,11 @@ bool CsvStreamDecoder::Refill(DataChunk& out) {
     SetTokenizer(buffer_offset_, AtStreamEnd());
     KeepBufferAlive(out);
     return true;
+}
+
+bool CsvRangeDecoder::HoldError(const std::string& message) {
+    return !file_.sequential_ &&
+           file_.boundaries_.HoldError(job_.index_in_file, message, file_.path());
 }
 
 void CsvRangeDecoder::RecordReject(csv::CsvRejectedRow row, uint64_t lines_before) {

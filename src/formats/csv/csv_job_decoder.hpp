@@ -51,6 +51,9 @@ protected:
 
     // Keeps a rejected row for the rejects table (store_rejects), its line resolved now or later.
     virtual void RecordReject(csv::CsvRejectedRow row, uint64_t lines_before) = 0;
+    // Whether a row error is held until the job's start is known to be right (true: the job
+    // stops; the error surfaces when the previous job stops).
+    virtual bool HoldError(const std::string&) { return false; }
 
 private:
     struct RowError {
@@ -81,6 +84,7 @@ private:
     bool Refill(DataChunk& out) override;
     uint64_t LineOf(uint64_t lines_before) override;
     void RecordReject(csv::CsvRejectedRow row, uint64_t lines_before) override;
+    bool HoldError(const std::string& message) override;
 
     bool AtFileEnd() const;
     uint64_t FindFirstRow();

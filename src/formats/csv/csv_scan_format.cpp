@@ -97,11 +97,20 @@ void CsvJobBoundaries::Resize(size_t jobs) {
     starts_.assign(jobs, std::nullopt);
     stops_.assign(jobs, std::nullopt);
     lines_.assign(jobs, std::nullopt);
+    held_.assign(jobs, std::nullopt);
     waiting_.assign(jobs, {});
 }
 
 void CsvJobBoundaries::Check(size_t job, const std::string& path) {
-    if (job == 0 || !starts_[job] || !stops_[job - 1] || *starts_[job] == *stops_[job - 1]) {
+    if (job == 0 || !starts_[job] || !stops_[job - 1]) {
+        return;
+    }
+    if (*starts_[job] == *stops_[job - 1]) {
+        if (held_[job]) { // the job started right: its error was real
+            std::string message = std::move(*held_[job]);
+            held_[job].reset();
+            throw Exception(ErrorKind::InvalidInput, message);
+        }
         return;
     }
     throw Exception(ErrorKind::InvalidInput,
@@ -109,6 +118,19 @@ void CsvJobBoundaries::Check(size_t job, const std::string& path) {
                         ": a quoted field holds a line break where the file was split for "
                         "parallel reading (the sniffer's sample had none); parallel = false "
                         "reads the file in order");
+}
+
+bool CsvJobBoundaries::HoldError(size_t job, const std::string& message, const std::string& path) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (job == 0) {
+        return false;
+    }
+    if (stops_[job - 1]) {
+        Check(job, path); // a wrong start is the error to report
+        return false;
+    }
+    held_[job] = message;
+    return true;
 }
 
 void CsvJobBoundaries::Started(size_t job, uint64_t start, const std::string& path) {

@@ -28,6 +28,12 @@ public:
     // Records where job `job` stopped (the start of the first row it left to the next job) and
     // how many lines it passed from its first row on.
     void Stopped(size_t job, uint64_t stop, uint64_t lines, const std::string& path);
+    // A row error in job `job`, read in parallel. A job that started inside a quoted field reads
+    // garbage, and then the wrong start is the error to report: so the row error is held (true:
+    // the job stops) until the previous job's stop shows whether the start was right; thrown by
+    // the caller (false) when that is known already and right; the wrong start's error is
+    // thrown here when it is known and wrong.
+    bool HoldError(size_t job, const std::string& message, const std::string& path);
     // Lines passed by jobs before `job`, once all of them have stopped.
     std::optional<uint64_t> LinesBefore(size_t job) const;
     // The previous job's stop, or nothing (then `waker` is woken once it is known).
@@ -40,6 +46,8 @@ private:
     std::vector<std::optional<uint64_t>> starts_;
     std::vector<std::optional<uint64_t>> stops_;
     std::vector<std::optional<uint64_t>> lines_;
+    std::vector<std::optional<std::string>>
+        held_;                                // per job: its row error, until its start is checked
     std::vector<std::vector<Waker>> waiting_; // per job, for the previous job's stop
 };
 
