@@ -400,7 +400,7 @@ public:
     SourceResult GetData(DataChunk& out, LocalState* local, TaskContext& context) override {
         {
             std::lock_guard<std::mutex> guard(mutex);
-            if (parked_on != std::thread::id() && resumed_on == std::thread::id()) {
+            if (watching && resumed_on == std::thread::id()) {
                 resumed_on = std::this_thread::get_id();
                 resumed.notify_all();
             }
@@ -422,7 +422,8 @@ public:
     void StopBackgroundWork() override { scan_->StopBackgroundWork(); }
 
     std::thread::id parked_on;
-    std::thread::id resumed_on;
+    std::thread::id resumed_on; // the first thread to run the task once `watching` is set
+    bool watching = false;      // under `mutex`
     std::mutex mutex;
     std::condition_variable resumed;
 
@@ -459,8 +460,9 @@ TEST(ReadAheadScan, AParkedTaskResumesOnAnotherWorker) {
     // Pinned: of two REGULAR threads one is held by a blocker while the scan task starts, so the
     // scan runs on the other; when it parks, that thread picks up a hog that frees the blocker's
     // thread and then waits for the resume. The fetch's wake-up can then only be run by the
-    // formerly blocked thread. No fetch completes before the hog runs (the file system holds the
-    // requests), so the wake-up cannot come early, however slowly the parking thread goes on.
+    // formerly blocked thread. The task may be woken and park again before the hog runs (the
+    // file's plan completes without I/O), but no fetch completes before the hog runs (the file
+    // system holds the requests), and only runs after the hog started count as the resume.
     TaskScheduler scheduler(2, 4);
     auto file_system = std::make_shared<LatencyFileSystem>(50ms);
     auto format = std::make_shared<ParquetScanFormat>();
@@ -486,6 +488,10 @@ TEST(ReadAheadScan, AParkedTaskResumesOnAnotherWorker) {
     std::shared_ptr<ThreadRecordingSource> source;
     source = std::make_shared<ThreadRecordingSource>(scan, [&] {
         scheduler.Schedule(std::make_shared<FunctionTask>([&] {
+            {
+                std::lock_guard<std::mutex> guard(source->mutex);
+                source->watching = true; // this thread is taken from here on
+            }
             file_system->held = false;
             {
                 std::lock_guard<std::mutex> guard(mutex);
