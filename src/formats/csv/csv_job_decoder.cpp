@@ -118,9 +118,8 @@ std::string CsvRowDecoder::Where(uint64_t row_start, uint64_t lines_before) {
            " (byte " + std::to_string(row_start) + ")";
 }
 
-void CsvRowDecoder::LineTooLong(uint64_t row_start, uint64_t lines_before) const {
-    auto& self = const_cast<CsvRowDecoder&>(*this);
-    throw Exception(ErrorKind::InvalidInput, self.Where(row_start, lines_before) +
+void CsvRowDecoder::LineTooLong(uint64_t row_start, uint64_t lines_before) {
+    throw Exception(ErrorKind::InvalidInput, Where(row_start, lines_before) +
                                                  ": a line is longer than " +
                                                  std::to_string(file_.options_.max_line_size) +
                                                  " bytes (max_line_size raises the limit)");

@@ -37,7 +37,7 @@ protected:
     void SetTokenizer(uint64_t file_offset, bool at_end);
     void KeepBufferAlive(DataChunk& out);
     const char* Data() const { return reinterpret_cast<const char*>(buffer_.get()); }
-    [[noreturn]] void LineTooLong(uint64_t row_start, uint64_t lines_before) const;
+    [[noreturn]] void LineTooLong(uint64_t row_start, uint64_t lines_before);
     std::string Where(uint64_t row_start, uint64_t lines_before);
 
     CsvScanFile& file_;

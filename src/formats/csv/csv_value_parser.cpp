@@ -109,9 +109,6 @@ bool ParseBoolean(std::string_view text, bool& value) {
 
 // The text without any `thousands` character, as DuckDB reads it (grouping is not checked).
 std::string_view WithoutThousands(std::string_view text, char thousands, std::string& scratch) {
-    if (text.find(thousands) == std::string_view::npos) {
-        return text;
-    }
     scratch.clear();
     for (char c : text) {
         if (c != thousands) {
@@ -163,10 +160,22 @@ CsvValueParser::CsvValueParser(LogicalType type, const CsvReadOptions& options,
 }
 
 bool CsvValueParser::Parse(std::string_view text, Vector& out, idx_t row) const {
-    std::string stripped;
-    if (thousands_ && numeric_) {
-        text = WithoutThousands(text, thousands_, stripped);
+    if (HasThousands(text)) {
+        std::string stripped;
+        return ParseValue(WithoutThousands(text, thousands_, stripped), out, row);
     }
+    return ParseValue(text, out, row);
+}
+
+bool CsvValueParser::Accepts(std::string_view text) const {
+    if (HasThousands(text)) {
+        std::string stripped;
+        return AcceptsValue(WithoutThousands(text, thousands_, stripped));
+    }
+    return AcceptsValue(text);
+}
+
+bool CsvValueParser::ParseValue(std::string_view text, Vector& out, idx_t row) const {
     switch (kind_) {
     case Kind::Varchar:
         out.data<string_t>()[row] = string_t(text.data(), static_cast<uint32_t>(text.size()));
@@ -261,11 +270,7 @@ bool CsvValueParser::Parse(std::string_view text, Vector& out, idx_t row) const 
     return true;
 }
 
-bool CsvValueParser::Accepts(std::string_view text) const {
-    std::string stripped;
-    if (thousands_ && numeric_) {
-        text = WithoutThousands(text, thousands_, stripped);
-    }
+bool CsvValueParser::AcceptsValue(std::string_view text) const {
     switch (kind_) {
     case Kind::Varchar:
         return true;

@@ -30,6 +30,13 @@ public:
     bool Accepts(std::string_view text) const;
 
 private:
+    // Whether `text` is a number holding the thousands separator (dropped before parsing).
+    bool HasThousands(std::string_view text) const {
+        return thousands_ && numeric_ && text.find(thousands_) != std::string_view::npos;
+    }
+    bool ParseValue(std::string_view text, Vector& out, idx_t row) const;
+    bool AcceptsValue(std::string_view text) const;
+
     enum class Kind : uint8_t {
         Varchar,
         Boolean,
