@@ -270,6 +270,29 @@ AggregateFunction MinMaxTyped(bool is_max, const LogicalType& argument) {
             result.data<T>()[row] = s.value;
         }
     };
+    if constexpr (std::is_same_v<T, string_t>) {
+        // A string state points into its table's heap: spilled as a length and the bytes.
+        function.serialize = [](const uint8_t* state, std::string& out) {
+            const auto& s = As<MinMaxState<T>>(state);
+            uint32_t length = s.has_value ? s.value.size() : UINT32_MAX;
+            out.append(reinterpret_cast<const char*>(&length), sizeof(length));
+            if (s.has_value) {
+                out += s.value.view();
+            }
+        };
+        function.deserialize = [](const uint8_t*& in, uint8_t* state, StringHeap& heap) {
+            auto& s = As<MinMaxState<T>>(state);
+            uint32_t length;
+            std::memcpy(&length, in, sizeof(length));
+            in += sizeof(length);
+            s.has_value = length != UINT32_MAX;
+            if (s.has_value) {
+                s.value =
+                    heap.AddString(std::string_view(reinterpret_cast<const char*>(in), length));
+                in += length;
+            }
+        };
+    }
     return function;
 }
 
@@ -299,6 +322,7 @@ AggregateFunction MakeDistinct(AggregateFunction inner) {
     function.argument_types = inner.argument_types;
     function.return_type = inner.return_type;
     function.state_size = sizeof(DistinctValues*);
+    function.spillable = false;
     function.initialize = [](uint8_t* state) { DistinctOf(state) = new DistinctValues(); };
     function.destroy = [](uint8_t* state) {
         delete DistinctOf(state);

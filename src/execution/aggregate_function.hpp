@@ -29,6 +29,12 @@ struct AggregateFunction {
     std::function<void(const uint8_t* state, Vector& result, idx_t row)> finalize;
     // Frees what a state owns (DISTINCT sets); absent for plain states.
     std::function<void(uint8_t* state)> destroy;
+    // Spilling: appends a state's bytes to `out`, and reads them back (advancing `in`) into an
+    // initialised state, long strings into `heap`. Absent: the state's raw bytes are the form.
+    std::function<void(const uint8_t* state, std::string& out)> serialize;
+    std::function<void(const uint8_t*& in, uint8_t* state, StringHeap& heap)> deserialize;
+    // States can be spilled (false for DISTINCT sets: an aggregate with one cannot spill).
+    bool spillable = true;
 };
 
 // `inner` over the distinct non-NULL values of its argument: count(DISTINCT x), sum(DISTINCT x).

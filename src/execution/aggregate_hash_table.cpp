@@ -4,6 +4,9 @@
 #include "common/physical_dispatch.hpp"
 #include "execution/row_operations.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 namespace sluice {
 
 namespace {
@@ -79,7 +82,8 @@ AggregateHashTable::AggregateHashTable(
 idx_t AggregateHashTable::MemoryUsage() const {
     idx_t keys = key_chunks_.empty() ? 0 : key_chunks_.size() * ChunkMemory(*key_chunks_[0]);
     return slots_.capacity() * sizeof(Slot) + states_.capacity() +
-           group_hashes_.capacity() * sizeof(uint64_t) + keys;
+           group_hashes_.capacity() * sizeof(uint64_t) + keys + heap_.AllocatedBytes() +
+           key_string_bytes_;
 }
 
 AggregateHashTable::~AggregateHashTable() {
@@ -106,6 +110,11 @@ uint32_t AggregateHashTable::AddGroup(const std::vector<const Vector*>& keys, id
     DataChunk& chunk = *key_chunks_.back();
     for (idx_t k = 0; k < keys.size(); k++) {
         chunk.column(k).CopyRow(*keys[k], row, in_chunk);
+        if (key_types_[k].physical() == PhysicalType::VARCHAR &&
+            chunk.column(k).RowIsValid(in_chunk)) {
+            uint32_t length = chunk.column(k).data<string_t>()[in_chunk].size();
+            key_string_bytes_ += length > string_t::kInlineLength ? length : 0;
+        }
     }
     chunk.SetSize(in_chunk + 1);
     states_.resize(group_count_ * stride_);
@@ -296,6 +305,84 @@ void AggregateHashTable::EnsureSingleGroup() {
     if (group_count_ == 0 && key_types_.empty()) {
         uint32_t group;
         FindOrCreateGroups({}, 1, &group);
+    }
+}
+
+bool AggregateHashTable::Spillable() const {
+    return std::all_of(aggregates_->begin(), aggregates_->end(),
+                       [](const AggregateFunction& aggregate) { return aggregate.spillable; });
+}
+
+std::vector<LogicalType> AggregateHashTable::SpilledTypes() const {
+    std::vector<LogicalType> types = key_types_;
+    types.push_back(LogicalTypeId::BLOB);
+    return types;
+}
+
+void AggregateHashTable::SpillTo(SpillFile& file, idx_t partition_count,
+                                 std::vector<uint64_t>& offsets) {
+    auto partitions = PartitionGroups(partition_count);
+    DataChunk out(SpilledTypes());
+    std::shared_ptr<const void> no_owner; // the chunk is written before the table changes
+    RowLocation locations[kVectorSize];
+    std::string states;
+    offsets.clear();
+    for (const auto& groups : partitions) {
+        offsets.push_back(file.bytes());
+        for (idx_t offset = 0; offset < groups.size(); offset += kVectorSize) {
+            idx_t count = std::min(kVectorSize, groups.size() - offset);
+            out.Reset();
+            Vector& blob = out.column(key_types_.size());
+            for (idx_t i = 0; i < count; i++) {
+                uint32_t group = groups[offset + i];
+                locations[i] = {static_cast<uint32_t>(group / kVectorSize),
+                                static_cast<uint32_t>(group % kVectorSize)};
+                states.clear();
+                for (idx_t a = 0; a < aggregates_->size(); a++) {
+                    const AggregateFunction& aggregate = (*aggregates_)[a];
+                    if (aggregate.serialize) {
+                        aggregate.serialize(State(group, a), states);
+                    } else {
+                        states.append(reinterpret_cast<const char*>(State(group, a)),
+                                      aggregate.state_size);
+                    }
+                }
+                blob.data<string_t>()[i] = blob.AddString(states);
+            }
+            for (idx_t k = 0; k < key_types_.size(); k++) {
+                GatherRows(key_chunks_, k, locations, count, out.column(k), 0, no_owner);
+            }
+            out.SetSize(count);
+            file.Append(out);
+        }
+    }
+    offsets.push_back(file.bytes());
+}
+
+void AggregateHashTable::CombineSpilled(const DataChunk& spilled) {
+    idx_t count = spilled.size();
+    std::vector<const Vector*> keys;
+    for (idx_t k = 0; k < key_types_.size(); k++) {
+        keys.push_back(&spilled.column(k));
+    }
+    uint32_t targets[kVectorSize];
+    FindOrCreateGroups(keys, count, targets);
+    const string_t* blobs = spilled.column(key_types_.size()).data<string_t>();
+    std::vector<uint8_t> scratch(std::max<idx_t>(stride_, 1));
+    for (idx_t row = 0; row < count; row++) {
+        const auto* in = reinterpret_cast<const uint8_t*>(blobs[row].data());
+        for (idx_t a = 0; a < aggregates_->size(); a++) {
+            const AggregateFunction& aggregate = (*aggregates_)[a];
+            uint8_t* state = scratch.data() + offsets_[a];
+            aggregate.initialize(state);
+            if (aggregate.deserialize) {
+                aggregate.deserialize(in, state, heap_);
+            } else {
+                std::memcpy(state, in, aggregate.state_size);
+                in += aggregate.state_size;
+            }
+            aggregate.combine(state, State(targets[row], a));
+        }
     }
 }
 

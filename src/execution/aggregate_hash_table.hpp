@@ -4,6 +4,7 @@
 #include "common/string_heap.hpp"
 #include "execution/aggregate_function.hpp"
 #include "execution/row_operations.hpp"
+#include "memory/spill_file.hpp"
 
 #include <memory>
 #include <vector>
@@ -34,6 +35,16 @@ public:
     std::vector<std::vector<uint32_t>> PartitionGroups(idx_t partition_count) const;
     // An aggregate without GROUP BY returns one row even over no input.
     void EnsureSingleGroup();
+
+    // Spilling. Every aggregate's states can be written out (no DISTINCT).
+    bool Spillable() const;
+    // The types of a spilled group: the keys, then one BLOB of every aggregate's state.
+    std::vector<LogicalType> SpilledTypes() const;
+    // Appends every group to `file`, partition by partition (PartitionGroups); `offsets` gets
+    // where each partition's chunks start, and the file's end. The table is left as it was.
+    void SpillTo(SpillFile& file, idx_t partition_count, std::vector<uint64_t>& offsets);
+    // Folds spilled groups (a chunk of SpilledTypes) into this table.
+    void CombineSpilled(const DataChunk& spilled);
 
     idx_t GroupCount() const { return group_count_; }
     // The bytes the table holds: slots, keys, states.
@@ -68,7 +79,8 @@ private:
 
     std::vector<std::unique_ptr<DataChunk>> key_chunks_;
     std::vector<uint8_t> states_;
-    StringHeap heap_; // long strings held by min/max states
+    StringHeap heap_;            // long strings held by min/max states
+    idx_t key_string_bytes_ = 0; // long strings of the keys, in the key chunks' heaps
     idx_t group_count_ = 0;
 
     // 8 bytes, so that a probe touches as little memory as possible: the high half of the

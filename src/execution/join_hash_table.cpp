@@ -8,8 +8,16 @@ void JoinHashTable::Append(std::vector<std::unique_ptr<DataChunk>> chunks) {
     std::lock_guard<std::mutex> guard(mutex_);
     for (auto& chunk : chunks) {
         row_count_ += chunk->size();
+        build_rows_ += chunk->size();
         chunks_.push_back(std::move(chunk));
     }
+}
+
+std::vector<std::unique_ptr<DataChunk>> JoinHashTable::TakeChunks() {
+    std::lock_guard<std::mutex> guard(mutex_);
+    row_count_ = 0;
+    build_rows_ = 0;
+    return std::move(chunks_);
 }
 
 idx_t JoinHashTable::IndexMemory(idx_t rows) {

@@ -20,6 +20,8 @@ public:
     void Append(std::vector<std::unique_ptr<DataChunk>> chunks);
     // Builds the index once every chunk is in.
     void Build();
+    // Hands the rows appended so far back (before Build), leaving the table empty.
+    std::vector<std::unique_ptr<DataChunk>> TakeChunks();
 
     idx_t key_count() const { return key_count_; }
     const std::vector<LogicalType>& types() const { return types_; }
@@ -30,6 +32,14 @@ public:
     static idx_t IndexMemory(idx_t rows);
     // Some build row has a NULL key (IN then yields NULL instead of false).
     bool has_null_key() const { return has_null_key_; }
+    // The whole build side has no rows (the table may hold one partition of it).
+    bool BuildSideEmpty() const { return build_rows_ == 0; }
+    // A table holding part of the build side (a spilled join's partition) learns the facts
+    // of the whole: its row count and whether any key was NULL.
+    void SetBuildFacts(idx_t rows, bool has_null_key) {
+        build_rows_ = rows;
+        has_null_key_ = has_null_key;
+    }
 
     // The first entry (1-based; 0: none) of the chain `hash` falls in, and the entry after `entry`.
     uint32_t FirstEntry(uint64_t hash) const { return heads_[hash & mask_]; }
@@ -51,6 +61,7 @@ private:
     std::mutex mutex_;
     std::vector<std::unique_ptr<DataChunk>> chunks_;
     idx_t row_count_ = 0;
+    idx_t build_rows_ = 0; // of the whole build side
     bool has_null_key_ = false;
 
     // One entry per build row with non-NULL keys; a chain's entries in one array, so that

@@ -1,5 +1,7 @@
 #include "execution/physical_hash_aggregate.hpp"
 
+#include "common/memory_size.hpp"
+
 #include <algorithm>
 
 namespace sluice {
@@ -13,8 +15,10 @@ struct AggregateLocal : public LocalState {
 
 struct ScanLocal : public LocalState {
     idx_t chunk = 0;
-    // Partitioned results: the partition this task merged and scans.
-    const AggregateHashTable* partition = nullptr;
+    // Partitioned results: the partition this task merged and scans (freed when it moves on:
+    // the chunks it produced share the memory they show).
+    std::unique_ptr<AggregateHashTable> partition;
+    std::unique_ptr<MemoryReservation> reservation;
     idx_t partition_index = 0;
     idx_t next_chunk = 0;
 };
@@ -22,6 +26,8 @@ struct ScanLocal : public LocalState {
 // Above this many groups the final merge runs per partition on all threads.
 constexpr idx_t kPartitionedMergeGroups = 100000;
 constexpr idx_t kMergePartitions = 32;
+// Spilled groups are read back in pieces of this size, one partition at a time.
+constexpr size_t kSpillReadBuffer = 128 << 10;
 
 } // namespace
 
@@ -45,24 +51,81 @@ std::vector<LogicalType> HashAggregateSink::OutputTypes() const {
 std::unique_ptr<LocalState> HashAggregateSink::InitLocal() {
     auto local = std::make_unique<AggregateLocal>();
     local->table = std::make_unique<AggregateHashTable>(key_types_, aggregates_);
-    local->reservation = std::make_unique<MemoryReservation>(memory_, "a hash aggregate");
+    local->reservation =
+        std::make_unique<MemoryReservation>(memory_, "a hash aggregate", &statistics_);
     return local;
+}
+
+bool HashAggregateSink::CanSpill(const AggregateHashTable& table) const {
+    return memory_ && memory_->temporary_directory() && !key_types_.empty() && table.Spillable() &&
+           table.GroupCount() > 0;
+}
+
+HashAggregateSink::SpilledTable HashAggregateSink::Spill(AggregateHashTable& table) {
+    SpilledTable spilled;
+    spilled.file = std::make_unique<SpillFile>(*memory_->temporary_directory(),
+                                               "a hash aggregate needs more than memory_limit (" +
+                                                   FormatMemorySize(memory_->limit()) + ")");
+    table.SpillTo(*spilled.file, kMergePartitions, spilled.offsets);
+    spilled.file->Flush();
+    statistics_.spilled_bytes.fetch_add(spilled.file->bytes());
+    statistics_.spill_files.fetch_add(1);
+    return spilled;
 }
 
 SinkResult HashAggregateSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_index*/) {
     auto& state = *static_cast<AggregateLocal*>(local);
     state.table->Sink(chunk, argument_columns_);
-    state.reservation->Resize(state.table->MemoryUsage());
+    idx_t usage = state.table->MemoryUsage();
+    if (!state.reservation->TryResize(usage)) {
+        if (!CanSpill(*state.table)) {
+            state.reservation->Resize(usage); // the Out of Memory error
+        }
+        // Out of memory: this table's groups go to disk and the task starts an empty table.
+        SpilledTable spilled = Spill(*state.table);
+        state.table = std::make_unique<AggregateHashTable>(key_types_, aggregates_);
+        state.reservation->Resize(state.table->MemoryUsage());
+        std::lock_guard<std::mutex> guard(mutex_);
+        spilled_.push_back(std::move(spilled));
+    }
     return SinkResult::NeedMoreInput;
 }
 
 void HashAggregateSink::Combine(LocalState* local) {
+    auto& state = *static_cast<AggregateLocal*>(local);
+    bool spilling;
+    {
+        std::lock_guard<std::mutex> guard(mutex_);
+        spilling = !spilled_.empty();
+    }
+    if (spilling && CanSpill(*state.table)) {
+        // Once anything spilled, every table is merged from disk.
+        SpilledTable spilled = Spill(*state.table);
+        state.table.reset();
+        state.reservation.reset();
+        std::lock_guard<std::mutex> guard(mutex_);
+        spilled_.push_back(std::move(spilled));
+        return;
+    }
     std::lock_guard<std::mutex> guard(mutex_);
-    tables_.push_back(std::move(static_cast<AggregateLocal*>(local)->table));
-    reservations_.push_back(std::move(static_cast<AggregateLocal*>(local)->reservation));
+    tables_.push_back(std::move(state.table));
+    reservations_.push_back(std::move(state.reservation));
 }
 
 void HashAggregateSink::Finalize() {
+    if (!spilled_.empty()) {
+        // Tables combined before the first spill go to disk too; then the result is merged
+        // partition by partition.
+        for (auto& table : tables_) {
+            if (table->GroupCount() > 0) {
+                spilled_.push_back(Spill(*table));
+            }
+        }
+        tables_.clear();
+        reservations_.clear();
+        partition_count_ = kMergePartitions;
+        return;
+    }
     if (tables_.empty()) {
         tables_.push_back(std::make_unique<AggregateHashTable>(key_types_, aggregates_));
     }
@@ -82,7 +145,7 @@ void HashAggregateSink::Finalize() {
               [](const auto& a, const auto& b) { return a->GroupCount() > b->GroupCount(); });
     // The largest table grows by what it takes in from the others.
     auto& growth = reservations_.emplace_back(
-        std::make_unique<MemoryReservation>(memory_, "a hash aggregate"));
+        std::make_unique<MemoryReservation>(memory_, "a hash aggregate", &statistics_));
     idx_t before = tables_.front()->MemoryUsage();
     for (idx_t i = 1; i < tables_.size(); i++) {
         tables_.front()->Combine(*tables_[i]);
@@ -96,6 +159,17 @@ std::unique_ptr<AggregateHashTable> HashAggregateSink::MergePartition(idx_t part
     for (idx_t t = 0; t < tables_.size(); t++) {
         merged->CombineGroups(*tables_[t], partition_groups_[t][partition]);
     }
+    if (!spilled_.empty()) {
+        DataChunk chunk(merged->SpilledTypes());
+        for (const SpilledTable& spilled : spilled_) {
+            uint64_t start = spilled.offsets[partition], end = spilled.offsets[partition + 1];
+            SpillFile::Reader reader(*spilled.file, start, end, kSpillReadBuffer);
+            while (reader.Next(chunk)) {
+                merged->CombineSpilled(chunk);
+            }
+            statistics_.read_back_bytes.fetch_add(end - start);
+        }
+    }
     return merged;
 }
 
@@ -107,19 +181,18 @@ SourceResult AggregateResultSource::ScanPartitions(DataChunk& out, LocalState* l
             state.partition->Scan(state.next_chunk++, out);
             return SourceResult::HaveMoreOutput;
         }
+        state.partition.reset();
+        state.reservation.reset();
         idx_t partition = next_partition_.fetch_add(1);
         if (partition >= sink_->partition_count()) {
             return SourceResult::Finished;
         }
-        auto merged = sink_->MergePartition(partition);
-        auto reservation = std::make_unique<MemoryReservation>(sink_->memory(), "a hash aggregate");
-        reservation->Resize(merged->MemoryUsage());
-        state.partition = merged.get();
+        state.partition = sink_->MergePartition(partition);
+        state.reservation = std::make_unique<MemoryReservation>(
+            sink_->memory(), "a partition of a hash aggregate", &sink_->statistics());
+        state.reservation->ForceResize(state.partition->MemoryUsage());
         state.partition_index = partition;
         state.next_chunk = 0;
-        std::lock_guard<std::mutex> guard(mutex_);
-        partitions_.push_back(std::move(merged));
-        reservations_.push_back(std::move(reservation));
     }
 }
 

@@ -13,6 +13,9 @@ namespace sluice {
 
 // The sink of GROUP BY (and of aggregates without GROUP BY, and DISTINCT): each task aggregates
 // into its own hash table; Finalize folds them into one, which AggregateResultSource scans.
+// When a task's table cannot grow under memory_limit, its groups are spilled, partition by
+// partition of the key hash, and it starts an empty table; the result is then merged one
+// partition at a time from the spilled groups (radix-partitioned aggregation).
 class HashAggregateSink : public PipelineSink {
 public:
     std::string Name() const override { return "HASH_GROUP_BY"; }
@@ -24,6 +27,7 @@ public:
     SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) override;
     void Combine(LocalState* local) override;
     void Finalize() override;
+    std::string ProfileDetails() const override { return statistics_.Render(); }
 
     std::vector<LogicalType> OutputTypes() const;
     // Small results are merged into one table by Finalize; large ones are merged partition by
@@ -34,8 +38,17 @@ public:
     const AggregateHashTable& result() const { return *tables_.front(); }
     // Merges every task's groups of partition `partition` into a new table.
     std::unique_ptr<AggregateHashTable> MergePartition(idx_t partition);
+    MemoryStatistics& statistics() { return statistics_; }
 
 private:
+    // One table's groups on disk, partition p's chunks between offsets[p] and offsets[p + 1].
+    struct SpilledTable {
+        std::unique_ptr<SpillFile> file;
+        std::vector<uint64_t> offsets;
+    };
+    bool CanSpill(const AggregateHashTable& table) const;
+    SpilledTable Spill(AggregateHashTable& table);
+
     std::vector<LogicalType> key_types_;
     std::shared_ptr<const std::vector<AggregateFunction>> aggregates_;
     std::vector<std::vector<idx_t>> argument_columns_;
@@ -47,6 +60,8 @@ private:
     std::vector<std::unique_ptr<MemoryReservation>> reservations_; // one per table
     idx_t partition_count_ = 0;
     std::vector<std::vector<std::vector<uint32_t>>> partition_groups_; // [table][partition]
+    std::vector<SpilledTable> spilled_; // under mutex_ until Finalize
+    MemoryStatistics statistics_;
 };
 
 // Scans the groups of a finished HashAggregateSink, a chunk of groups per call, in parallel.
@@ -68,9 +83,6 @@ private:
     std::shared_ptr<HashAggregateSink> sink_;
     std::atomic<idx_t> next_chunk_{0};
     std::atomic<idx_t> next_partition_{0};
-    std::mutex mutex_;
-    std::vector<std::unique_ptr<AggregateHashTable>> partitions_; // merged, kept for the scan
-    std::vector<std::unique_ptr<MemoryReservation>> reservations_;
 };
 
 } // namespace sluice

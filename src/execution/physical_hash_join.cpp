@@ -1,13 +1,17 @@
 #include "execution/physical_hash_join.hpp"
 
+#include "common/memory_size.hpp"
 #include "execution/expression_executor.hpp"
+
+#include <algorithm>
 
 namespace sluice {
 
 namespace {
 
 struct BuildLocal : public LocalState {
-    explicit BuildLocal(MemoryManager* memory) : reservation(memory, "a hash join build") {}
+    BuildLocal(MemoryManager* memory, MemoryStatistics* statistics)
+        : reservation(memory, "a hash join build", statistics) {}
     std::vector<std::unique_ptr<DataChunk>> chunks;
     MemoryReservation reservation;
 };
@@ -15,21 +19,59 @@ struct BuildLocal : public LocalState {
 } // namespace
 
 std::unique_ptr<LocalState> HashJoinBuildSink::InitLocal() {
-    return std::make_unique<BuildLocal>(memory_);
+    return std::make_unique<BuildLocal>(memory_, &state_->statistics);
+}
+
+JoinSpill* HashJoinBuildSink::StartSpilling() {
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (!state_->spill) {
+        state_->spill = std::make_shared<JoinSpill>(*memory_, table_->key_count(), table_->types(),
+                                                    state_->probe_types);
+        spilling_.store(state_->spill.get());
+    }
+    return state_->spill.get();
 }
 
 SinkResult HashJoinBuildSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_index*/) {
     auto& state = *static_cast<BuildLocal*>(local);
+    if (JoinSpill* spill = spilling_.load()) {
+        for (const auto& held : state.chunks) {
+            spill->AppendBuild(*held);
+        }
+        state.chunks.clear();
+        state.reservation.Resize(0);
+        spill->AppendBuild(chunk);
+        return SinkResult::NeedMoreInput;
+    }
     state.chunks.push_back(ReferenceChunk(chunk));
-    state.reservation.Resize(state.reservation.size() + ChunkMemory(*state.chunks.back()));
+    idx_t wanted = state.reservation.size() + ChunkMemory(*state.chunks.back());
+    if (!state.reservation.TryResize(wanted)) {
+        bool can_spill = memory_ && memory_->temporary_directory() && table_->key_count() > 0;
+        if (!can_spill) {
+            state.reservation.Resize(wanted); // the Out of Memory error
+        }
+        JoinSpill* spill = StartSpilling();
+        for (const auto& held : state.chunks) {
+            spill->AppendBuild(*held);
+        }
+        state.chunks.clear();
+        state.reservation.Resize(0);
+    }
     return SinkResult::NeedMoreInput;
 }
 
 void HashJoinBuildSink::Combine(LocalState* local) {
     auto& state = *static_cast<BuildLocal*>(local);
+    if (JoinSpill* spill = spilling_.load()) {
+        for (const auto& held : state.chunks) {
+            spill->AppendBuild(*held);
+        }
+        return;
+    }
     table_->Append(std::move(state.chunks));
     // The rows stay reserved as long as the table lives.
-    auto kept = std::make_unique<MemoryReservation>(memory_, "a hash join build");
+    auto kept =
+        std::make_unique<MemoryReservation>(memory_, "a hash join build", &state_->statistics);
     kept->Resize(state.reservation.size());
     state.reservation.Resize(0);
     std::lock_guard<std::mutex> guard(mutex_);
@@ -37,8 +79,34 @@ void HashJoinBuildSink::Combine(LocalState* local) {
 }
 
 void HashJoinBuildSink::Finalize() {
+    if (JoinSpill* spill = spilling_.load()) {
+        // Rows that tasks combined before the first spill are partitioned too; then as many
+        // partitions as fit in half of the free memory come back to be probed as usual.
+        for (const auto& chunk : table_->TakeChunks()) {
+            spill->AppendBuild(*chunk);
+        }
+        reservations_.clear();
+        idx_t limit = memory_->limit(), used = memory_->used();
+        spill->LoadResident(*table_, limit > used ? (limit - used) / 2 : 0, index_reservation_);
+        table_->Build();
+        return;
+    }
     index_reservation_.Resize(table_->IndexMemory(table_->RowCount()));
     table_->Build();
+}
+
+std::string HashJoinBuildSink::ProfileDetails() const {
+    std::string details = state_->statistics.Render();
+    if (state_->spill) {
+        idx_t resident = 0;
+        for (idx_t p = 0; p < JoinSpill::kPartitions; p++) {
+            resident += state_->spill->resident(p) ? 1 : 0;
+        }
+        details += "    spilled: " + std::to_string(JoinSpill::kPartitions - resident) + " of " +
+                   std::to_string(JoinSpill::kPartitions) + " partitions joined from disk; " +
+                   state_->spill->statistics().Render().substr(4);
+    }
+    return details;
 }
 
 // Where the probe of one input chunk stands between calls.
@@ -57,13 +125,16 @@ public:
     bool found[kVectorSize];
     ExpressionExecutor executor;
     DataChunk pairs;
+    // The input rows probed now when others went to a spilled partition's probe file.
+    DataChunk resident_input;
+    const DataChunk* current = nullptr;
 };
 
 HashJoinProbe::HashJoinProbe(PhysicalJoinType type, std::vector<LogicalType> probe_types,
                              std::vector<ExpressionPtr> probe_keys,
-                             std::shared_ptr<JoinHashTable> table, ExpressionPtr residual)
+                             std::shared_ptr<HashJoinState> state, ExpressionPtr residual)
     : type_(type), probe_types_(std::move(probe_types)), probe_keys_(std::move(probe_keys)),
-      table_(std::move(table)), residual_(std::move(residual)) {
+      state_(std::move(state)), table_(state_->table), residual_(std::move(residual)) {
     pair_types_ = probe_types_;
     const auto& build_types = table_->types();
     pair_types_.insert(pair_types_.end(), build_types.begin() + table_->key_count(),
@@ -99,6 +170,7 @@ std::unique_ptr<LocalState> HashJoinProbe::InitLocal() {
         state->key_pointers.push_back(state->keys.back().get());
     }
     state->pairs.Initialize(pair_types_);
+    state->resident_input.Initialize(probe_types_);
     return state;
 }
 
@@ -224,7 +296,8 @@ void HashJoinProbe::EmitRemaining(ProbeState& state, const DataChunk& input, Dat
         for (idx_t row = 0; row < input.size(); row++) {
             if (state.found[row]) {
                 mark.data<bool>()[row] = true;
-            } else if (!table_->empty() && (state.key_null[row] || table_->has_null_key())) {
+            } else if (!table_->BuildSideEmpty() &&
+                       (state.key_null[row] || table_->has_null_key())) {
                 mark.SetNull(row); // x IN (...) is NULL when x or a list element is NULL
             } else {
                 mark.data<bool>()[row] = false;
@@ -236,6 +309,23 @@ void HashJoinProbe::EmitRemaining(ProbeState& state, const DataChunk& input, Dat
     }
 }
 
+void HashJoinProbe::Prepare(ProbeState& state, const DataChunk& input) {
+    idx_t count = input.size();
+    std::fill(state.found, state.found + count, false);
+    std::fill(state.key_null, state.key_null + count, false);
+    if (probe_keys_.empty()) {
+        std::fill(state.hashes, state.hashes + count, 0);
+    }
+    for (idx_t k = 0; k < probe_keys_.size(); k++) {
+        Vector& key = *state.keys[k];
+        state.executor.Execute(*probe_keys_[k], input, key);
+        HashVector(key, count, state.hashes, k == 0);
+        for (idx_t row = 0; row < count; row++) {
+            state.key_null[row] |= !key.RowIsValid(row);
+        }
+    }
+}
+
 OperatorResult HashJoinProbe::Execute(DataChunk& input, DataChunk& output, LocalState* local) {
     auto& state = *static_cast<ProbeState*>(local);
     if (!state.started) {
@@ -243,20 +333,20 @@ OperatorResult HashJoinProbe::Execute(DataChunk& input, DataChunk& output, Local
         state.row = 0;
         state.chain_started = false;
         state.pairs_done = false;
-        idx_t count = input.size();
-        std::fill(state.found, state.found + count, false);
-        std::fill(state.key_null, state.key_null + count, false);
-        if (probe_keys_.empty()) {
-            std::fill(state.hashes, state.hashes + count, 0);
-        }
-        for (idx_t k = 0; k < probe_keys_.size(); k++) {
-            Vector& key = *state.keys[k];
-            state.executor.Execute(*probe_keys_[k], input, key);
-            HashVector(key, count, state.hashes, k == 0);
-            for (idx_t row = 0; row < count; row++) {
-                state.key_null[row] |= !key.RowIsValid(row);
+        state.current = &input;
+        Prepare(state, input);
+        if (state_->spill) {
+            // Rows of partitions on disk are joined later, by the spilled-partition source.
+            idx_t keep[kVectorSize];
+            idx_t kept = state_->spill->DeferProbeRows(input, state.hashes, state.key_null, keep);
+            if (kept < input.size()) {
+                state.resident_input.Reset();
+                state.resident_input.AppendSelected(input, keep, kept);
+                state.current = &state.resident_input;
+                Prepare(state, state.resident_input);
             }
         }
+        idx_t count = state.current->size();
         // The chain heads of a large table miss the cache: ask for them all up front.
         if (!table_->empty()) {
             for (idx_t row = 0; row < count; row++) {
@@ -271,15 +361,114 @@ OperatorResult HashJoinProbe::Execute(DataChunk& input, DataChunk& output, Local
             state.row = count; // nothing can match
         }
     }
+    const DataChunk& current = *state.current;
     if (!state.pairs_done) {
-        state.pairs_done = NextPairs(state, input, output);
+        state.pairs_done = NextPairs(state, current, output);
         if (output.size() > 0 || !state.pairs_done) {
             return OperatorResult::HaveMoreOutput;
         }
     }
-    EmitRemaining(state, input, output);
+    EmitRemaining(state, current, output);
     state.started = false;
     return OperatorResult::NeedMoreInput;
+}
+
+std::unique_ptr<HashJoinProbe>
+HashJoinProbe::ForPartition(std::shared_ptr<JoinHashTable> table) const {
+    auto state = std::make_shared<HashJoinState>(table->key_count(), table->types());
+    state->table = std::move(table);
+    state->memory = state_->memory;
+    std::vector<ExpressionPtr> keys;
+    for (const auto& key : probe_keys_) {
+        keys.push_back(key->Copy());
+    }
+    return std::make_unique<HashJoinProbe>(type_, probe_types_, std::move(keys), std::move(state),
+                                           residual_ ? residual_->Copy() : nullptr);
+}
+
+namespace {
+
+// The continuation of a spilled join: each task claims a partition left on disk, loads its
+// build rows into a table of their own and probes the partition's deferred probe rows.
+class SpilledPartitionSource : public PipelineSource {
+public:
+    SpilledPartitionSource(const HashJoinProbe& probe, std::shared_ptr<HashJoinState> state)
+        : probe_(probe), state_(std::move(state)) {}
+
+    std::string Name() const override { return "HASH_JOIN (spilled partitions)"; }
+    std::vector<LogicalType> OutputTypes() const override { return probe_.OutputTypes(); }
+    idx_t MaxThreads() const override { return state_->spill ? JoinSpill::kPartitions : 1; }
+    bool HiddenFromProfile() const override { return state_->spill == nullptr; }
+
+    struct Local : public LocalState {
+        explicit Local(MemoryManager* memory, MemoryStatistics* statistics)
+            : reservation(memory, "a spilled hash join partition", statistics) {}
+        std::unique_ptr<HashJoinProbe> probe;
+        std::unique_ptr<LocalState> probe_state;
+        std::unique_ptr<SpillFile::Reader> reader;
+        std::unique_ptr<DataChunk> input;
+        bool input_active = false;
+        MemoryReservation reservation;
+        idx_t batch = 0;
+    };
+
+    std::unique_ptr<LocalState> InitLocal() override {
+        return std::make_unique<Local>(state_->memory, &state_->statistics);
+    }
+
+    SourceResult GetData(DataChunk& out, LocalState* local_state, TaskContext&) override {
+        auto& local = *static_cast<Local*>(local_state);
+        JoinSpill* spill = state_->spill.get();
+        if (!spill) {
+            return SourceResult::Finished;
+        }
+        while (true) {
+            if (local.input_active) {
+                out.Reset();
+                OperatorResult result =
+                    local.probe->Execute(*local.input, out, local.probe_state.get());
+                local.input_active = result != OperatorResult::NeedMoreInput;
+                if (out.size() > 0) {
+                    local.batch = next_batch_.fetch_add(1);
+                    return SourceResult::HaveMoreOutput;
+                }
+                continue;
+            }
+            if (local.reader && local.reader->NextCompacted(*local.input)) {
+                local.input_active = true;
+                continue;
+            }
+            local.reader.reset();
+            local.probe.reset();
+            local.probe_state.reset();
+            idx_t partition;
+            if (!spill->NextPartition(partition)) {
+                return SourceResult::Finished;
+            }
+            local.probe = probe_.ForPartition(spill->LoadPartition(partition, local.reservation));
+            local.probe_state = local.probe->InitLocal();
+            local.reader =
+                std::make_unique<SpillFile::Reader>(spill->probe_file(partition), 64 << 10);
+            spill->statistics().read_back_bytes.fetch_add(spill->probe_file(partition).bytes());
+            local.input = std::make_unique<DataChunk>(spill->probe_types());
+        }
+    }
+
+    // After every batch of the pipelines that ran the probe itself.
+    idx_t BatchIndex(LocalState* local) const override {
+        return (idx_t(1) << 48) + static_cast<Local*>(local)->batch;
+    }
+
+private:
+    const HashJoinProbe& probe_;
+    std::shared_ptr<HashJoinState> state_;
+    std::atomic<idx_t> next_batch_{0};
+};
+
+} // namespace
+
+std::shared_ptr<PipelineSource> HashJoinProbe::MakeSpilledPartitionSource() const {
+    return std::make_shared<SpilledPartitionSource>(*this, state_);
 }
 
 } // namespace sluice

@@ -2,6 +2,7 @@
 
 #include "execution/expression.hpp"
 #include "execution/join_hash_table.hpp"
+#include "execution/join_spill.hpp"
 #include "memory/memory_manager.hpp"
 #include "parallel/pipeline.hpp"
 
@@ -17,22 +18,42 @@ enum class PhysicalJoinType : uint8_t {
     Mark,  // every probe row + BOOLEAN "has a match" (NULL when unknown, as IN decides)
 };
 
-// The sink of a join's build pipeline. Input chunks are [keys..., payload...].
+// What a join's build sink, probe and spilled-partition source share: the table, and the
+// partitions on disk when the build side did not fit (set by the build, before any probe).
+struct HashJoinState {
+    HashJoinState(idx_t key_count, std::vector<LogicalType> build_types)
+        : table(std::make_shared<JoinHashTable>(key_count, std::move(build_types))) {}
+    std::shared_ptr<JoinHashTable> table;
+    std::vector<LogicalType> probe_types;
+    std::shared_ptr<JoinSpill> spill;
+    MemoryManager* memory = nullptr;
+    MemoryStatistics statistics; // of the build rows and index
+};
+
+// The sink of a join's build pipeline. Input chunks are [keys..., payload...]. When the rows
+// do not fit under memory_limit, they are partitioned to disk (JoinSpill) instead.
 class HashJoinBuildSink : public PipelineSink {
 public:
     std::string Name() const override { return "HASH_JOIN (build)"; }
-    HashJoinBuildSink(std::shared_ptr<JoinHashTable> table, MemoryManager* memory)
-        : table_(std::move(table)), memory_(memory), index_reservation_(memory, "a hash join") {}
+    HashJoinBuildSink(std::shared_ptr<HashJoinState> state, MemoryManager* memory)
+        : state_(std::move(state)), table_(state_->table), memory_(memory),
+          index_reservation_(memory, "a hash join", &state_->statistics) {}
 
     std::unique_ptr<LocalState> InitLocal() override;
     SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) override;
     void Combine(LocalState* local) override;
     void Finalize() override;
+    std::string ProfileDetails() const override;
 
 private:
+    // The spill, created by the first task that runs out of memory.
+    JoinSpill* StartSpilling();
+
+    std::shared_ptr<HashJoinState> state_;
     std::shared_ptr<JoinHashTable> table_;
     MemoryManager* memory_;
     std::mutex mutex_;
+    std::atomic<JoinSpill*> spilling_{nullptr};
     std::vector<std::unique_ptr<MemoryReservation>> reservations_; // the build rows, per task
     MemoryReservation index_reservation_;
 };
@@ -44,15 +65,25 @@ class HashJoinProbe : public PipelineOperator {
 public:
     std::string Name() const override;
     HashJoinProbe(PhysicalJoinType type, std::vector<LogicalType> probe_types,
-                  std::vector<ExpressionPtr> probe_keys, std::shared_ptr<JoinHashTable> table,
+                  std::vector<ExpressionPtr> probe_keys, std::shared_ptr<HashJoinState> state,
                   ExpressionPtr residual);
 
     std::vector<LogicalType> OutputTypes() const override;
     std::unique_ptr<LocalState> InitLocal() override;
     OperatorResult Execute(DataChunk& input, DataChunk& output, LocalState* local) override;
 
+    // The same join over one spilled partition's table.
+    std::unique_ptr<HashJoinProbe> ForPartition(std::shared_ptr<JoinHashTable> table) const;
+    // The source of the pipeline that joins the partitions left on disk and feeds the
+    // operators after this one (planned after every pipeline that runs this probe).
+    std::shared_ptr<PipelineSource> MakeSpilledPartitionSource() const;
+    // Equi-joins can spill; a join without keys (a cross product) cannot.
+    bool CanSpill() const { return !probe_keys_.empty(); }
+
 private:
     class ProbeState;
+    // Evaluates the keys of `input` and looks up the first chain entries.
+    void Prepare(ProbeState& state, const DataChunk& input);
     // Fills `output` with up to a chunk of key-matching pairs; true when the input is exhausted.
     bool NextPairs(ProbeState& state, const DataChunk& input, DataChunk& output);
     void EmitRemaining(ProbeState& state, const DataChunk& input, DataChunk& output);
@@ -60,6 +91,7 @@ private:
     PhysicalJoinType type_;
     std::vector<LogicalType> probe_types_;
     std::vector<ExpressionPtr> probe_keys_;
+    std::shared_ptr<HashJoinState> state_;
     std::shared_ptr<JoinHashTable> table_;
     ExpressionPtr residual_;
     std::vector<LogicalType> pair_types_; // probe columns + payload

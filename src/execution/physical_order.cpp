@@ -1,5 +1,7 @@
 #include "execution/physical_order.hpp"
 
+#include "common/memory_size.hpp"
+
 #include <algorithm>
 
 namespace sluice {
@@ -7,7 +9,8 @@ namespace sluice {
 namespace {
 
 struct OrderLocal : public LocalState {
-    explicit OrderLocal(MemoryManager* memory) : reservation(memory, "ORDER BY") {}
+    OrderLocal(MemoryManager* memory, MemoryStatistics* statistics)
+        : reservation(memory, "ORDER BY", statistics) {}
     std::vector<std::unique_ptr<DataChunk>> chunks;
     idx_t rows = 0;
     MemoryReservation reservation;
@@ -17,6 +20,10 @@ struct ScanLocal : public LocalState {
     idx_t chunk = 0;
 };
 
+// Read buffer of each run while merging: large enough for sequential reads, small enough that
+// many runs merge at once.
+constexpr size_t kMergeReadBuffer = 128 << 10;
+
 } // namespace
 
 OrderSink::OrderSink(std::vector<LogicalType> types, std::vector<SortKey> keys,
@@ -25,15 +32,32 @@ OrderSink::OrderSink(std::vector<LogicalType> types, std::vector<SortKey> keys,
 }
 
 std::unique_ptr<LocalState> OrderSink::InitLocal() {
-    return std::make_unique<OrderLocal>(memory_);
+    return std::make_unique<OrderLocal>(memory_, &statistics_);
 }
 
 SinkResult OrderSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_index*/) {
     auto& state = *static_cast<OrderLocal*>(local);
     state.chunks.push_back(ReferenceChunk(chunk));
     state.rows += chunk.size();
-    state.reservation.Resize(state.reservation.size() + ChunkMemory(*state.chunks.back()) +
-                             chunk.size() * sizeof(RowLocation));
+    idx_t wanted = state.reservation.size() + ChunkMemory(*state.chunks.back()) +
+                   chunk.size() * sizeof(RowLocation);
+    if (!state.reservation.TryResize(wanted)) {
+        TemporaryDirectory* directory = memory_ ? memory_->temporary_directory() : nullptr;
+        if (limit_ || !directory) {
+            state.reservation.Resize(wanted); // the Out of Memory error
+        }
+        // Out of memory: this task's rows become a sorted run on disk.
+        Run run;
+        run.chunks = std::move(state.chunks);
+        SortRun(run);
+        auto file = SpillRun(run);
+        state.chunks.clear();
+        state.rows = 0;
+        state.reservation.Resize(0);
+        std::lock_guard<std::mutex> guard(mutex_);
+        spilled_.push_back(std::move(file));
+        return SinkResult::NeedMoreInput;
+    }
     if (limit_ && state.rows > std::max<idx_t>(2 * *limit_, 16 * kVectorSize)) {
         // Top-N: keep only the first `limit` rows seen so far, so memory stays bounded.
         Run run;
@@ -69,14 +93,12 @@ SinkResult OrderSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_in
     return SinkResult::NeedMoreInput;
 }
 
-bool OrderSink::Less(const std::vector<std::unique_ptr<DataChunk>>& chunks, const RowLocation& a,
-                     const RowLocation& b) const {
-    const DataChunk& left = *chunks[a.chunk];
-    const DataChunk& right = *chunks[b.chunk];
+bool OrderSink::RowBefore(const DataChunk& left, idx_t a_row, const DataChunk& right,
+                          idx_t b_row) const {
     for (const SortKey& key : keys_) {
         const Vector& l = left.column(key.column);
         const Vector& r = right.column(key.column);
-        bool l_valid = l.RowIsValid(a.row), r_valid = r.RowIsValid(b.row);
+        bool l_valid = l.RowIsValid(a_row), r_valid = r.RowIsValid(b_row);
         if (!l_valid || !r_valid) {
             if (l_valid == r_valid) {
                 continue;
@@ -84,7 +106,7 @@ bool OrderSink::Less(const std::vector<std::unique_ptr<DataChunk>>& chunks, cons
             // NULLS FIRST puts the NULL before, whatever the direction.
             return key.nulls_first ? !l_valid : l_valid;
         }
-        int order = CompareRows(l, a.row, r, b.row);
+        int order = CompareRows(l, a_row, r, b_row);
         if (order != 0) {
             return key.descending ? order > 0 : order < 0;
         }
@@ -113,7 +135,7 @@ void OrderSink::Combine(LocalState* local) {
     auto run = std::make_unique<Run>();
     run->chunks = std::move(state.chunks);
     SortRun(*run);
-    auto kept = std::make_unique<MemoryReservation>(memory_, "ORDER BY");
+    auto kept = std::make_unique<MemoryReservation>(memory_, "ORDER BY", &statistics_);
     kept->Resize(state.reservation.size());
     state.reservation.Resize(0);
     std::lock_guard<std::mutex> guard(mutex_);
@@ -121,7 +143,91 @@ void OrderSink::Combine(LocalState* local) {
     reservations_.push_back(std::move(kept));
 }
 
+std::string OrderSink::SpillReason() const {
+    return "ORDER BY needs more than memory_limit (" + FormatMemorySize(memory_->limit()) + ")";
+}
+
+std::unique_ptr<SpillFile> OrderSink::SpillRun(const Run& run) {
+    auto file = std::make_unique<SpillFile>(*memory_->temporary_directory(), SpillReason());
+    auto owner = std::make_shared<std::vector<std::unique_ptr<DataChunk>>>();
+    DataChunk out(types_);
+    for (idx_t offset = 0; offset < run.order.size(); offset += kVectorSize) {
+        idx_t count = std::min(kVectorSize, run.order.size() - offset);
+        out.Reset();
+        for (idx_t column = 0; column < types_.size(); column++) {
+            GatherRows(run.chunks, column, run.order.data() + offset, count, out.column(column), 0,
+                       owner);
+        }
+        out.SetSize(count);
+        file->Append(out);
+    }
+    file->Flush();
+    statistics_.spilled_bytes.fetch_add(file->bytes());
+    statistics_.spill_files.fetch_add(1);
+    return file;
+}
+
+void OrderSink::MergePasses(idx_t fan_in) {
+    RowLess less = [this](const DataChunk& a, idx_t a_row, const DataChunk& b, idx_t b_row) {
+        return RowBefore(a, a_row, b, b_row);
+    };
+    while (spilled_.size() > fan_in) {
+        // Merge the first `fan_in` runs into one, appended at the end: every run takes part in
+        // a pass before any run takes part in a second.
+        std::vector<const SpillFile*> inputs;
+        for (idx_t i = 0; i < fan_in; i++) {
+            inputs.push_back(spilled_[i].get());
+            statistics_.read_back_bytes.fetch_add(spilled_[i]->bytes());
+        }
+        auto merged = std::make_unique<SpillFile>(*memory_->temporary_directory(), SpillReason());
+        SortedRunMerger merger(types_, inputs, less, kMergeReadBuffer);
+        DataChunk out(types_);
+        while (true) {
+            out.Reset();
+            if (!merger.Next(out)) {
+                break;
+            }
+            merged->Append(out);
+        }
+        merged->Flush();
+        statistics_.spilled_bytes.fetch_add(merged->bytes());
+        statistics_.spill_files.fetch_add(1);
+        spilled_.erase(spilled_.begin(), spilled_.begin() + static_cast<std::ptrdiff_t>(fan_in));
+        spilled_.push_back(std::move(merged));
+        merge_passes_++;
+    }
+}
+
 void OrderSink::Finalize() {
+    if (!spilled_.empty()) {
+        // External sort: the runs still in memory join the spilled ones, then the runs are
+        // merged with as many cursors as memory allows.
+        for (auto& run : runs_) {
+            spilled_.push_back(SpillRun(*run));
+        }
+        runs_.clear();
+        reservations_.clear();
+        idx_t cursor = SortedRunMerger::CursorMemory(types_, kMergeReadBuffer);
+        idx_t limit = memory_->limit();
+        idx_t used = memory_->used();
+        idx_t free_memory = limit > used ? limit - used : 0;
+        idx_t fan_in = std::clamp<idx_t>(free_memory / 2 / cursor, 2, 128);
+        merge_reservation_ = std::make_unique<MemoryReservation>(memory_, "ORDER BY", &statistics_);
+        merge_reservation_->Resize(std::min<idx_t>(fan_in, spilled_.size()) * cursor);
+        MergePasses(fan_in);
+        std::vector<const SpillFile*> inputs;
+        for (const auto& run : spilled_) {
+            inputs.push_back(run.get());
+            statistics_.read_back_bytes.fetch_add(run->bytes());
+        }
+        merger_ = std::make_unique<SortedRunMerger>(
+            types_, inputs,
+            [this](const DataChunk& a, idx_t a_row, const DataChunk& b, idx_t b_row) {
+                return RowBefore(a, a_row, b, b_row);
+            },
+            kMergeReadBuffer);
+        return;
+    }
     // Concatenate the runs' chunks, renumbering their rows, then merge run by run.
     chunks_ = std::make_shared<std::vector<std::unique_ptr<DataChunk>>>();
     std::vector<RowLocation> merged;
@@ -164,7 +270,20 @@ std::unique_ptr<LocalState> OrderSource::InitLocal() {
     return std::make_unique<ScanLocal>();
 }
 
+std::string OrderSink::ProfileDetails() const {
+    std::string details = statistics_.Render();
+    if (merge_passes_ > 0) {
+        details += "    merge passes before the last: " + std::to_string(merge_passes_) + "\n";
+    }
+    return details;
+}
+
 SourceResult OrderSource::GetData(DataChunk& out, LocalState* local, TaskContext& /*context*/) {
+    if (sink_->external()) {
+        // One task (MaxThreads): the merge is a single ordered stream.
+        static_cast<ScanLocal*>(local)->chunk = next_chunk_.fetch_add(1);
+        return sink_->merger().Next(out) ? SourceResult::HaveMoreOutput : SourceResult::Finished;
+    }
     idx_t chunk = next_chunk_.fetch_add(1);
     idx_t offset = chunk * kVectorSize;
     if (offset >= sink_->RowCount()) {

@@ -1,7 +1,10 @@
 #pragma once
 
 #include "execution/row_operations.hpp"
+#include "execution/sorted_run_merger.hpp"
 #include "memory/memory_manager.hpp"
+#include "memory/memory_statistics.hpp"
+#include "memory/spill_file.hpp"
 #include "parallel/pipeline.hpp"
 
 #include <atomic>
@@ -20,6 +23,9 @@ struct SortKey {
 
 // ORDER BY: collects its input, each task sorting its own rows; Finalize merges the sorted runs.
 // With `limit` (ORDER BY ... LIMIT n, the top-N) each run keeps only its first n rows.
+// When a task's rows no longer fit under memory_limit it sorts them and spills them as a run
+// to the temporary directory; the result is then an external merge of the runs (several passes
+// when there are more runs than merge cursors fit in memory), streamed by OrderSource.
 class OrderSink : public PipelineSink {
 public:
     std::string Name() const override { return "ORDER_BY"; }
@@ -31,19 +37,32 @@ public:
     void Combine(LocalState* local) override;
     void Finalize() override;
 
+    std::string ProfileDetails() const override;
+
     const std::vector<LogicalType>& types() const { return types_; }
     idx_t RowCount() const { return order_.size(); }
     // Rows [offset, offset + count) of the sorted result into `out`.
     void Scan(idx_t offset, idx_t count, DataChunk& out) const;
+    // The runs were spilled: the result is read through merger() (one task) instead of Scan.
+    bool external() const { return merger_ != nullptr; }
+    SortedRunMerger& merger() { return *merger_; }
 
 private:
     struct Run {
         std::vector<std::unique_ptr<DataChunk>> chunks;
         std::vector<RowLocation> order;
     };
+    bool RowBefore(const DataChunk& left, idx_t a, const DataChunk& right, idx_t b) const;
     bool Less(const std::vector<std::unique_ptr<DataChunk>>& chunks, const RowLocation& a,
-              const RowLocation& b) const;
+              const RowLocation& b) const {
+        return RowBefore(*chunks[a.chunk], a.row, *chunks[b.chunk], b.row);
+    }
     void SortRun(Run& run) const;
+    // Writes a sorted run to a new spill file.
+    std::unique_ptr<SpillFile> SpillRun(const Run& run);
+    // Merges spilled runs until at most `fan_in` are left.
+    void MergePasses(idx_t fan_in);
+    std::string SpillReason() const;
 
     std::vector<LogicalType> types_;
     std::vector<SortKey> keys_;
@@ -55,6 +74,12 @@ private:
     // The merged result: rows of `chunks_` in order.
     std::shared_ptr<std::vector<std::unique_ptr<DataChunk>>> chunks_;
     std::vector<RowLocation> order_;
+    // External sort: the spilled runs and, after Finalize, their merge.
+    std::vector<std::unique_ptr<SpillFile>> spilled_;
+    std::unique_ptr<SortedRunMerger> merger_;
+    std::unique_ptr<MemoryReservation> merge_reservation_;
+    MemoryStatistics statistics_;
+    idx_t merge_passes_ = 0;
 };
 
 // Emits the rows of a finished OrderSink in order, a chunk per call; batch indices keep the
@@ -67,7 +92,7 @@ public:
     std::vector<LogicalType> OutputTypes() const override { return sink_->types(); }
     std::unique_ptr<LocalState> InitLocal() override;
     SourceResult GetData(DataChunk& out, LocalState* local, TaskContext& context) override;
-    idx_t MaxThreads() const override { return 64; }
+    idx_t MaxThreads() const override { return sink_->external() ? 1 : 64; }
     idx_t BatchIndex(LocalState* local) const override;
 
 private:

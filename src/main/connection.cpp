@@ -172,7 +172,7 @@ std::vector<std::unique_ptr<DataChunk>> Connection::RunOptimized(BoundQuery& que
         executor.EnableProfiling();
     }
     auto collector = std::make_shared<ResultCollector>(query.types);
-    PlanQuery(query, executor, &database_.memory()).sink = collector;
+    PlanQuery(query, executor, &database_.memory(), collector);
     Run(executor);
     FinishTableFunctions(query);
     if (profile) {
@@ -385,9 +385,8 @@ std::unique_ptr<QueryResult> Connection::ExecuteCopy(const Statement& statement,
         sink = parquet_sink;
     }
     Executor executor(database_.scheduler(), database_.scheduler().RegularThreads());
-    Pipeline& pipeline = PlanQuery(copy.query, executor, &database_.memory());
-    pipeline.sink = sink;
-    pipeline.max_threads = 1; // the file keeps the query's row order
+    // One task: the file keeps the query's row order.
+    PlanQuery(copy.query, executor, &database_.memory(), sink, 1);
     Run(executor);
     FinishTableFunctions(copy.query);
     return SingleValueResult(

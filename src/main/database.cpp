@@ -14,6 +14,12 @@ Database::Database() {
     memory_ =
         std::make_unique<MemoryManager>(static_cast<idx_t>(settings_.GetInteger("memory_limit")));
     temporary_memory_ = std::make_unique<TemporaryMemoryManager>(*memory_);
+    // Spill files of a process that crashed are removed by the next one to start.
+    TemporaryDirectory::RemoveLeftovers(settings_.GetString("temp_directory"));
+    temporary_directory_ =
+        std::make_unique<TemporaryDirectory>(settings_.GetString("temp_directory"));
+    ApplySpillOptions();
+    memory_->SetTemporaryDirectory(temporary_directory_.get());
     external_file_cache_ = std::make_unique<ExternalFileCache>(ExternalCacheCapacity());
     RegisterBuiltinTableFunctions(*this);
 }
@@ -41,12 +47,21 @@ void Database::ApplySetting(const std::string& name, const Value& value) {
     settings_.Set(name, value);
     ResizePools();
     ApplyRemoteOptions();
+    ApplySpillOptions();
 }
 
 void Database::ResetSetting(const std::string& name) {
     settings_.Reset(name);
     ResizePools();
     ApplyRemoteOptions();
+    ApplySpillOptions();
+}
+
+void Database::ApplySpillOptions() {
+    temporary_directory_->SetPath(settings_.GetString("temp_directory"));
+    auto max_size = static_cast<int64_t>(settings_.GetInteger("max_temp_directory_size"));
+    temporary_directory_->SetMaxSize(max_size < 0 ? std::nullopt
+                                                  : std::optional<uint64_t>(max_size));
 }
 
 void Database::ApplyRemoteOptions() {

@@ -4,6 +4,7 @@
 #include "io/virtual_file_system.hpp"
 #include "main/settings.hpp"
 #include "memory/memory_manager.hpp"
+#include "memory/temporary_directory.hpp"
 #include "memory/temporary_memory_manager.hpp"
 #include "parallel/task_scheduler.hpp"
 #include "scan/multi_file_scan.hpp"
@@ -25,6 +26,7 @@ public:
     TaskScheduler& scheduler() { return *scheduler_; }
     MemoryManager& memory() { return *memory_; }
     TemporaryMemoryManager& temporary_memory() { return *temporary_memory_; }
+    TemporaryDirectory& temporary_directory() { return *temporary_directory_; }
     ExternalFileCache& external_file_cache() { return *external_file_cache_; }
     VirtualFileSystem& file_system() { return *file_system_; }
     // What scans use now: the read-ahead settings and the database's pools, memory and cache.
@@ -38,10 +40,12 @@ public:
 
 private:
     void ResizePools();
+    void ApplySpillOptions(); // temp_directory, max_temp_directory_size
     uint64_t ExternalCacheCapacity() const;
     void ApplyRemoteOptions(); // the http_* and s3_* settings (and environment) to the clients
 
     Settings settings_;
+    std::unique_ptr<TemporaryDirectory> temporary_directory_;
     std::unique_ptr<MemoryManager> memory_;
     std::unique_ptr<TemporaryMemoryManager> temporary_memory_;
     std::unique_ptr<ExternalFileCache> external_file_cache_;

@@ -99,6 +99,28 @@ std::vector<SettingDefinition> BuildDefinitions() {
          },
          Plain});
     definitions.push_back(
+        {"max_temp_directory_size", "VARCHAR",
+         "Bytes spilling operators may write to temp_directory, e.g. '10GB'; '0' disables "
+         "spilling; default 90% of the free disk space",
+         [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, -1); },
+         [](const Value& value) {
+             std::string text = value.IsNull() ? "" : value.ToString();
+             // '0' needs no unit: it turns spilling off.
+             auto bytes = text == "0"                           ? std::optional<uint64_t>(0)
+                          : text.find('%') == std::string::npos ? ParseMemorySize(text)
+                                                                : std::nullopt;
+             if (!bytes) {
+                 Invalid("max_temp_directory_size",
+                         "expected a size such as '10GB' or '0', got '" + text + "'");
+             }
+             return Value::Integer(LogicalTypeId::BIGINT, static_cast<hugeint_t>(*bytes));
+         },
+         [](const Value& value) {
+             int64_t bytes = static_cast<int64_t>(value.GetInteger());
+             return bytes < 0 ? std::string("90% of available disk space")
+                              : FormatMemorySize(static_cast<uint64_t>(bytes));
+         }});
+    definitions.push_back(
         {"trace_file", "VARCHAR",
          "Write a Chrome / Perfetto trace of the next statement's threads to this file",
          [](const Settings&) { return Value::Varchar(""); },

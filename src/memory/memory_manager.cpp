@@ -7,7 +7,7 @@
 
 namespace sluice {
 
-bool MemoryManager::TryReserve(idx_t bytes) {
+bool MemoryManager::TryAdd(idx_t bytes) {
     idx_t used = used_.fetch_add(bytes) + bytes;
     if (used > limit_.load()) {
         used_.fetch_sub(bytes);
@@ -16,15 +16,20 @@ bool MemoryManager::TryReserve(idx_t bytes) {
     return true;
 }
 
-void MemoryManager::Reserve(idx_t bytes, const std::string& owner) {
-    if (TryReserve(bytes)) {
-        return;
+bool MemoryManager::TryReserve(idx_t bytes) {
+    if (TryAdd(bytes)) {
+        return true;
     }
     if (reclaimer_) {
         reclaimer_();
-        if (TryReserve(bytes)) {
-            return;
-        }
+        return TryAdd(bytes);
+    }
+    return false;
+}
+
+void MemoryManager::Reserve(idx_t bytes, const std::string& owner) {
+    if (TryReserve(bytes)) {
+        return;
     }
     throw Exception(ErrorKind::OutOfMemory, "could not allocate " + FormatMemorySize(bytes) +
                                                 " for " + owner + " (memory_limit " +
@@ -51,19 +56,58 @@ MemoryReservation::~MemoryReservation() {
     if (manager_ && size_ > 0) {
         manager_->Release(size_);
     }
+    if (statistics_) {
+        statistics_->Shrink(size_);
+    }
+}
+
+void MemoryReservation::SetStatistics(MemoryStatistics* statistics) {
+    if (statistics_) {
+        statistics_->Shrink(size_);
+    }
+    statistics_ = statistics;
+    if (statistics_) {
+        statistics_->Grow(size_);
+    }
+}
+
+void MemoryReservation::Record(idx_t bytes) {
+    if (statistics_ && bytes > size_) {
+        statistics_->Grow(bytes - size_);
+    } else if (statistics_) {
+        statistics_->Shrink(size_ - bytes);
+    }
+    size_ = bytes;
+    peak_ = std::max(peak_, size_);
 }
 
 void MemoryReservation::Resize(idx_t bytes) {
-    if (!manager_ || bytes == size_) {
-        size_ = bytes;
-        return;
-    }
-    if (bytes > size_) {
+    if (manager_ && bytes > size_) {
         manager_->Reserve(bytes - size_, owner_);
-    } else {
+    } else if (manager_ && bytes < size_) {
         manager_->Release(size_ - bytes);
     }
-    size_ = bytes;
+    Record(bytes);
+}
+
+void MemoryReservation::ForceResize(idx_t bytes) {
+    if (manager_ && bytes > size_ && !manager_->TryReserve(bytes - size_)) {
+        manager_->ReserveForced(bytes - size_);
+    } else if (manager_ && bytes < size_) {
+        manager_->Release(size_ - bytes);
+    }
+    Record(bytes);
+}
+
+bool MemoryReservation::TryResize(idx_t bytes) {
+    if (manager_ && bytes > size_ && !manager_->TryReserve(bytes - size_)) {
+        return false;
+    }
+    if (manager_ && bytes < size_) {
+        manager_->Release(size_ - bytes);
+    }
+    Record(bytes);
+    return true;
 }
 
 } // namespace sluice

@@ -1,12 +1,15 @@
 #pragma once
 
 #include "common/types.hpp"
+#include "memory/memory_statistics.hpp"
 
 #include <atomic>
 #include <functional>
 #include <string>
 
 namespace sluice {
+
+class TemporaryDirectory;
 
 // Tracks the memory operators hold against `memory_limit`. Operators do not allocate through
 // it; they reserve what their data structures grow to (hash tables, materialised build sides,
@@ -25,6 +28,8 @@ public:
     // Before failing, the reclaimer (the TemporaryMemoryManager) is asked to give back memory
     // that temporary states were granted but do not use.
     void Reserve(idx_t bytes, const std::string& owner);
+    // As Reserve, but returns false instead of throwing: the caller spills instead.
+    bool TryReserve(idx_t bytes);
     // Adds up to `bytes` and returns how much was added (what fits under the limit).
     idx_t ReservePartly(idx_t bytes);
     // Adds `bytes` even past the limit: the minimum an operator needs to make progress at all.
@@ -33,20 +38,27 @@ public:
 
     void SetReclaimer(std::function<void()> reclaimer) { reclaimer_ = std::move(reclaimer); }
 
+    // Where operators that cannot reserve more spill to; null: they cannot spill.
+    void SetTemporaryDirectory(TemporaryDirectory* directory) { temporary_directory_ = directory; }
+    TemporaryDirectory* temporary_directory() const { return temporary_directory_; }
+
 private:
-    bool TryReserve(idx_t bytes);
+    bool TryAdd(idx_t bytes);
 
     std::atomic<idx_t> limit_;
     std::atomic<idx_t> used_{0};
     std::function<void()> reclaimer_;
+    TemporaryDirectory* temporary_directory_ = nullptr;
 };
 
 // Memory held by one operator's state, released when it is destroyed. Not thread-safe: one per
 // task-local or global structure.
 class MemoryReservation {
 public:
-    MemoryReservation(MemoryManager* manager, std::string owner)
-        : manager_(manager), owner_(std::move(owner)) {}
+    // `statistics` (optional) adds up the reservations of one operator.
+    MemoryReservation(MemoryManager* manager, std::string owner,
+                      MemoryStatistics* statistics = nullptr)
+        : manager_(manager), owner_(std::move(owner)), statistics_(statistics) {}
     ~MemoryReservation();
     MemoryReservation(const MemoryReservation&) = delete;
     MemoryReservation& operator=(const MemoryReservation&) = delete;
@@ -54,12 +66,25 @@ public:
     // Makes the reservation `bytes` (growing or shrinking it). Throws OutOfMemory when growing
     // past the limit; the reservation keeps its old size then.
     void Resize(idx_t bytes);
+    void SetStatistics(MemoryStatistics* statistics);
+    // As Resize, but returns false (keeping the old size) instead of throwing.
+    bool TryResize(idx_t bytes);
+    // As Resize, but past the limit if need be: for the least an operator needs to progress
+    // at all (one merged partition), so that the others see the memory is gone and spill.
+    void ForceResize(idx_t bytes);
     idx_t size() const { return size_; }
+    // The largest size the reservation had.
+    idx_t peak() const { return peak_; }
+    MemoryManager* manager() const { return manager_; }
 
 private:
+    void Record(idx_t bytes); // the new size, also in the statistics
+
     MemoryManager* manager_; // null: not accounted (tests, tools)
     std::string owner_;
+    MemoryStatistics* statistics_;
     idx_t size_ = 0;
+    idx_t peak_ = 0;
 };
 
 } // namespace sluice

@@ -248,8 +248,16 @@ void Executor::StartReadyPipelines(std::unique_lock<std::mutex>& lock) {
 void Executor::OnTaskDone(PipelineState& state) {
     bool last = state.running_tasks.fetch_sub(1) == 1;
     if (last) {
+        bool sink_done;
+        {
+            std::lock_guard<std::mutex> guard(mutex_);
+            state.sink_fed = true;
+            sink_done = std::all_of(pipelines_.begin(), pipelines_.end(), [&](const auto& other) {
+                return other->pipeline->sink != state.pipeline->sink || other->sink_fed;
+            });
+        }
         try {
-            if (!cancelled_.load()) {
+            if (!cancelled_.load() && sink_done) {
                 state.pipeline->sink->Finalize();
             }
         } catch (...) {
@@ -271,7 +279,7 @@ std::string Executor::ProfileReport() const {
     std::string out;
     for (size_t p = 0; p < pipelines_.size(); p++) {
         const PipelineState& state = *pipelines_[p];
-        if (!state.stages) {
+        if (!state.stages || state.pipeline->source->HiddenFromProfile()) {
             continue;
         }
         const Pipeline& pipeline = *state.pipeline;
@@ -289,6 +297,7 @@ std::string Executor::ProfileReport() const {
             line(i + 1, pipeline.operators[i]->Name());
         }
         line(pipeline.operators.size() + 1, pipeline.sink->Name());
+        out += pipeline.sink->ProfileDetails();
     }
     return out;
 }

@@ -50,6 +50,7 @@ private:
         std::atomic<bool> finished_early{false}; // a LIMIT or sink said no more input
         bool started = false;
         bool finished = false;
+        bool sink_fed = false; // every task has combined into the sink (under mutex_)
     };
 
     void StartReadyPipelines(std::unique_lock<std::mutex>& lock);

@@ -63,6 +63,9 @@ public:
     virtual void StopBackgroundWork() {}
     // Extra lines for EXPLAIN ANALYZE under the source's line.
     virtual std::string ProfileDetails() const { return ""; }
+    // Left out of EXPLAIN ANALYZE: a pipeline that turned out to have nothing to do (the
+    // continuation of a join that did not spill).
+    virtual bool HiddenFromProfile() const { return false; }
 };
 
 class PipelineOperator {
@@ -86,10 +89,14 @@ public:
     virtual void Combine(LocalState* /*local*/) {}
     // Runs once, after every task of the pipeline has combined.
     virtual void Finalize() {}
+    // Extra lines for EXPLAIN ANALYZE under the sink's line (memory held, bytes spilled).
+    virtual std::string ProfileDetails() const { return ""; }
 };
 
 // source -> operators -> sink. A pipeline starts once every pipeline it depends on is finished
-// (e.g. a hash join's probe pipeline waits for its build pipeline).
+// (e.g. a hash join's probe pipeline waits for its build pipeline). Several pipelines may feed
+// one sink (a spilled join's continuation feeds the sink of its probe pipeline): the sink is
+// finalized once, when the last of them finishes.
 struct Pipeline {
     std::shared_ptr<PipelineSource> source;
     std::vector<std::shared_ptr<PipelineOperator>> operators;

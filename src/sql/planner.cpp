@@ -33,11 +33,15 @@ public:
 
     Planned Plan(LogicalOperator& op);
     void PlanSubplan(Subplan& subplan);
+    // For every join probe that may spill, the pipeline that joins its partitions on disk and
+    // feeds the rest of the probe's pipeline; run once the whole plan is planned.
+    void AddSpilledJoinContinuations();
 
 private:
     Pipeline& NewPipeline() {
         Pipeline& pipeline = executor_.AddPipeline();
         pipeline.dependencies = barrier_;
+        created_.push_back(&pipeline);
         return pipeline;
     }
     static ExpressionPtr Resolve(const Expression& expression,
@@ -52,6 +56,7 @@ private:
     Executor& executor_;
     MemoryManager* memory_;
     std::vector<Pipeline*> barrier_;   // subplans every later pipeline waits for
+    std::vector<Pipeline*> created_;   // every pipeline, in the order planned
     std::optional<idx_t> order_limit_; // set while planning the ORDER BY under a LIMIT
 };
 
@@ -254,8 +259,9 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
         }
         auto build_bindings = build.bindings;
         Project(build, build_columns);
-        auto table = std::make_shared<JoinHashTable>(op.conditions.size(), build.types);
-        build.pipeline->sink = std::make_shared<HashJoinBuildSink>(table, memory_);
+        auto join = std::make_shared<HashJoinState>(op.conditions.size(), build.types);
+        join->memory = memory_;
+        build.pipeline->sink = std::make_shared<HashJoinBuildSink>(join, memory_);
 
         Planned probe = Plan(*op.children[0]);
         std::vector<ExpressionPtr> probe_keys;
@@ -265,8 +271,9 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
         std::vector<ColumnBinding> pair_bindings = probe.bindings;
         pair_bindings.insert(pair_bindings.end(), build_bindings.begin(), build_bindings.end());
         ExpressionPtr residual = op.residual ? Resolve(*op.residual, pair_bindings) : nullptr;
+        join->probe_types = probe.types;
         AddOperator(probe, std::make_shared<HashJoinProbe>(op.join_type, probe.types,
-                                                           std::move(probe_keys), table,
+                                                           std::move(probe_keys), join,
                                                            std::move(residual)));
         probe.pipeline->dependencies.push_back(build.pipeline);
         probe.bindings = op.Bindings();
@@ -337,14 +344,59 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
     throw Exception(ErrorKind::Internal, "unknown logical operator");
 }
 
+void PhysicalPlanner::AddSpilledJoinContinuations() {
+    std::vector<Pipeline*> planned = created_;
+    for (Pipeline* pipeline : planned) {
+        std::vector<Pipeline*> continuations;
+        for (idx_t i = 0; i < pipeline->operators.size(); i++) {
+            auto* probe = dynamic_cast<HashJoinProbe*>(pipeline->operators[i].get());
+            if (!probe || !probe->CanSpill()) {
+                continue;
+            }
+            // After the probe pipeline and the continuations of earlier joins in it, which
+            // also feed this probe.
+            Pipeline& continuation = executor_.AddPipeline();
+            continuation.source = probe->MakeSpilledPartitionSource();
+            continuation.operators.assign(pipeline->operators.begin() +
+                                              static_cast<std::ptrdiff_t>(i + 1),
+                                          pipeline->operators.end());
+            continuation.sink = pipeline->sink;
+            continuation.max_threads = pipeline->max_threads;
+            continuation.dependencies = pipeline->dependencies;
+            continuation.dependencies.push_back(pipeline);
+            continuation.dependencies.insert(continuation.dependencies.end(), continuations.begin(),
+                                             continuations.end());
+            continuations.push_back(&continuation);
+        }
+        if (continuations.empty()) {
+            continue;
+        }
+        // Whoever waited for the pipeline's sink waits for its continuations too.
+        for (Pipeline* other : planned) {
+            auto& dependencies = other->dependencies;
+            if (std::find(dependencies.begin(), dependencies.end(), pipeline) !=
+                dependencies.end()) {
+                dependencies.insert(dependencies.end(), continuations.begin(), continuations.end());
+            }
+        }
+    }
+}
+
 } // namespace
 
-Pipeline& PlanQuery(BoundQuery& query, Executor& executor, MemoryManager* memory) {
+void PlanQuery(BoundQuery& query, Executor& executor, MemoryManager* memory,
+               std::shared_ptr<PipelineSink> sink, idx_t max_threads) {
     PhysicalPlanner planner(executor, memory);
     for (auto& subplan : query.subplans) {
         planner.PlanSubplan(subplan);
     }
-    return *planner.Plan(*query.plan).pipeline;
+    Pipeline& root = *planner.Plan(*query.plan).pipeline;
+    root.sink = std::move(sink);
+    if (max_threads > 0) {
+        root.max_threads =
+            root.max_threads > 0 ? std::min(root.max_threads, max_threads) : max_threads;
+    }
+    planner.AddSpilledJoinContinuations();
 }
 
 } // namespace sluice

@@ -1,0 +1,132 @@
+#include "common/chunk_serializer.hpp"
+
+#include "common/exception.hpp"
+
+#include <cstring>
+
+namespace sluice {
+
+namespace {
+
+template <class T>
+void Put(std::string& out, T value) {
+    out.append(reinterpret_cast<const char*>(&value), sizeof(T));
+}
+
+class ByteReader {
+public:
+    ByteReader(const uint8_t* data, size_t size) : data_(data), end_(data + size) {}
+
+    const uint8_t* Take(size_t size) {
+        if (static_cast<size_t>(end_ - data_) < size) {
+            throw Exception(ErrorKind::Internal, "spilled chunk ends early");
+        }
+        const uint8_t* at = data_;
+        data_ += size;
+        return at;
+    }
+    template <class T>
+    T Get() {
+        T value;
+        std::memcpy(&value, Take(sizeof(T)), sizeof(T));
+        return value;
+    }
+
+private:
+    const uint8_t* data_;
+    const uint8_t* end_;
+};
+
+// A row of `vector` (CONSTANT vectors hold every row at 0).
+idx_t Source(const Vector& vector, idx_t row) {
+    return vector.vector_type() == VectorType::CONSTANT ? 0 : row;
+}
+
+} // namespace
+
+void SerializeChunk(const DataChunk& chunk, std::string& out) {
+    idx_t rows = chunk.size();
+    Put<uint32_t>(out, static_cast<uint32_t>(rows));
+    for (idx_t column = 0; column < chunk.ColumnCount(); column++) {
+        const Vector& vector = chunk.column(column);
+        bool all_valid = true;
+        for (idx_t row = 0; row < rows && all_valid; row++) {
+            all_valid = vector.RowIsValid(row);
+        }
+        Put<uint8_t>(out, all_valid ? 1 : 0);
+        if (!all_valid) {
+            std::string bits((rows + 7) / 8, '\0');
+            for (idx_t row = 0; row < rows; row++) {
+                if (vector.RowIsValid(row)) {
+                    bits[row / 8] = static_cast<char>(bits[row / 8] | (1 << (row % 8)));
+                }
+            }
+            out += bits;
+        }
+        PhysicalType physical = vector.type().physical();
+        if (physical != PhysicalType::VARCHAR) {
+            idx_t width = PhysicalTypeSize(physical);
+            const char* data = vector.data<char>();
+            if (vector.vector_type() == VectorType::CONSTANT) {
+                for (idx_t row = 0; row < rows; row++) {
+                    out.append(data, width);
+                }
+            } else {
+                out.append(data, rows * width);
+            }
+            continue;
+        }
+        const string_t* strings = vector.data<string_t>();
+        for (idx_t row = 0; row < rows; row++) {
+            bool valid = vector.RowIsValid(row);
+            Put<uint32_t>(out, valid ? strings[Source(vector, row)].size() : 0);
+        }
+        for (idx_t row = 0; row < rows; row++) {
+            if (vector.RowIsValid(row)) {
+                out += strings[Source(vector, row)].view();
+            }
+        }
+    }
+}
+
+void DeserializeChunk(const uint8_t* data, size_t size, DataChunk& out) {
+    ByteReader reader(data, size);
+    out.Reset();
+    auto rows = reader.Get<uint32_t>();
+    if (rows > kVectorSize) {
+        throw Exception(ErrorKind::Internal, "spilled chunk has " + std::to_string(rows) + " rows");
+    }
+    for (idx_t column = 0; column < out.ColumnCount(); column++) {
+        Vector& vector = out.column(column);
+        bool all_valid = reader.Get<uint8_t>() != 0;
+        if (!all_valid) {
+            const uint8_t* bits = reader.Take((rows + 7) / 8);
+            for (idx_t row = 0; row < rows; row++) {
+                if (((bits[row / 8] >> (row % 8)) & 1) == 0) {
+                    vector.SetNull(row);
+                }
+            }
+        }
+        PhysicalType physical = vector.type().physical();
+        if (physical != PhysicalType::VARCHAR) {
+            idx_t bytes = rows * PhysicalTypeSize(physical);
+            std::memcpy(vector.data<uint8_t>(), reader.Take(bytes), bytes);
+            continue;
+        }
+        const uint8_t* lengths = reader.Take(rows * sizeof(uint32_t));
+        string_t* strings = vector.data<string_t>();
+        for (idx_t row = 0; row < rows; row++) {
+            uint32_t length;
+            std::memcpy(&length, lengths + row * sizeof(uint32_t), sizeof(length));
+            if (!vector.RowIsValid(row)) {
+                strings[row] = string_t();
+                continue;
+            }
+            const char* text = reinterpret_cast<const char*>(reader.Take(length));
+            strings[row] = vector.AddString(std::string_view(text, length));
+        }
+    }
+    out.SetSize(rows);
+}
+
+} // namespace sluice
