@@ -7,8 +7,9 @@ namespace sluice {
 
 namespace {
 
-// Each partition file buffers this much before writing: 2 x kPartitions of them per join.
-constexpr size_t kWriteBuffer = 32 << 10;
+// Each partition file buffers this much before writing. The build files are flushed (and
+// their buffers freed) before the probe files fill theirs: kPartitions buffers at a time.
+constexpr size_t kWriteBuffer = 16 << 10;
 
 } // namespace
 
@@ -26,7 +27,7 @@ JoinSpill::JoinSpill(MemoryManager& memory, idx_t key_count, std::vector<Logical
         probe_.push_back(
             std::make_unique<SpillFile>(*memory.temporary_directory(), reason, kWriteBuffer));
     }
-    buffers_.ForceResize(2 * kPartitions * kWriteBuffer);
+    buffers_.ForceResize(kPartitions * kWriteBuffer);
     statistics_.spill_files.store(2 * kPartitions);
 }
 

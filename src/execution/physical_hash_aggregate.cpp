@@ -78,6 +78,11 @@ SinkResult HashAggregateSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*
     state.table->Sink(chunk, argument_columns_);
     idx_t usage = state.table->MemoryUsage();
     if (!state.reservation->TryResize(usage)) {
+        if (state.table->GroupCount() <= 1) {
+            // An empty table (or a single group): the least the task needs to progress.
+            state.reservation->ForceResize(usage);
+            return SinkResult::NeedMoreInput;
+        }
         if (!CanSpill(*state.table)) {
             state.reservation->Resize(usage); // the Out of Memory error
         }

@@ -11,9 +11,12 @@ namespace {
 
 struct BuildLocal : public LocalState {
     BuildLocal(MemoryManager* memory, MemoryStatistics* statistics)
-        : reservation(memory, "a hash join build", statistics) {}
+        : held(std::make_unique<MemoryReservation>(memory, "a hash join build", statistics)),
+          reservation(*held) {}
     std::vector<std::unique_ptr<DataChunk>> chunks;
-    MemoryReservation reservation;
+    // Handed to the sink with the rows by Combine: they stay reserved as long as the table lives.
+    std::unique_ptr<MemoryReservation> held;
+    MemoryReservation& reservation;
 };
 
 } // namespace
@@ -69,16 +72,19 @@ void HashJoinBuildSink::Combine(LocalState* local) {
         return;
     }
     table_->Append(std::move(state.chunks));
-    // The rows stay reserved as long as the table lives.
-    auto kept =
-        std::make_unique<MemoryReservation>(memory_, "a hash join build", &state_->statistics);
-    kept->Resize(state.reservation.size());
-    state.reservation.Resize(0);
     std::lock_guard<std::mutex> guard(mutex_);
-    reservations_.push_back(std::move(kept));
+    reservations_.push_back(std::move(state.held));
 }
 
 void HashJoinBuildSink::Finalize() {
+    bool can_spill = memory_ && memory_->temporary_directory() && table_->key_count() > 0;
+    if (!spilling_.load() &&
+        !index_reservation_.TryResize(table_->IndexMemory(table_->RowCount()))) {
+        if (!can_spill) {
+            index_reservation_.Resize(table_->IndexMemory(table_->RowCount())); // the error
+        }
+        StartSpilling(); // the rows fit, their index does not
+    }
     if (JoinSpill* spill = spilling_.load()) {
         // Rows that tasks combined before the first spill are partitioned too; then as many
         // partitions as fit in half of the free memory come back to be probed as usual.
@@ -88,10 +94,7 @@ void HashJoinBuildSink::Finalize() {
         reservations_.clear();
         idx_t limit = memory_->limit(), used = memory_->used();
         spill->LoadResident(*table_, limit > used ? (limit - used) / 2 : 0, index_reservation_);
-        table_->Build();
-        return;
     }
-    index_reservation_.Resize(table_->IndexMemory(table_->RowCount()));
     table_->Build();
 }
 

@@ -10,10 +10,13 @@ namespace {
 
 struct OrderLocal : public LocalState {
     OrderLocal(MemoryManager* memory, MemoryStatistics* statistics)
-        : reservation(memory, "ORDER BY", statistics) {}
+        : held(std::make_unique<MemoryReservation>(memory, "ORDER BY", statistics)),
+          reservation(*held) {}
     std::vector<std::unique_ptr<DataChunk>> chunks;
     idx_t rows = 0;
-    MemoryReservation reservation;
+    // Handed to the sink with the rows by Combine.
+    std::unique_ptr<MemoryReservation> held;
+    MemoryReservation& reservation;
 };
 
 struct ScanLocal : public LocalState {
@@ -135,12 +138,9 @@ void OrderSink::Combine(LocalState* local) {
     auto run = std::make_unique<Run>();
     run->chunks = std::move(state.chunks);
     SortRun(*run);
-    auto kept = std::make_unique<MemoryReservation>(memory_, "ORDER BY", &statistics_);
-    kept->Resize(state.reservation.size());
-    state.reservation.Resize(0);
     std::lock_guard<std::mutex> guard(mutex_);
     runs_.push_back(std::move(run));
-    reservations_.push_back(std::move(kept));
+    reservations_.push_back(std::move(state.held));
 }
 
 std::string OrderSink::SpillReason() const {

@@ -1,0 +1,217 @@
+// Operators larger than memory_limit spill to temp_directory: results identical to the run
+// without a limit at 1, 2 and 4 threads; clear errors when spilling is impossible.
+
+#include "main/sluice.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/mount.h>
+#include <unistd.h>
+
+using namespace sluice;
+
+namespace {
+
+std::filesystem::path DataDirectory() {
+    return std::filesystem::temp_directory_path() /
+           ("sluice_spill_data_" + std::to_string(getpid()));
+}
+
+class Spill : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        std::filesystem::create_directories(DataDirectory());
+        Database database;
+        Connection connection(database);
+        connection.Query("CALL dbgen(sf = 0.1)");
+        for (const char* table : {"lineitem", "orders", "customer", "part", "partsupp", "supplier",
+                                  "nation", "region"}) {
+            connection.Query(std::string("COPY ") + table + " TO '" +
+                             (DataDirectory() / (std::string(table) + ".parquet")).string() + "'");
+        }
+    }
+    static void TearDownTestSuite() { std::filesystem::remove_all(DataDirectory()); }
+
+    // A connection whose TPC-H tables are views over the Parquet files.
+    static void AddViews(Connection& connection) {
+        for (const char* table : {"lineitem", "orders", "customer", "part", "partsupp", "supplier",
+                                  "nation", "region"}) {
+            connection.Query(std::string("CREATE VIEW ") + table + " AS SELECT * FROM '" +
+                             (DataDirectory() / (std::string(table) + ".parquet")).string() + "'");
+        }
+    }
+
+    static std::string Rows(Connection& connection, const std::string& sql) {
+        auto result = connection.Query(sql);
+        std::string rows;
+        for (idx_t row = 0; row < result->RowCount(); row++) {
+            for (idx_t column = 0; column < result->ColumnCount(); column++) {
+                rows += result->GetValue(column, row).ToString() + "|";
+            }
+            rows += "\n";
+        }
+        return rows;
+    }
+
+    static std::string TpchQuery(int number) {
+        char name[16];
+        std::snprintf(name, sizeof(name), "q%02d.sql", number);
+        std::ifstream file(std::string(SLUICE_SOURCE_DIR) + "/tpch/queries/" + name);
+        std::stringstream text;
+        text << file.rdbuf();
+        return text.str();
+    }
+
+    std::filesystem::path temp_ =
+        std::filesystem::temp_directory_path() / ("sluice_spill_tmp_" + std::to_string(getpid()));
+};
+
+// Each query, run without a limit, then at 10 MB (far below its working set) at 1, 2 and 4
+// threads: the same rows, something spilled, and no spill file left behind.
+TEST_F(Spill, JoinsAggregatesAndSortsLargerThanMemoryGiveTheUnlimitedResult) {
+    struct Case {
+        std::string name;
+        std::string sql;
+        bool spills = true; // at 10 MB
+    };
+    std::vector<Case> queries = {
+        {"sort", "SELECT l_orderkey, l_linenumber, l_comment, l_shipdate FROM lineitem "
+                 "ORDER BY l_comment, l_orderkey, l_linenumber"},
+        {"aggregate", "SELECT l_orderkey, sum(l_quantity), min(l_comment), max(l_shipmode), "
+                      "count(*), avg(l_extendedprice) FROM lineitem GROUP BY l_orderkey "
+                      "ORDER BY l_orderkey"},
+        {"inner join", "SELECT o_orderkey, l_linenumber, o_orderpriority, l_comment FROM lineitem "
+                       "JOIN orders ON l_orderkey = o_orderkey ORDER BY o_orderkey, l_linenumber"},
+        {"left join", "SELECT c_custkey, count(o_orderkey), sum(o_totalprice) FROM customer "
+                      "LEFT JOIN orders ON c_custkey = o_custkey GROUP BY c_custkey "
+                      "ORDER BY c_custkey"},
+        {"IN and NOT IN (semi and mark joins)",
+         "SELECT (SELECT count(*) FROM lineitem WHERE l_orderkey IN (SELECT o_orderkey FROM "
+         "orders WHERE o_orderstatus = 'F')), (SELECT count(*) FROM lineitem WHERE l_partkey NOT "
+         "IN (SELECT ps_partkey FROM partsupp WHERE ps_availqty > 5000))",
+         false},
+        {"TPC-H Q9", TpchQuery(9)},
+        {"TPC-H Q13", TpchQuery(13), false},
+        {"TPC-H Q18", TpchQuery(18)},
+    };
+    for (const auto& [name, sql, spills] : queries) {
+        SCOPED_TRACE(name);
+        std::string expected;
+        {
+            Database database;
+            Connection connection(database);
+            AddViews(connection);
+            expected = Rows(connection, sql);
+        }
+        ASSERT_FALSE(expected.empty());
+        for (int threads : {1, 2, 4}) {
+            SCOPED_TRACE("threads = " + std::to_string(threads));
+            Database database;
+            Connection connection(database);
+            AddViews(connection);
+            connection.Query("SET threads = " + std::to_string(threads));
+            connection.Query("SET memory_limit = '10MB'");
+            connection.Query("SET temp_directory = '" + temp_.string() + "'");
+            EXPECT_EQ(Rows(connection, sql), expected);
+            if (threads == 2 && spills) {
+                std::string profile = Rows(connection, "EXPLAIN ANALYZE " + sql);
+                EXPECT_NE(profile.find("spilled"), std::string::npos) << profile;
+            }
+            EXPECT_FALSE(std::filesystem::exists(temp_)) << "spill files left behind";
+        }
+    }
+}
+
+TEST_F(Spill, WithSpillingDisabledTheQueryFailsClearlyAndTheDatabaseStaysUsable) {
+    Database database;
+    Connection connection(database);
+    AddViews(connection);
+    connection.Query("SET memory_limit = '10MB'");
+    connection.Query("SET temp_directory = '" + temp_.string() + "'");
+    connection.Query("SET max_temp_directory_size = '0'");
+    for (const char* sql :
+         {"SELECT l_orderkey, l_linenumber, count(*) FROM lineitem GROUP BY l_orderkey, "
+          "l_linenumber",
+          "SELECT max(o_comment), max(l_comment) FROM lineitem JOIN orders ON l_orderkey = "
+          "o_orderkey",
+          "SELECT l_comment FROM lineitem ORDER BY l_comment"}) {
+        SCOPED_TRACE(sql);
+        try {
+            connection.Query(sql);
+            FAIL() << "expected an Out of Memory error";
+        } catch (const Exception& error) {
+            EXPECT_EQ(error.Kind(), ErrorKind::OutOfMemory);
+            EXPECT_NE(std::string(error.what()).find("max_temp_directory_size = 0"),
+                      std::string::npos)
+                << error.what();
+        }
+        EXPECT_FALSE(std::filesystem::exists(temp_));
+        EXPECT_EQ(database.memory().used(), 0u);
+    }
+    // A bound above zero but below what the query needs names the bound.
+    connection.Query("SET max_temp_directory_size = '1MB'");
+    try {
+        connection.Query("SELECT l_comment FROM lineitem ORDER BY l_comment");
+        FAIL() << "expected an Out of Memory error";
+    } catch (const Exception& error) {
+        EXPECT_NE(std::string(error.what()).find("would pass max_temp_directory_size (976.6 KiB"),
+                  std::string::npos)
+            << error.what();
+    }
+    EXPECT_EQ(connection.Query("SELECT count(*) FROM orders")->GetValue(0, 0).GetInteger(), 150000);
+}
+
+TEST_F(Spill, ATempDirectoryThatCannotBeCreatedIsAClearError) {
+    Database database;
+    Connection connection(database);
+    AddViews(connection);
+    std::string file =
+        (std::filesystem::temp_directory_path() / ("sluice_spill_file_" + std::to_string(getpid())))
+            .string();
+    std::ofstream(file) << "a file, not a directory";
+    connection.Query("SET memory_limit = '10MB'");
+    connection.Query("SET temp_directory = '" + file + "/spill'");
+    try {
+        connection.Query("SELECT l_comment FROM lineitem ORDER BY l_comment");
+        FAIL() << "expected an IO error";
+    } catch (const Exception& error) {
+        EXPECT_EQ(error.Kind(), ErrorKind::IO);
+        EXPECT_NE(std::string(error.what()).find("could not create temp_directory '" + file),
+                  std::string::npos)
+            << error.what();
+    }
+    std::filesystem::remove(file);
+}
+
+TEST_F(Spill, AFullTempDirectoryIsAClearError) {
+    std::filesystem::create_directories(temp_);
+    // A 2 MB file system as the temporary directory (root only: mounting needs it).
+    if (geteuid() != 0 || mount("tmpfs", temp_.c_str(), "tmpfs", 0, "size=2m") != 0) {
+        std::filesystem::remove(temp_);
+        GTEST_SKIP() << "cannot mount a tmpfs here (needs root)";
+    }
+    {
+        Database database;
+        Connection connection(database);
+        AddViews(connection);
+        connection.Query("SET memory_limit = '10MB'");
+        connection.Query("SET max_temp_directory_size = '1GB'");
+        connection.Query("SET temp_directory = '" + temp_.string() + "'");
+        try {
+            connection.Query("SELECT l_comment FROM lineitem ORDER BY l_comment");
+            ADD_FAILURE() << "expected an IO error";
+        } catch (const Exception& error) {
+            EXPECT_EQ(error.Kind(), ErrorKind::IO);
+            EXPECT_NE(std::string(error.what()).find("No space left on device"), std::string::npos)
+                << error.what();
+        }
+        EXPECT_TRUE(std::filesystem::is_empty(temp_)) << "spill files left behind";
+    }
+    umount(temp_.c_str());
+    std::filesystem::remove(temp_);
+}
+
+} // namespace
