@@ -63,6 +63,37 @@ TableFunction SettingsFunction(Settings& settings) {
     return function;
 }
 
+// sluice_memory(): what is reserved against memory_limit now, by whom (as DuckDB's
+// duckdb_memory()): one row per owner of reservations, one for the scans' read-ahead grants
+// and one for the spill files in temp_directory.
+TableFunction MemoryFunction(Database& database) {
+    TableFunction function;
+    function.name = "sluice_memory";
+    function.bind = [&database](const TableFunctionInput& input) {
+        if (!input.positional.empty()) {
+            throw Exception(ErrorKind::Binder, "sluice_memory() takes no arguments");
+        }
+        input.CheckNamed({}, "sluice_memory");
+        BoundTableFunction bound;
+        bound.names = {"tag", "memory_usage_bytes", "temporary_storage_bytes"};
+        bound.types = {LogicalTypeId::VARCHAR, LogicalTypeId::BIGINT, LogicalTypeId::BIGINT};
+        auto row = [](const std::string& tag, idx_t memory, idx_t temporary) {
+            return std::vector<Value>{Value::Varchar(tag),
+                                      Value::Integer(LogicalTypeId::BIGINT, memory),
+                                      Value::Integer(LogicalTypeId::BIGINT, temporary)};
+        };
+        std::vector<std::vector<Value>> rows;
+        for (const auto& [owner, bytes] : database.memory().UsageByOwner()) {
+            rows.push_back(row(owner, bytes, 0));
+        }
+        rows.push_back(row("scan read-ahead", database.temporary_memory().Granted(), 0));
+        rows.push_back(row("spill files", 0, database.temporary_directory().used()));
+        bound.make_source = MaterializedSource(bound.types, std::move(rows));
+        return bound;
+    };
+    return function;
+}
+
 // parquet_metadata('glob') and parquet_schema('glob'): the footer of every matching file.
 TableFunction
 ParquetMetadataFunction(Database& database, const std::string& name,
@@ -202,6 +233,7 @@ void RegisterBuiltinTableFunctions(Database& database) {
     TableFunctionCatalog& catalog = database.catalog().table_functions();
     VirtualFileSystem& file_system = database.file_system();
     catalog.Register(SettingsFunction(database.settings()));
+    catalog.Register(MemoryFunction(database));
     RegisterFileScanFunctions(database);
     catalog.Register(RangeFunction());
     catalog.Register(TpchQueriesFunction());

@@ -13,6 +13,7 @@ bool MemoryManager::TryAdd(idx_t bytes) {
         used_.fetch_sub(bytes);
         return false;
     }
+    NotePeak(used);
     return true;
 }
 
@@ -43,6 +44,7 @@ idx_t MemoryManager::ReservePartly(idx_t bytes) {
         idx_t limit = limit_.load();
         idx_t take = used >= limit ? 0 : std::min(bytes, limit - used);
         if (take == 0 || used_.compare_exchange_weak(used, used + take)) {
+            NotePeak(used + take);
             return take;
         }
     }
@@ -52,12 +54,35 @@ void MemoryManager::Release(idx_t bytes) {
     used_.fetch_sub(bytes);
 }
 
+std::atomic<idx_t>* MemoryManager::OwnerCounter(const std::string& owner) {
+    std::lock_guard<std::mutex> guard(owners_mutex_);
+    auto& counter = owners_[owner];
+    if (!counter) {
+        counter = std::make_unique<std::atomic<idx_t>>(0);
+    }
+    return counter.get();
+}
+
+std::vector<std::pair<std::string, idx_t>> MemoryManager::UsageByOwner() const {
+    std::lock_guard<std::mutex> guard(owners_mutex_);
+    std::vector<std::pair<std::string, idx_t>> usage;
+    for (const auto& [owner, counter] : owners_) {
+        if (counter->load() > 0) {
+            usage.emplace_back(owner, counter->load());
+        }
+    }
+    return usage;
+}
+
 MemoryReservation::~MemoryReservation() {
     if (manager_ && size_ > 0) {
         manager_->Release(size_);
     }
     if (statistics_) {
         statistics_->Shrink(size_);
+    }
+    if (owner_counter_) {
+        owner_counter_->fetch_sub(size_);
     }
 }
 
@@ -72,6 +97,9 @@ void MemoryReservation::SetStatistics(MemoryStatistics* statistics) {
 }
 
 void MemoryReservation::Record(idx_t bytes) {
+    if (owner_counter_) {
+        owner_counter_->fetch_add(bytes - size_); // wraps correctly when shrinking
+    }
     if (statistics_ && bytes > size_) {
         statistics_->Grow(bytes - size_);
     } else if (statistics_) {

@@ -5,7 +5,12 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace sluice {
 
@@ -22,6 +27,9 @@ public:
     void SetLimit(idx_t limit) { limit_.store(limit); }
     idx_t limit() const { return limit_.load(); }
     idx_t used() const { return used_.load(); }
+    // The most that was in use at once since the last ResetPeak.
+    idx_t peak() const { return peak_.load(); }
+    void ResetPeak() { peak_.store(used_.load()); }
 
     // Adds `bytes` to the memory in use; throws OutOfMemory (naming `owner`) if that would
     // pass the limit.
@@ -33,10 +41,15 @@ public:
     // Adds up to `bytes` and returns how much was added (what fits under the limit).
     idx_t ReservePartly(idx_t bytes);
     // Adds `bytes` even past the limit: the minimum an operator needs to make progress at all.
-    void ReserveForced(idx_t bytes) { used_.fetch_add(bytes); }
+    void ReserveForced(idx_t bytes) { NotePeak(used_.fetch_add(bytes) + bytes); }
     void Release(idx_t bytes);
 
     void SetReclaimer(std::function<void()> reclaimer) { reclaimer_ = std::move(reclaimer); }
+
+    // The counter of memory held by reservations named `owner` (created on first use; stable).
+    std::atomic<idx_t>* OwnerCounter(const std::string& owner);
+    // Memory held now per owner name, owners holding nothing left out (sluice_memory()).
+    std::vector<std::pair<std::string, idx_t>> UsageByOwner() const;
 
     // Where operators that cannot reserve more spill to; null: they cannot spill.
     void SetTemporaryDirectory(TemporaryDirectory* directory) { temporary_directory_ = directory; }
@@ -44,11 +57,19 @@ public:
 
 private:
     bool TryAdd(idx_t bytes);
+    void NotePeak(idx_t used) {
+        idx_t peak = peak_.load();
+        while (used > peak && !peak_.compare_exchange_weak(peak, used)) {
+        }
+    }
 
     std::atomic<idx_t> limit_;
     std::atomic<idx_t> used_{0};
+    std::atomic<idx_t> peak_{0};
     std::function<void()> reclaimer_;
     TemporaryDirectory* temporary_directory_ = nullptr;
+    mutable std::mutex owners_mutex_;
+    std::map<std::string, std::unique_ptr<std::atomic<idx_t>>> owners_;
 };
 
 // Memory held by one operator's state, released when it is destroyed. Not thread-safe: one per
@@ -58,7 +79,8 @@ public:
     // `statistics` (optional) adds up the reservations of one operator.
     MemoryReservation(MemoryManager* manager, std::string owner,
                       MemoryStatistics* statistics = nullptr)
-        : manager_(manager), owner_(std::move(owner)), statistics_(statistics) {}
+        : manager_(manager), owner_(std::move(owner)), statistics_(statistics),
+          owner_counter_(manager ? manager->OwnerCounter(owner_) : nullptr) {}
     ~MemoryReservation();
     MemoryReservation(const MemoryReservation&) = delete;
     MemoryReservation& operator=(const MemoryReservation&) = delete;
@@ -83,6 +105,7 @@ private:
     MemoryManager* manager_; // null: not accounted (tests, tools)
     std::string owner_;
     MemoryStatistics* statistics_;
+    std::atomic<idx_t>* owner_counter_;
     idx_t size_ = 0;
     idx_t peak_ = 0;
 };

@@ -30,6 +30,7 @@ public:
     uint64_t MaxSize() const;
     uint64_t used() const { return used_.load(); }
     uint64_t files() const { return open_files_.load(); }
+    uint64_t files_created() const { return next_file_.load(); }
     // Spilling is possible at all (max_temp_directory_size is not 0).
     bool enabled() const { return !max_size_ || *max_size_ > 0; }
 

@@ -88,6 +88,20 @@ idx_t TemporaryMemoryManager::FairShare() const {
     return allowance / count;
 }
 
+idx_t TemporaryMemoryManager::Granted() const {
+    std::lock_guard<std::mutex> guard(mutex_);
+    idx_t total = 0;
+    for (const TemporaryMemoryState* state : states_) {
+        total += state->granted();
+    }
+    return total;
+}
+
+idx_t TemporaryMemoryManager::StateCount() const {
+    std::lock_guard<std::mutex> guard(mutex_);
+    return states_.size();
+}
+
 void TemporaryMemoryManager::Reclaim() {
     std::lock_guard<std::mutex> guard(mutex_);
     for (TemporaryMemoryState* state : states_) {

@@ -61,6 +61,9 @@ public:
 
     std::unique_ptr<TemporaryMemoryState> Register(idx_t minimum);
     MemoryManager& memory() { return memory_; }
+    // What the states hold granted now, and how many there are.
+    idx_t Granted() const;
+    idx_t StateCount() const;
 
     // Temporary states may hold together at most this fraction of memory_limit, so read-ahead
     // never crowds out the operators that must hold their data.

@@ -32,6 +32,32 @@ TEST(Memory, ReservationsCountAgainstTheLimitAndGiveBack) {
     EXPECT_EQ(manager.used(), 0u);
 }
 
+TEST(Memory, UsageIsKnownPerOwnerAndAtItsPeak) {
+    MemoryManager manager(1000);
+    {
+        MemoryReservation a(&manager, "a hash join");
+        MemoryReservation b(&manager, "ORDER BY");
+        MemoryReservation c(&manager, "ORDER BY");
+        a.Resize(100);
+        b.Resize(200);
+        c.Resize(300);
+        c.Resize(50);
+        auto usage = manager.UsageByOwner();
+        ASSERT_EQ(usage.size(), 2u);
+        EXPECT_EQ(usage[0], (std::pair<std::string, idx_t>("ORDER BY", 250)));
+        EXPECT_EQ(usage[1], (std::pair<std::string, idx_t>("a hash join", 100)));
+        EXPECT_EQ(manager.peak(), 600u);
+        EXPECT_FALSE(b.TryResize(2000));
+        EXPECT_EQ(b.size(), 200u);
+        b.ForceResize(2000); // past the limit: the least an operator needs
+        EXPECT_EQ(manager.used(), 2150u);
+        EXPECT_EQ(manager.peak(), 2150u);
+    }
+    EXPECT_TRUE(manager.UsageByOwner().empty());
+    manager.ResetPeak();
+    EXPECT_EQ(manager.peak(), 0u);
+}
+
 TEST(Memory, LimitCanChangeAndNullManagerIsUnaccounted) {
     MemoryManager manager(100);
     MemoryReservation reservation(&manager, "x");
