@@ -32,16 +32,18 @@ std::unique_ptr<LocalState> ChunkScanSource::InitLocal() {
 SourceResult ChunkScanSource::GetData(DataChunk& out, LocalState* local, TaskContext& /*context*/) {
     std::call_once(fetched_, [&] { chunks_ = provider_(); });
     idx_t index = next_chunk_.fetch_add(1);
-    if (!chunks_ || index >= chunks_->size()) {
+    if (!chunks_ || index >= chunks_->ChunkCount()) {
         return SourceResult::Finished;
     }
     static_cast<ScanLocal*>(local)->chunk = index;
-    const DataChunk& chunk = *(*chunks_)[index];
+    // Held by `out` (through the references) as long as it needs the chunk: a chunk read back
+    // from a spill file lives no longer.
+    std::shared_ptr<const DataChunk> chunk = chunks_->Chunk(index);
     for (idx_t i = 0; i < column_ids_.size(); i++) {
         out.column(i).Reset();
-        out.column(i).Reference(chunk.column(column_ids_[i]));
+        out.column(i).Reference(chunk->column(column_ids_[i]));
     }
-    out.SetSize(chunk.size());
+    out.SetSize(chunk->size());
     return SourceResult::HaveMoreOutput;
 }
 
@@ -50,10 +52,10 @@ idx_t ChunkScanSource::BatchIndex(LocalState* local) const {
 }
 
 double ChunkScanSource::Progress() const {
-    if (!chunks_ || chunks_->empty()) {
+    if (!chunks_ || chunks_->ChunkCount() == 0) {
         return -1;
     }
-    return std::min(1.0, static_cast<double>(next_chunk_.load()) / chunks_->size());
+    return std::min(1.0, static_cast<double>(next_chunk_.load()) / chunks_->ChunkCount());
 }
 
 } // namespace sluice

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "execution/materialized_rows.hpp"
 #include "parallel/pipeline.hpp"
 
 #include <atomic>
@@ -10,15 +11,13 @@
 
 namespace sluice {
 
-using ChunkList = std::vector<std::shared_ptr<const DataChunk>>;
-
 // Scans chunks materialised earlier: an in-memory table's, or a UNION input's. The chunks are
 // fetched from `provider` on first use (after the pipelines producing them have finished), and
 // scanned in parallel, a chunk per call, projecting `column_ids`.
 class ChunkScanSource : public PipelineSource {
 public:
     std::string Name() const override { return "CHUNK_SCAN"; }
-    using Provider = std::function<std::shared_ptr<const ChunkList>()>;
+    using Provider = std::function<std::shared_ptr<const ChunkSequence>()>;
 
     ChunkScanSource(std::vector<LogicalType> types, Provider provider,
                     std::vector<idx_t> column_ids);
@@ -35,7 +34,7 @@ private:
     Provider provider_;
     std::vector<idx_t> column_ids_;
     std::once_flag fetched_;
-    std::shared_ptr<const ChunkList> chunks_;
+    std::shared_ptr<const ChunkSequence> chunks_;
     std::atomic<idx_t> next_chunk_{0};
 };
 

@@ -1,32 +1,38 @@
 #pragma once
 
+#include "execution/materialized_rows.hpp"
 #include "parallel/pipeline.hpp"
 
 #include <memory>
-#include <mutex>
 #include <vector>
 
 namespace sluice {
 
-// The sink of a query's last pipeline: keeps the result chunks for the QueryResult, in the
-// source's order (by batch index) however many tasks produced them.
+// The sink of a pipeline whose rows are kept: the query's last one (for the QueryResult), a
+// UNION input's, a materialised CTE's. Keeps the chunks in the source's order (by batch index)
+// however many tasks produced them, reserved against `memory` and spilled past its limit.
 class ResultCollector : public PipelineSink {
 public:
     std::string Name() const override { return "RESULT"; }
-    explicit ResultCollector(std::vector<LogicalType> types) : types_(std::move(types)) {}
+    explicit ResultCollector(std::vector<LogicalType> types, MemoryManager* memory = nullptr)
+        : rows_(std::make_shared<MaterializedRows>(std::move(types), memory, true)) {}
 
-    SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) override;
-    std::vector<std::unique_ptr<DataChunk>> TakeChunks();
+    SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) override {
+        rows_->Append(chunk, batch_index);
+        return SinkResult::NeedMoreInput;
+    }
+    std::string ProfileDetails() const override;
+
+    // Every chunk, in memory (the query's result, no longer reserved).
+    std::vector<std::unique_ptr<DataChunk>> TakeChunks() { return rows_->TakeAll(); }
+    // The rows to scan, in order, after the pipeline has finished.
+    std::shared_ptr<const ChunkSequence> TakeRows() {
+        rows_->Finish();
+        return rows_;
+    }
 
 private:
-    struct Entry {
-        idx_t batch_index;
-        idx_t arrival; // keeps chunks of one batch in the order they came
-        std::unique_ptr<DataChunk> chunk;
-    };
-    std::vector<LogicalType> types_;
-    std::mutex mutex_;
-    std::vector<Entry> entries_;
+    std::shared_ptr<MaterializedRows> rows_;
 };
 
 } // namespace sluice

@@ -171,7 +171,7 @@ std::vector<std::unique_ptr<DataChunk>> Connection::RunOptimized(BoundQuery& que
     if (profile) {
         executor.EnableProfiling();
     }
-    auto collector = std::make_shared<ResultCollector>(query.types);
+    auto collector = std::make_shared<ResultCollector>(query.types, &database_.memory());
     PlanQuery(query, executor, &database_.memory(), collector);
     Run(executor);
     FinishTableFunctions(query);

@@ -303,10 +303,12 @@ LogicalOperatorPtr Binder::BindNamedTable(const TableRef& ref, Scope& scope) {
         }
         function->estimated_rows = rows;
         auto types = table->types;
-        function->make_source = [types, chunks](const std::vector<idx_t>& column_ids,
-                                                const std::vector<TableFilter>&) {
+        std::shared_ptr<const ChunkSequence> sequence =
+            std::make_shared<const ChunkListSequence>(chunks);
+        function->make_source = [types, sequence](const std::vector<idx_t>& column_ids,
+                                                  const std::vector<TableFilter>&) {
             return std::make_shared<ChunkScanSource>(
-                types, [chunks] { return chunks; }, column_ids);
+                types, [sequence] { return sequence; }, column_ids);
         };
         return MakeGet(std::move(function), table->name, ref, scope);
     }

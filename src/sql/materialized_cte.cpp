@@ -4,9 +4,8 @@ namespace sluice {
 
 MaterializedCte::MaterializedCte(std::string name, std::vector<std::string> names,
                                  std::vector<LogicalType> types)
-    : name_(std::move(name)), rows_(std::make_shared<Rows>()),
+    : name_(std::move(name)), types_(types), rows_(std::make_shared<Rows>()),
       function_(std::make_shared<BoundTableFunction>()) {
-    rows_->collector = std::make_shared<ResultCollector>(types);
     function_->names = std::move(names);
     function_->types = types;
     function_->make_source = [rows = rows_, types](const std::vector<idx_t>& column_ids,
@@ -16,14 +15,13 @@ MaterializedCte::MaterializedCte(std::string name, std::vector<std::string> name
     };
 }
 
-std::shared_ptr<const ChunkList> MaterializedCte::Rows::Chunks() {
-    std::call_once(taken, [&] {
-        auto list = std::make_shared<ChunkList>();
-        for (auto& chunk : collector->TakeChunks()) {
-            list->push_back(std::move(chunk));
-        }
-        chunks = std::move(list);
-    });
+std::shared_ptr<ResultCollector> MaterializedCte::Collector(MemoryManager* memory) const {
+    rows_->collector = std::make_shared<ResultCollector>(types_, memory);
+    return rows_->collector;
+}
+
+std::shared_ptr<const ChunkSequence> MaterializedCte::Rows::Chunks() {
+    std::call_once(taken, [&] { chunks = collector->TakeRows(); });
     return chunks;
 }
 

@@ -25,17 +25,18 @@ public:
     // The table function every reference scans. Its rows are the collected result, taken when
     // the first scan starts (after the pipeline filling `Collector()` has finished).
     const std::shared_ptr<BoundTableFunction>& Function() const { return function_; }
-    // The sink of the CTE's own pipeline.
-    const std::shared_ptr<ResultCollector>& Collector() const { return rows_->collector; }
+    // The sink of the CTE's own pipeline, its rows reserved against `memory` (and spilled).
+    std::shared_ptr<ResultCollector> Collector(MemoryManager* memory) const;
 
 private:
     struct Rows {
         std::shared_ptr<ResultCollector> collector;
         std::once_flag taken;
-        std::shared_ptr<const ChunkList> chunks;
-        std::shared_ptr<const ChunkList> Chunks();
+        std::shared_ptr<const ChunkSequence> chunks;
+        std::shared_ptr<const ChunkSequence> Chunks();
     };
     std::string name_;
+    std::vector<LogicalType> types_;
     std::shared_ptr<Rows> rows_;
     std::shared_ptr<BoundTableFunction> function_;
 };

@@ -179,7 +179,7 @@ void PhysicalPlanner::Project(Planned& planned, const std::vector<const Expressi
 void PhysicalPlanner::PlanSubplan(Subplan& subplan) {
     Planned planned = Plan(*subplan.plan);
     if (subplan.cte) {
-        planned.pipeline->sink = subplan.cte->Collector();
+        planned.pipeline->sink = subplan.cte->Collector(memory_);
         barrier_.push_back(planned.pipeline);
         return;
     }
@@ -316,19 +316,17 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
         for (auto& child : op.children) {
             Planned planned = Plan(*child);
             types = planned.types;
-            auto collector = std::make_shared<ResultCollector>(planned.types);
+            auto collector = std::make_shared<ResultCollector>(planned.types, memory_);
             planned.pipeline->sink = collector;
             inputs.push_back(collector);
             producers.push_back(planned.pipeline);
         }
-        auto provider = [inputs]() {
-            auto chunks = std::make_shared<ChunkList>();
+        auto provider = [inputs]() -> std::shared_ptr<const ChunkSequence> {
+            std::vector<std::shared_ptr<const ChunkSequence>> parts;
             for (const auto& input : inputs) {
-                for (auto& chunk : input->TakeChunks()) {
-                    chunks->push_back(std::move(chunk));
-                }
+                parts.push_back(input->TakeRows());
             }
-            return std::shared_ptr<const ChunkList>(std::move(chunks));
+            return std::make_shared<ConcatenatedSequence>(std::move(parts));
         };
         std::vector<idx_t> column_ids;
         for (idx_t i = 0; i < types.size(); i++) {

@@ -101,6 +101,12 @@ TEST_F(Spill, JoinsAggregatesAndSortsLargerThanMemoryGiveTheUnlimitedResult) {
          "orders WHERE o_orderstatus = 'F')), (SELECT count(*) FROM lineitem WHERE l_partkey NOT "
          "IN (SELECT ps_partkey FROM partsupp WHERE ps_availqty > 5000))",
          false},
+        {"UNION ALL inputs",
+         "SELECT count(*), sum(k), max(c) FROM (SELECT l_orderkey AS k, l_comment AS c FROM "
+         "lineitem UNION ALL SELECT o_orderkey, o_comment FROM orders)"},
+        {"a CTE named twice",
+         "WITH t AS (SELECT l_orderkey, l_comment FROM lineitem) SELECT (SELECT count(*) FROM t), "
+         "(SELECT max(l_comment) FROM t)"},
         {"TPC-H Q9", TpchQuery(9)},
         {"TPC-H Q13", TpchQuery(13), false},
         {"TPC-H Q18", TpchQuery(18)},
