@@ -352,24 +352,48 @@ async function experimentConcurrent() {
     log(`${name}: ${f2(total)} s, ${queries.filter((q) => !q.ok).length} failed`);
     return { name, limit, total, queries, ...summary, samples: run.samples, stderr: run.stderr };
   };
-  const runs = [];
-  const base = await runOnce('Sluice defaults', 'default');
-  runs.push(base);
-  runs.push(await runOnce('Sluice read_ahead_depth = 0', 'default', 'SET read_ahead_depth = 0;'));
-  const workingSetMB = base.peakRssMB;
-  for (const [label, fraction] of [['1/2', 0.5], ['1/4', 0.25]]) {
-    const limit = `${Math.max(64, Math.round(workingSetMB * fraction))}MB`;
-    runs.push(await runOnce(`Sluice defaults, memory_limit ${limit} (${label} of the working set)`, limit));
+  // The working set is the peak RSS of a first default run; then every configuration runs
+  // `reps` times, interleaved, and the figures are medians with their range.
+  const first = await runOnce('Sluice defaults', 'default');
+  const workingSetMB = first.peakRssMB;
+  const limitOf = (fraction) => `${Math.max(64, Math.round(workingSetMB * fraction))}MB`;
+  const configs = [
+    { name: 'Sluice defaults', limit: 'default', extra: '' },
+    { name: 'Sluice read_ahead_depth = 0', limit: 'default', extra: 'SET read_ahead_depth = 0;' },
+    { name: `Sluice defaults, memory_limit ${limitOf(0.5)} (1/2 of the working set)`, limit: limitOf(0.5), extra: '', mb: Math.round(workingSetMB * 0.5) },
+    { name: `Sluice defaults, memory_limit ${limitOf(0.25)} (1/4 of the working set)`, limit: limitOf(0.25), extra: '', mb: Math.round(workingSetMB * 0.25) },
+  ];
+  const all = configs.map(() => []);
+  for (let rep = 0; rep < reps; rep++) {
+    for (let c = 0; c < configs.length; c++) {
+      if (rep === 0 && c === 0) { all[0].push(first); continue; }
+      all[c].push(await runOnce(configs[c].name, configs[c].limit, configs[c].extra));
+    }
   }
-  const lines = ['configuration,memory_limit,total_seconds,mean_cores,peak_cores,peak_link_mbps,peak_rss_mb,failed_queries'];
-  for (const r of runs) lines.push([`"${r.name}"`, r.limit, f2(r.total), f2(r.meanCores), f2(r.peakCores), f0(r.peakLinkMBps), f0(r.peakRssMB), `"${r.queries.filter((q) => !q.ok).map((q) => `q${q.q}: ${q.error}`).join('; ')}"`].join(','));
+  const summaryOf = (runs, key) => ({ median: median(runs.map((r) => r[key])), min: Math.min(...runs.map((r) => r[key])), max: Math.max(...runs.map((r) => r[key])) });
+  const lines = ['configuration,memory_limit,run,total_seconds,mean_cores,peak_cores,peak_link_mbps,peak_rss_mb,failed_queries'];
+  configs.forEach((config, c) => all[c].forEach((r, i) => lines.push([`"${config.name}"`, config.limit, i + 1, f2(r.total), f2(r.meanCores), f2(r.peakCores), f0(r.peakLinkMBps), f0(r.peakRssMB), `"${r.queries.filter((q) => !q.ok).map((q) => `q${q.q}: ${q.error}`).join('; ')}"`].join(','))));
   fs.writeFileSync(path.join(out, 'exp5_concurrent_queries.csv'), lines.join('\n') + '\n');
-  const rows = runs.map((r) => `| ${r.name} | ${f2(r.total)} | ${f2(r.meanCores)} | ${f2(r.peakCores)} | ${f0(r.peakLinkMBps)} | ${f0(r.peakRssMB)} | ${r.queries.map((q) => `Q${q.q} ${q.ok ? `${f2(q.seconds)} s` : `failed: ${q.error.slice(0, 120)}`}`).join('; ')} |`);
+  const range = (x) => `${f2(x.median)} (${f2(x.min)}–${f2(x.max)})`;
+  const rows = configs.map((config, c) => {
+    const runs = all[c];
+    const failures = runs.flatMap((r) => r.queries.filter((q) => !q.ok).map((q) => `Q${q.q} failed: ${q.error.slice(0, 120)}`));
+    const perQuery = [1, 6, 9, 18].map((q) => `Q${q} ${f2(median(runs.map((r) => (r.queries.find((x) => Number(x.q) === q) || {}).seconds).filter(Number.isFinite)))} s`).join('; ');
+    return `| ${config.name} | ${range(summaryOf(runs, 'total'))} | ${f2(median(runs.map((r) => r.meanCores)))} | ${f2(median(runs.map((r) => r.peakCores)))} | ${f0(median(runs.map((r) => r.peakLinkMBps)))} | ${f0(Math.max(...runs.map((r) => r.peakRssMB)))} | ${failures.length ? failures.join('; ') : perQuery} |`;
+  });
+  const failedAny = all.flat().some((r) => r.queries.length !== 4 || r.queries.some((q) => !q.ok));
+  targets.push(['Concurrent Q1, Q6, Q9, Q18: every query succeeds at every limit', failedAny ? 'failures' : 'all succeed', 'all succeed', !failedAny]);
+  for (const c of [2, 3]) {
+    const rss = Math.max(...all[c].map((r) => r.peakRssMB));
+    targets.push([`Concurrent at ${configs[c].limit}: peak RSS / memory_limit`, `${f2(rss / configs[c].mb)}x`, '<= 1.1x', rss / configs[c].mb <= 1.1]);
+  }
+  const slowdown = median(all[3].map((r) => r.total)) / median(all[0].map((r) => r.total));
+  targets.push(['Concurrent at 1/4 of the working set vs defaults (total time)', `${f2(slowdown)}x`, '<= 1.5x', slowdown <= 1.5]);
   const plot = throughputPlot(out, 'exp5_throughput', `Q1, Q6, Q9, Q18 at once, SF${sf}, rig ${profile}`,
-    [{ title: 'read_ahead_depth = 0', samples: runs[1].samples }, { title: 'defaults', samples: runs[0].samples }], LINK_MBPS);
-  section('5. Concurrent queries', `TPC-H Q1, Q6, Q9 and Q18 submitted at once to one Sluice process (one database, four connections: \`build/bench/concurrent_queries\`), SF${sf}, all tables over the rig (${profile}). The working set is the peak RSS of the default run (${f0(workingSetMB)} MB); the memory limits are a half and a quarter of it. Sluice does not spill yet: a query that needs more memory than the limit fails with an Out of Memory error, shown below.
+    [{ title: 'read_ahead_depth = 0', samples: all[1][0].samples }, { title: 'defaults', samples: all[0][0].samples }, { title: '1/4 of the working set', samples: all[3][0].samples }], LINK_MBPS);
+  section('5. Concurrent queries', `TPC-H Q1, Q6, Q9 and Q18 submitted at once to one Sluice process (one database, four connections: \`build/bench/concurrent_queries\`), SF${sf}, all tables over the rig (${profile}). The working set is the peak RSS of a first default run (${f0(workingSetMB)} MB); the memory limits are a half and a quarter of it, and operators past the limit spill to temp_directory. ${reps} interleaved repetitions: total time as median (range); peak RSS is the largest of the runs.
 
-| configuration | total s | mean cores | peak cores | peak link MB/s | peak RSS MB | queries |
+| configuration | total s | mean cores | peak cores | peak link MB/s | peak RSS MB | queries (median s) |
 |---|---:|---:|---:|---:|---:|---|
 ${rows.join('\n')}
 

@@ -8,6 +8,7 @@
 #include "execution/copy_to_file_sink.hpp"
 #include "execution/expression_executor.hpp"
 #include "execution/result_collector.hpp"
+#include "memory/allocator.hpp"
 #include "parallel/executor.hpp"
 #include "parallel/trace_recorder.hpp"
 #include "sql/binder.hpp"
@@ -94,6 +95,9 @@ void Connection::QueryEach(const std::string& sql,
         bool traced = statement.kind != StatementKind::Set &&
                       statement.kind != StatementKind::Reset &&
                       !database_.settings().GetString("trace_file").empty();
+        struct ReturnMemoryAtEnd {
+            ~ReturnMemoryAtEnd() { ReturnFreedMemoryToSystem(); }
+        } at_end;
         on_result(traced ? ExecuteTraced(statement, sql) : Execute(statement, sql));
     }
 }

@@ -264,6 +264,25 @@ TEST(ReadAheadScan, BudgetIsNeverExceededByMoreThanOneJob) {
               1u);
 }
 
+// In the spirit of DuckDB's parquet_prefetch_tracked_memory.test: while a large hash table
+// (here a reservation of most of the limit, as another query's would be) holds the memory, the
+// scan's read-ahead shrinks to one job at a time; once it is released, read-ahead refills.
+TEST(ReadAheadScan, ReadAheadGivesWayToALargeHashTableAndRefillsAfterIt) {
+    Fixture fixture(5ms);
+    fixture.connection.Query("SET async_threads = 8");
+    fixture.connection.Query("SET memory_limit = '2MB'");
+    std::string sql = "SELECT id FROM read_parquet('" + BigFile() + "') WHERE s LIKE '%x'";
+    EXPECT_GT(fixture.Analyzed(sql, "depth reached"), 1u);
+    {
+        // All but 1 kB: less than any job.
+        MemoryReservation hash_table(&fixture.database.memory(), "a hash aggregate");
+        hash_table.Resize(1999 * 1000);
+        EXPECT_EQ(fixture.Analyzed(sql, "depth reached"), 1u);
+        EXPECT_EQ(fixture.database.memory().used(), 1999u * 1000);
+    }
+    EXPECT_GT(fixture.Analyzed(sql, "depth reached"), 1u); // refilled
+}
+
 TEST(ReadAheadScan, ResultsAreIdenticalInEveryModeAndThreadCount) {
     Fixture fixture(1ms);
     std::vector<std::string> queries = {

@@ -193,19 +193,25 @@ TEST_F(Spill, FourConcurrentQueriesShareAQuarterOfTheirWorkingSet) {
     EXPECT_EQ(database.memory().used(), 0u);
 }
 
-TEST_F(Spill, WithSpillingDisabledTheQueryFailsClearlyAndTheDatabaseStaysUsable) {
+// Spilling that cannot happen; range() makes the data, larger than 10 MB once materialised.
+class SpillErrors : public ::testing::Test {
+protected:
+    static constexpr const char* kLargeSort =
+        "SELECT i FROM range(3000000) t(i) ORDER BY i DESC OFFSET 2999999";
+    std::filesystem::path temp_ = std::filesystem::temp_directory_path() /
+                                  ("sluice_spill_errors_" + std::to_string(getpid()));
+};
+
+TEST_F(SpillErrors, WithSpillingDisabledTheQueryFailsClearlyAndTheDatabaseStaysUsable) {
     Database database;
     Connection connection(database);
-    AddViews(connection);
     connection.Query("SET memory_limit = '10MB'");
     connection.Query("SET temp_directory = '" + temp_.string() + "'");
     connection.Query("SET max_temp_directory_size = '0'");
     for (const char* sql :
-         {"SELECT l_orderkey, l_linenumber, count(*) FROM lineitem GROUP BY l_orderkey, "
-          "l_linenumber",
-          "SELECT max(o_comment), max(l_comment) FROM lineitem JOIN orders ON l_orderkey = "
-          "o_orderkey",
-          "SELECT l_comment FROM lineitem ORDER BY l_comment"}) {
+         {"SELECT count(*) FROM (SELECT i FROM range(3000000) t(i) GROUP BY i)",
+          "SELECT count(*) FROM range(3000000) a(i) JOIN range(3000000) b(j) ON i = j",
+          kLargeSort}) {
         SCOPED_TRACE(sql);
         try {
             connection.Query(sql);
@@ -222,20 +228,21 @@ TEST_F(Spill, WithSpillingDisabledTheQueryFailsClearlyAndTheDatabaseStaysUsable)
     // A bound above zero but below what the query needs names the bound.
     connection.Query("SET max_temp_directory_size = '1MB'");
     try {
-        connection.Query("SELECT l_comment FROM lineitem ORDER BY l_comment");
+        connection.Query(kLargeSort);
         FAIL() << "expected an Out of Memory error";
     } catch (const Exception& error) {
         EXPECT_NE(std::string(error.what()).find("would pass max_temp_directory_size (976.6 KiB"),
                   std::string::npos)
             << error.what();
     }
-    EXPECT_EQ(connection.Query("SELECT count(*) FROM orders")->GetValue(0, 0).GetInteger(), 150000);
+    EXPECT_EQ(
+        connection.Query("SELECT count(*) FROM range(1000) t(i)")->GetValue(0, 0).GetInteger(),
+        1000);
 }
 
-TEST_F(Spill, ATempDirectoryThatCannotBeCreatedIsAClearError) {
+TEST_F(SpillErrors, ATempDirectoryThatCannotBeCreatedIsAClearError) {
     Database database;
     Connection connection(database);
-    AddViews(connection);
     std::string file =
         (std::filesystem::temp_directory_path() / ("sluice_spill_file_" + std::to_string(getpid())))
             .string();
@@ -243,7 +250,7 @@ TEST_F(Spill, ATempDirectoryThatCannotBeCreatedIsAClearError) {
     connection.Query("SET memory_limit = '10MB'");
     connection.Query("SET temp_directory = '" + file + "/spill'");
     try {
-        connection.Query("SELECT l_comment FROM lineitem ORDER BY l_comment");
+        connection.Query(kLargeSort);
         FAIL() << "expected an IO error";
     } catch (const Exception& error) {
         EXPECT_EQ(error.Kind(), ErrorKind::IO);
@@ -254,7 +261,7 @@ TEST_F(Spill, ATempDirectoryThatCannotBeCreatedIsAClearError) {
     std::filesystem::remove(file);
 }
 
-TEST_F(Spill, AFullTempDirectoryIsAClearError) {
+TEST_F(SpillErrors, AFullTempDirectoryIsAClearError) {
     std::filesystem::create_directories(temp_);
     // A 2 MB file system as the temporary directory (root only: mounting needs it).
     if (geteuid() != 0 || mount("tmpfs", temp_.c_str(), "tmpfs", 0, "size=2m") != 0) {
@@ -264,12 +271,11 @@ TEST_F(Spill, AFullTempDirectoryIsAClearError) {
     {
         Database database;
         Connection connection(database);
-        AddViews(connection);
         connection.Query("SET memory_limit = '10MB'");
         connection.Query("SET max_temp_directory_size = '1GB'");
         connection.Query("SET temp_directory = '" + temp_.string() + "'");
         try {
-            connection.Query("SELECT l_comment FROM lineitem ORDER BY l_comment");
+            connection.Query(kLargeSort);
             ADD_FAILURE() << "expected an IO error";
         } catch (const Exception& error) {
             EXPECT_EQ(error.Kind(), ErrorKind::IO);
