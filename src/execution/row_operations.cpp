@@ -129,6 +129,17 @@ idx_t ChunkMemory(const DataChunk& chunk) {
     for (idx_t column = 0; column < chunk.ColumnCount(); column++) {
         const Vector& vector = chunk.column(column);
         bytes += vector.capacity() * PhysicalTypeSize(vector.type().physical());
+        if (vector.type().physical() != PhysicalType::VARCHAR) {
+            continue;
+        }
+        // The bytes of strings too long to inline, wherever they live.
+        const string_t* strings = vector.data<string_t>();
+        idx_t rows = vector.vector_type() == VectorType::CONSTANT ? 1 : chunk.size();
+        for (idx_t row = 0; row < rows; row++) {
+            if (vector.RowIsValid(row) && !strings[row].IsInlined()) {
+                bytes += strings[row].size();
+            }
+        }
     }
     return bytes;
 }

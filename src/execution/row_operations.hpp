@@ -23,7 +23,7 @@ RowsEqualFunction RowsEqualFor(PhysicalType type);
 // negative, zero or positive.
 int CompareRows(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row);
 
-// The bytes a chunk's buffers take (fixed-width parts; long strings are not counted).
+// The bytes a chunk's rows take: its buffers, and the strings too long to inline.
 idx_t ChunkMemory(const DataChunk& chunk);
 
 // A chunk showing `source`'s rows without copying them (see Vector::Reference).
