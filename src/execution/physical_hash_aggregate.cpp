@@ -89,7 +89,7 @@ SinkResult HashAggregateSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*
         // Out of memory: this table's groups go to disk and the task starts an empty table.
         SpilledTable spilled = Spill(*state.table);
         state.table = std::make_unique<AggregateHashTable>(key_types_, aggregates_);
-        state.reservation->Resize(state.table->MemoryUsage());
+        state.reservation->ForceResize(state.table->MemoryUsage());
         std::lock_guard<std::mutex> guard(mutex_);
         spilled_.push_back(std::move(spilled));
     }
@@ -118,7 +118,18 @@ void HashAggregateSink::Combine(LocalState* local) {
 }
 
 void HashAggregateSink::Finalize() {
-    if (!spilled_.empty()) {
+    bool spill_all = false;
+    if (spilled_.empty() && tables_.size() > 1 && !key_types_.empty()) {
+        // Folding the tables into one grows it by at most what the others hold: when that does
+        // not fit, the result is merged from disk instead.
+        idx_t growth = 0;
+        for (const auto& table : tables_) {
+            growth += table->MemoryUsage();
+        }
+        MemoryReservation trial(memory_, "a hash aggregate");
+        spill_all = !trial.TryResize(growth) && CanSpill(*tables_.front());
+    }
+    if (spill_all || !spilled_.empty()) {
         // Tables combined before the first spill go to disk too; then the result is merged
         // partition by partition.
         for (auto& table : tables_) {
@@ -154,7 +165,8 @@ void HashAggregateSink::Finalize() {
     idx_t before = tables_.front()->MemoryUsage();
     for (idx_t i = 1; i < tables_.size(); i++) {
         tables_.front()->Combine(*tables_[i]);
-        growth->Resize(std::max(tables_.front()->MemoryUsage(), before) - before);
+        // Reserved beforehand when it could not fit (or the merge went to disk).
+        growth->ForceResize(std::max(tables_.front()->MemoryUsage(), before) - before);
     }
     tables_.front()->EnsureSingleGroup();
 }

@@ -44,9 +44,12 @@ SinkResult OrderSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_in
     state.rows += chunk.size();
     idx_t wanted = state.reservation.size() + ChunkMemory(*state.chunks.back()) +
                    chunk.size() * sizeof(RowLocation);
-    if (!state.reservation.TryResize(wanted)) {
+    if (!state.reservation.TryResize(wanted) && limit_) {
+        // A top-N holds at most a few times its limit in rows: it needs no disk.
+        state.reservation.ForceResize(wanted);
+    } else if (state.reservation.size() != wanted) {
         TemporaryDirectory* directory = memory_ ? memory_->temporary_directory() : nullptr;
-        if (limit_ || !directory) {
+        if (!directory) {
             state.reservation.Resize(wanted); // the Out of Memory error
         }
         // Out of memory: this task's rows become a sorted run on disk.
@@ -91,7 +94,7 @@ SinkResult OrderSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_in
             bytes += ChunkMemory(*top) + count * sizeof(RowLocation);
             state.chunks.push_back(std::move(top));
         }
-        state.reservation.Resize(bytes);
+        state.reservation.ForceResize(bytes);
     }
     return SinkResult::NeedMoreInput;
 }
@@ -213,7 +216,8 @@ void OrderSink::Finalize() {
         idx_t free_memory = limit > used ? limit - used : 0;
         idx_t fan_in = std::clamp<idx_t>(free_memory / 2 / cursor, 2, 128);
         merge_reservation_ = std::make_unique<MemoryReservation>(memory_, "ORDER BY", &statistics_);
-        merge_reservation_->Resize(std::min<idx_t>(fan_in, spilled_.size()) * cursor);
+        // The merge cursors are the least the sort needs to progress.
+        merge_reservation_->ForceResize(std::min<idx_t>(fan_in, spilled_.size()) * cursor);
         MergePasses(fan_in);
         std::vector<const SpillFile*> inputs;
         for (const auto& run : spilled_) {

@@ -16,133 +16,157 @@ using namespace sluice;
 
 namespace {
 
-std::filesystem::path DataDirectory(const std::string& scale = "0.1") {
-    return std::filesystem::temp_directory_path() /
-           ("sluice_spill_data_sf" + scale + "_" + std::to_string(getpid()));
-}
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
 
 const char* const kTables[] = {"lineitem", "orders",   "customer", "part",
                                "partsupp", "supplier", "nation",   "region"};
 
-void WriteTpch(const std::string& scale) {
-    std::filesystem::create_directories(DataDirectory(scale));
-    Database database;
-    Connection connection(database);
-    connection.Query("CALL dbgen(sf = " + scale + ")");
+// TPC-H as Parquet files, generated once for every test process of the build (beside the
+// test binary's working directory) and reused.
+std::filesystem::path TpchDirectory(const std::string& scale) {
+    std::filesystem::path directory = std::filesystem::current_path() / ("spill_tpch_sf" + scale);
+    if (std::filesystem::exists(directory / "DONE")) {
+        return directory;
+    }
+    std::filesystem::path partial = directory.string() + ".partial." + std::to_string(getpid());
+    std::filesystem::create_directories(partial);
+    {
+        Database database;
+        Connection connection(database);
+        connection.Query("CALL dbgen(sf = " + scale + ")");
+        for (const char* table : kTables) {
+            connection.Query(std::string("COPY ") + table + " TO '" +
+                             (partial / (std::string(table) + ".parquet")).string() + "'");
+        }
+    }
+    std::ofstream(partial / "DONE") << "complete\n";
+    std::error_code error;
+    std::filesystem::rename(partial, directory, error);
+    if (error) { // another process was first
+        std::filesystem::remove_all(partial);
+    }
+    return directory;
+}
+
+// Views over the Parquet files (views belong to the database).
+void AddViews(Connection& connection, const std::string& scale = "0.1") {
+    std::filesystem::path directory = TpchDirectory(scale);
     for (const char* table : kTables) {
-        connection.Query(std::string("COPY ") + table + " TO '" +
-                         (DataDirectory(scale) / (std::string(table) + ".parquet")).string() + "'");
+        connection.Query(std::string("CREATE VIEW ") + table + " AS SELECT * FROM '" +
+                         (directory / (std::string(table) + ".parquet")).string() + "'");
     }
 }
 
-class Spill : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() { WriteTpch("0.1"); }
-    static void TearDownTestSuite() {
-        std::filesystem::remove_all(DataDirectory("0.1"));
-        std::filesystem::remove_all(DataDirectory("1"));
-    }
-
-    // A connection whose TPC-H tables are views over the Parquet files.
-    static void AddViews(Connection& connection, const std::string& scale = "0.1") {
-        for (const char* table : kTables) {
-            connection.Query(std::string("CREATE VIEW ") + table + " AS SELECT * FROM '" +
-                             (DataDirectory(scale) / (std::string(table) + ".parquet")).string() +
-                             "'");
+std::string Rows(Connection& connection, const std::string& sql) {
+    auto result = connection.Query(sql);
+    std::string rows;
+    for (idx_t row = 0; row < result->RowCount(); row++) {
+        for (idx_t column = 0; column < result->ColumnCount(); column++) {
+            rows += result->GetValue(column, row).ToString() + "|";
         }
+        rows += "\n";
     }
+    return rows;
+}
 
-    static std::string Rows(Connection& connection, const std::string& sql) {
-        auto result = connection.Query(sql);
-        std::string rows;
-        for (idx_t row = 0; row < result->RowCount(); row++) {
-            for (idx_t column = 0; column < result->ColumnCount(); column++) {
-                rows += result->GetValue(column, row).ToString() + "|";
-            }
-            rows += "\n";
-        }
-        return rows;
-    }
+std::string TpchQuery(int number) {
+    char name[16];
+    std::snprintf(name, sizeof(name), "q%02d.sql", number);
+    std::ifstream file(std::string(SLUICE_SOURCE_DIR) + "/tpch/queries/" + name);
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
 
-    static std::string TpchQuery(int number) {
-        char name[16];
-        std::snprintf(name, sizeof(name), "q%02d.sql", number);
-        std::ifstream file(std::string(SLUICE_SOURCE_DIR) + "/tpch/queries/" + name);
-        std::stringstream text;
-        text << file.rdbuf();
-        return text.str();
-    }
+std::filesystem::path TempDirectory(const std::string& name) {
+    return std::filesystem::temp_directory_path() /
+           ("sluice_" + name + "_" + std::to_string(getpid()));
+}
 
-    std::filesystem::path temp_ =
-        std::filesystem::temp_directory_path() / ("sluice_spill_tmp_" + std::to_string(getpid()));
+struct SpillCase {
+    std::string name;
+    std::string sql;
+    bool spills = true; // at 10 MB on SF 0.1
 };
 
-// Each query, run without a limit, then at 10 MB (far below its working set) at 1, 2 and 4
-// threads: the same rows, something spilled, and no spill file left behind.
-TEST_F(Spill, JoinsAggregatesAndSortsLargerThanMemoryGiveTheUnlimitedResult) {
-    struct Case {
-        std::string name;
-        std::string sql;
-        bool spills = true; // at 10 MB
-    };
-    std::vector<Case> queries = {
+std::vector<SpillCase> SpillCases() {
+    return {
         {"sort", "SELECT l_orderkey, l_linenumber, l_comment, l_shipdate FROM lineitem "
                  "ORDER BY l_comment, l_orderkey, l_linenumber"},
         {"aggregate", "SELECT l_orderkey, sum(l_quantity), min(l_comment), max(l_shipmode), "
                       "count(*), avg(l_extendedprice) FROM lineitem GROUP BY l_orderkey "
                       "ORDER BY l_orderkey"},
-        {"inner join", "SELECT o_orderkey, l_linenumber, o_orderpriority, l_comment FROM lineitem "
+        {"inner_join", "SELECT o_orderkey, l_linenumber, o_orderpriority, l_comment FROM lineitem "
                        "JOIN orders ON l_orderkey = o_orderkey ORDER BY o_orderkey, l_linenumber"},
-        {"left join", "SELECT c_custkey, count(o_orderkey), sum(o_totalprice) FROM customer "
+        {"left_join", "SELECT c_custkey, count(o_orderkey), sum(o_totalprice) FROM customer "
                       "LEFT JOIN orders ON c_custkey = o_custkey GROUP BY c_custkey "
                       "ORDER BY c_custkey"},
-        {"IN and NOT IN (semi and mark joins)",
+        {"in_and_not_in",
          "SELECT (SELECT count(*) FROM lineitem WHERE l_orderkey IN (SELECT o_orderkey FROM "
          "orders WHERE o_orderstatus = 'F')), (SELECT count(*) FROM lineitem WHERE l_partkey NOT "
          "IN (SELECT ps_partkey FROM partsupp WHERE ps_availqty > 5000))",
          false},
-        {"UNION ALL inputs",
+        {"union_all_inputs",
          "SELECT count(*), sum(k), max(c) FROM (SELECT l_orderkey AS k, l_comment AS c FROM "
          "lineitem UNION ALL SELECT o_orderkey, o_comment FROM orders)"},
-        {"a CTE named twice",
+        {"cte_named_twice",
          "WITH t AS (SELECT l_orderkey, l_comment FROM lineitem) SELECT (SELECT count(*) FROM t), "
          "(SELECT max(l_comment) FROM t)"},
-        {"TPC-H Q9", TpchQuery(9)},
-        {"TPC-H Q13", TpchQuery(13), false},
-        {"TPC-H Q18", TpchQuery(18)},
+        {"tpch_q9", TpchQuery(9)},
+        {"tpch_q13", TpchQuery(13), false},
+        {"tpch_q18", TpchQuery(18)},
     };
-    for (const auto& [name, sql, spills] : queries) {
-        SCOPED_TRACE(name);
-        std::string expected;
-        {
-            Database database;
-            Connection connection(database);
-            AddViews(connection);
-            expected = Rows(connection, sql);
-        }
-        ASSERT_FALSE(expected.empty());
-        for (int threads : {1, 2, 4}) {
-            SCOPED_TRACE("threads = " + std::to_string(threads));
-            Database database;
-            Connection connection(database);
-            AddViews(connection);
-            connection.Query("SET threads = " + std::to_string(threads));
-            connection.Query("SET memory_limit = '10MB'");
-            connection.Query("SET temp_directory = '" + temp_.string() + "'");
-            EXPECT_EQ(Rows(connection, sql), expected);
-            if (threads == 2 && spills) {
-                std::string profile = Rows(connection, "EXPLAIN ANALYZE " + sql);
-                EXPECT_NE(profile.find("spilled"), std::string::npos) << profile;
-            }
-            EXPECT_FALSE(std::filesystem::exists(temp_)) << "spill files left behind";
-        }
-    }
 }
 
-// Q1, Q6, Q9 and Q18 on SF1 on four connections at once, under a quarter of the memory the four
-// need when each runs alone: every result exact, no temporary file left.
-TEST_F(Spill, FourConcurrentQueriesShareAQuarterOfTheirWorkingSet) {
-    WriteTpch("1");
+class SpillingQuery : public ::testing::TestWithParam<std::tuple<size_t, int>> {};
+
+// A query run without a limit, then at 10 MB (far below its working set): the same rows,
+// something spilled (EXPLAIN ANALYZE says so), no spill file left behind.
+TEST_P(SpillingQuery, GivesTheUnlimitedResultAtTenMegabytes) {
+    auto [index, threads] = GetParam();
+    SpillCase spill = SpillCases()[index];
+    std::filesystem::path temp = TempDirectory("spill_query");
+    std::string expected;
+    {
+        Database database;
+        Connection connection(database);
+        AddViews(connection);
+        expected = Rows(connection, spill.sql);
+    }
+    ASSERT_FALSE(expected.empty());
+    Database database;
+    Connection connection(database);
+    AddViews(connection);
+    connection.Query("SET threads = " + std::to_string(threads));
+    connection.Query("SET memory_limit = '10MB'");
+    connection.Query("SET temp_directory = '" + temp.string() + "'");
+    EXPECT_EQ(Rows(connection, spill.sql), expected);
+    if (spill.spills) {
+        std::string profile = Rows(connection, "EXPLAIN ANALYZE " + spill.sql);
+        EXPECT_NE(profile.find("spilled"), std::string::npos) << profile;
+    }
+    EXPECT_FALSE(std::filesystem::exists(temp)) << "spill files left behind";
+    EXPECT_EQ(database.memory().used(), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Spill, SpillingQuery,
+                         ::testing::Combine(::testing::Range<size_t>(0, SpillCases().size()),
+                                            ::testing::Values(1, 2, 4)),
+                         [](const auto& info) {
+                             return SpillCases()[std::get<0>(info.param)].name + "_threads" +
+                                    std::to_string(std::get<1>(info.param));
+                         });
+
+// Q1, Q6, Q9 and Q18 on SF1 (SF 0.1 under sanitizers) on four connections at once, under a
+// quarter of the memory the four need when each runs alone: every result exact, something
+// spilled, no temporary file left.
+TEST(Spill, FourConcurrentQueriesShareAQuarterOfTheirWorkingSet) {
+    std::string scale = kSanitized ? "0.1" : "1";
+    std::filesystem::path temp = TempDirectory("spill_concurrent");
     const int numbers[] = {1, 6, 9, 18};
     std::vector<std::string> expected;
     idx_t working_set = 0;
@@ -151,7 +175,7 @@ TEST_F(Spill, FourConcurrentQueriesShareAQuarterOfTheirWorkingSet) {
         // memory-governed read-ahead must then shrink to.
         Database database;
         Connection connection(database);
-        AddViews(connection, "1");
+        AddViews(connection, scale);
         connection.Query("SET read_ahead_depth = 1");
         for (int number : numbers) {
             database.memory().ResetPeak();
@@ -162,9 +186,9 @@ TEST_F(Spill, FourConcurrentQueriesShareAQuarterOfTheirWorkingSet) {
     Database database;
     {
         Connection setup(database);
-        AddViews(setup, "1"); // views belong to the database
+        AddViews(setup, scale);
         setup.Query("SET memory_limit = '" + std::to_string(working_set / 4) + "B'");
-        setup.Query("SET temp_directory = '" + temp_.string() + "'");
+        setup.Query("SET temp_directory = '" + temp.string() + "'");
     }
     std::vector<std::string> results(4);
     std::vector<std::string> errors(4);
@@ -189,7 +213,7 @@ TEST_F(Spill, FourConcurrentQueriesShareAQuarterOfTheirWorkingSet) {
         EXPECT_EQ(results[i], expected[i]);
     }
     EXPECT_GT(database.temporary_directory().files_created(), 0u) << "nothing spilled";
-    EXPECT_FALSE(std::filesystem::exists(temp_)) << "spill files left behind";
+    EXPECT_FALSE(std::filesystem::exists(temp)) << "spill files left behind";
     EXPECT_EQ(database.memory().used(), 0u);
 }
 
@@ -198,8 +222,7 @@ class SpillErrors : public ::testing::Test {
 protected:
     static constexpr const char* kLargeSort =
         "SELECT i FROM range(3000000) t(i) ORDER BY i DESC OFFSET 2999999";
-    std::filesystem::path temp_ = std::filesystem::temp_directory_path() /
-                                  ("sluice_spill_errors_" + std::to_string(getpid()));
+    std::filesystem::path temp_ = TempDirectory("spill_errors");
 };
 
 TEST_F(SpillErrors, WithSpillingDisabledTheQueryFailsClearlyAndTheDatabaseStaysUsable) {
