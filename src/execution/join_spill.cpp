@@ -46,9 +46,7 @@ void JoinSpill::Append(std::vector<std::unique_ptr<SpillFile>>& files, const Dat
         }
         part.Reset();
         part.AppendSelected(chunk, rows[p].data(), rows[p].size());
-        uint64_t before = files[p]->bytes();
-        files[p]->Append(part);
-        statistics_.spilled_bytes.fetch_add(files[p]->bytes() - before);
+        statistics_.spilled_bytes.fetch_add(files[p]->Append(part));
     }
 }
 

@@ -27,7 +27,7 @@ SpillFile::~SpillFile() {
     directory_.FileClosed(bytes_);
 }
 
-void SpillFile::Append(const DataChunk& chunk) {
+uint64_t SpillFile::Append(const DataChunk& chunk) {
     std::lock_guard<std::mutex> guard(mutex_);
     record_.assign(sizeof(uint32_t), '\0');
     SerializeChunk(chunk, record_);
@@ -45,9 +45,10 @@ void SpillFile::Append(const DataChunk& chunk) {
     if (record_.size() > buffer_size_) {
         WriteAt(record_.data(), record_.size(), written_);
         written_ += record_.size();
-        return;
+        return record_.size();
     }
     buffer_ += record_;
+    return record_.size();
 }
 
 void SpillFile::Flush() {

@@ -3,6 +3,7 @@
 #include "common/data_chunk.hpp"
 #include "memory/temporary_directory.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -23,14 +24,15 @@ public:
     SpillFile(const SpillFile&) = delete;
     SpillFile& operator=(const SpillFile&) = delete;
 
-    // Thread-safe.
-    void Append(const DataChunk& chunk);
+    // Thread-safe. Returns the bytes the chunk takes in the file.
+    uint64_t Append(const DataChunk& chunk);
     // Writes out what is buffered; call before reading.
     void Flush();
 
-    uint64_t bytes() const { return bytes_; }
-    uint64_t rows() const { return rows_; }
-    uint64_t chunk_count() const { return chunk_count_; }
+    // Positions are only meaningful while one thread appends (or after the appends).
+    uint64_t bytes() const { return bytes_.load(); }
+    uint64_t rows() const { return rows_.load(); }
+    uint64_t chunk_count() const { return chunk_count_.load(); }
 
     // Reads the chunks back in the order they were appended (after Flush).
     class Reader {
@@ -67,11 +69,11 @@ private:
     size_t buffer_size_;
     std::mutex mutex_;
     std::string buffer_;
-    std::string record_;   // serialisation scratch, under mutex_
-    uint64_t written_ = 0; // bytes on disk
-    uint64_t bytes_ = 0;   // bytes appended (on disk + buffered)
-    uint64_t rows_ = 0;
-    uint64_t chunk_count_ = 0;
+    std::string record_;             // serialisation scratch, under mutex_
+    uint64_t written_ = 0;           // bytes on disk
+    std::atomic<uint64_t> bytes_{0}; // bytes appended (on disk + buffered)
+    std::atomic<uint64_t> rows_{0};
+    std::atomic<uint64_t> chunk_count_{0};
 };
 
 } // namespace sluice
