@@ -86,6 +86,33 @@ idx_t AggregateHashTable::MemoryUsage() const {
            key_string_bytes_;
 }
 
+idx_t AggregateHashTable::MemoryForSink(idx_t rows) const {
+    idx_t groups = group_count_ + rows;
+    idx_t extra = 0;
+    idx_t slots = slots_.size();
+    while (groups * 2 > slots) {
+        slots *= 2;
+    }
+    if (slots > slots_.size()) {
+        extra += slots * sizeof(Slot);
+    }
+    // std::vector grows to at least twice its capacity.
+    auto grown = [](idx_t needed, idx_t capacity) {
+        return needed > capacity ? std::max(needed, 2 * capacity) : 0;
+    };
+    extra += grown(groups * stride_, states_.capacity());
+    extra += grown(groups, group_hashes_.capacity()) * sizeof(uint64_t);
+    idx_t chunks = (groups + kVectorSize - 1) / kVectorSize;
+    if (chunks > key_chunks_.size()) {
+        idx_t chunk_bytes = 0;
+        for (const auto& type : key_types_) {
+            chunk_bytes += kVectorSize * PhysicalTypeSize(type.physical());
+        }
+        extra += (chunks - key_chunks_.size()) * chunk_bytes;
+    }
+    return MemoryUsage() + extra;
+}
+
 AggregateHashTable::~AggregateHashTable() {
     for (idx_t a = 0; a < aggregates_->size(); a++) {
         const auto& destroy = (*aggregates_)[a].destroy;

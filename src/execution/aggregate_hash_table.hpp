@@ -49,6 +49,10 @@ public:
     idx_t GroupCount() const { return group_count_; }
     // The bytes the table holds: slots, keys, states.
     idx_t MemoryUsage() const;
+    // The most the table can hold while it takes `rows` more rows, all of them new groups: it
+    // grows in steps (slots, states and hashes double), and during a step the old and the new
+    // arrays are both alive. Reserved before Sink, so that growth never passes the limit.
+    idx_t MemoryForSink(idx_t rows) const;
     idx_t ChunkCount() const { return key_chunks_.size(); }
     // The groups of key chunk `chunk_index`: key columns, then one column per aggregate.
     void Scan(idx_t chunk_index, DataChunk& out) const;

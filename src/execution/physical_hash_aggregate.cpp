@@ -75,24 +75,28 @@ HashAggregateSink::SpilledTable HashAggregateSink::Spill(AggregateHashTable& tab
 
 SinkResult HashAggregateSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_index*/) {
     auto& state = *static_cast<AggregateLocal*>(local);
-    state.table->Sink(chunk, argument_columns_);
-    idx_t usage = state.table->MemoryUsage();
-    if (!state.reservation->TryResize(usage)) {
+    // What the table may take while it takes this chunk is reserved first.
+    idx_t peak = state.table->MemoryForSink(chunk.size());
+    if (!state.reservation->TryResize(std::max(peak, state.reservation->size()))) {
         if (state.table->GroupCount() <= 1) {
             // An empty table (or a single group): the least the task needs to progress.
-            state.reservation->ForceResize(usage);
-            return SinkResult::NeedMoreInput;
+            state.reservation->ForceResize(peak);
+        } else {
+            if (!CanSpill(*state.table)) {
+                state.reservation->Resize(peak); // the Out of Memory error
+            }
+            // Out of memory: this table's groups go to disk and the task starts an empty table.
+            SpilledTable spilled = Spill(*state.table);
+            state.table = std::make_unique<AggregateHashTable>(key_types_, aggregates_);
+            state.reservation->ForceResize(state.table->MemoryForSink(chunk.size()));
+            std::lock_guard<std::mutex> guard(mutex_);
+            spilled_.push_back(std::move(spilled));
         }
-        if (!CanSpill(*state.table)) {
-            state.reservation->Resize(usage); // the Out of Memory error
-        }
-        // Out of memory: this table's groups go to disk and the task starts an empty table.
-        SpilledTable spilled = Spill(*state.table);
-        state.table = std::make_unique<AggregateHashTable>(key_types_, aggregates_);
-        state.reservation->ForceResize(state.table->MemoryUsage());
-        std::lock_guard<std::mutex> guard(mutex_);
-        spilled_.push_back(std::move(spilled));
     }
+    state.table->Sink(chunk, argument_columns_);
+    // What it holds now (long strings of keys and min/max states are known only now; the
+    // room for growth not taken goes back).
+    state.reservation->ForceResize(state.table->MemoryUsage());
     return SinkResult::NeedMoreInput;
 }
 
