@@ -15,7 +15,7 @@ constexpr size_t kWriteBuffer = 16 << 10;
 
 JoinSpill::JoinSpill(MemoryManager& memory, idx_t key_count, std::vector<LogicalType> build_types,
                      std::vector<LogicalType> probe_types)
-    : memory_(memory), key_count_(key_count), build_types_(std::move(build_types)),
+    : key_count_(key_count), build_types_(std::move(build_types)),
       probe_types_(std::move(probe_types)),
       buffers_(&memory, "a hash join's spill buffers", &statistics_),
       resident_(kPartitions, false) {

@@ -53,7 +53,6 @@ private:
     void Append(std::vector<std::unique_ptr<SpillFile>>& files, const DataChunk& chunk,
                 const uint64_t* hashes, const bool* skip);
 
-    MemoryManager& memory_;
     idx_t key_count_;
     std::vector<LogicalType> build_types_;
     std::vector<LogicalType> probe_types_;
