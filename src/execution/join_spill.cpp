@@ -101,20 +101,16 @@ void JoinSpill::LoadResident(JoinHashTable& table, idx_t budget, MemoryReservati
 
 idx_t JoinSpill::DeferProbeRows(const DataChunk& chunk, const uint64_t* hashes,
                                 const bool* key_null, idx_t* keep) {
-    bool deferred[kVectorSize];
+    bool probe_now[kVectorSize]; // Append skips these: they are probed at once
     idx_t kept = 0;
     for (idx_t row = 0; row < chunk.size(); row++) {
-        deferred[row] = !key_null[row] && !resident_[PartitionOf(hashes[row])];
-        if (!deferred[row]) {
+        probe_now[row] = key_null[row] || resident_[PartitionOf(hashes[row])];
+        if (probe_now[row]) {
             keep[kept++] = row;
         }
     }
     if (kept < chunk.size()) {
-        bool skip[kVectorSize];
-        for (idx_t row = 0; row < chunk.size(); row++) {
-            skip[row] = !deferred[row];
-        }
-        Append(probe_, chunk, hashes, skip);
+        Append(probe_, chunk, hashes, probe_now);
     }
     return kept;
 }

@@ -10,6 +10,15 @@ namespace sluice {
 namespace {
 
 struct BuildLocal : public LocalState {
+    // Moves the rows this task holds to the spill's partitions.
+    void MoveTo(JoinSpill& spill) {
+        for (const auto& held : chunks) {
+            spill.AppendBuild(*held);
+        }
+        chunks.clear();
+        reservation.Resize(0);
+    }
+
     BuildLocal(MemoryManager* memory, MemoryStatistics* statistics)
         : held(std::make_unique<MemoryReservation>(memory, "a hash join build", statistics)),
           reservation(*held) {}
@@ -38,27 +47,17 @@ JoinSpill* HashJoinBuildSink::StartSpilling() {
 SinkResult HashJoinBuildSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_index*/) {
     auto& state = *static_cast<BuildLocal*>(local);
     if (JoinSpill* spill = spilling_.load()) {
-        for (const auto& held : state.chunks) {
-            spill->AppendBuild(*held);
-        }
-        state.chunks.clear();
-        state.reservation.Resize(0);
+        state.MoveTo(*spill);
         spill->AppendBuild(chunk);
         return SinkResult::NeedMoreInput;
     }
     state.chunks.push_back(ReferenceChunk(chunk));
     idx_t wanted = state.reservation.size() + ChunkMemory(*state.chunks.back());
     if (!state.reservation.TryResize(wanted)) {
-        bool can_spill = memory_ && memory_->temporary_directory() && table_->key_count() > 0;
-        if (!can_spill) {
+        if (!CanSpill()) {
             state.reservation.Resize(wanted); // the Out of Memory error
         }
-        JoinSpill* spill = StartSpilling();
-        for (const auto& held : state.chunks) {
-            spill->AppendBuild(*held);
-        }
-        state.chunks.clear();
-        state.reservation.Resize(0);
+        state.MoveTo(*StartSpilling());
     }
     return SinkResult::NeedMoreInput;
 }
@@ -66,9 +65,7 @@ SinkResult HashJoinBuildSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*
 void HashJoinBuildSink::Combine(LocalState* local) {
     auto& state = *static_cast<BuildLocal*>(local);
     if (JoinSpill* spill = spilling_.load()) {
-        for (const auto& held : state.chunks) {
-            spill->AppendBuild(*held);
-        }
+        state.MoveTo(*spill);
         return;
     }
     table_->Append(std::move(state.chunks));
@@ -77,10 +74,9 @@ void HashJoinBuildSink::Combine(LocalState* local) {
 }
 
 void HashJoinBuildSink::Finalize() {
-    bool can_spill = memory_ && memory_->temporary_directory() && table_->key_count() > 0;
     if (!spilling_.load() &&
         !index_reservation_.TryResize(table_->IndexMemory(table_->RowCount()))) {
-        if (!can_spill) {
+        if (!CanSpill()) {
             index_reservation_.Resize(table_->IndexMemory(table_->RowCount())); // the error
         }
         StartSpilling(); // the rows fit, their index does not

@@ -46,6 +46,10 @@ public:
     std::string ProfileDetails() const override;
 
 private:
+    // An equi-join with a temporary directory can spill; a cross product cannot.
+    bool CanSpill() const {
+        return memory_ && memory_->temporary_directory() && table_->key_count() > 0;
+    }
     // The spill, created by the first task that runs out of memory.
     JoinSpill* StartSpilling();
 

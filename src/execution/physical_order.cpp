@@ -44,10 +44,11 @@ SinkResult OrderSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_in
     state.rows += chunk.size();
     idx_t wanted = state.reservation.size() + ChunkMemory(*state.chunks.back()) +
                    chunk.size() * sizeof(RowLocation);
-    if (!state.reservation.TryResize(wanted) && limit_) {
+    bool fits = state.reservation.TryResize(wanted);
+    if (!fits && limit_) {
         // A top-N holds at most a few times its limit in rows: it needs no disk.
         state.reservation.ForceResize(wanted);
-    } else if (state.reservation.size() != wanted) {
+    } else if (!fits) {
         TemporaryDirectory* directory = memory_ ? memory_->temporary_directory() : nullptr;
         if (!directory) {
             state.reservation.Resize(wanted); // the Out of Memory error
@@ -146,6 +147,12 @@ void OrderSink::Combine(LocalState* local) {
     reservations_.push_back(std::move(state.held));
 }
 
+RowLess OrderSink::MergeOrder() const {
+    return [this](const DataChunk& a, idx_t a_row, const DataChunk& b, idx_t b_row) {
+        return RowBefore(a, a_row, b, b_row);
+    };
+}
+
 std::string OrderSink::SpillReason() const {
     return "ORDER BY needs more than memory_limit (" + FormatMemorySize(memory_->limit()) + ")";
 }
@@ -171,9 +178,7 @@ std::unique_ptr<SpillFile> OrderSink::SpillRun(const Run& run) {
 }
 
 void OrderSink::MergePasses(idx_t fan_in) {
-    RowLess less = [this](const DataChunk& a, idx_t a_row, const DataChunk& b, idx_t b_row) {
-        return RowBefore(a, a_row, b, b_row);
-    };
+    RowLess less = MergeOrder();
     while (spilled_.size() > fan_in) {
         // Merge the first `fan_in` runs into one, appended at the end: every run takes part in
         // a pass before any run takes part in a second.
@@ -224,12 +229,7 @@ void OrderSink::Finalize() {
             inputs.push_back(run.get());
             statistics_.read_back_bytes.fetch_add(run->bytes());
         }
-        merger_ = std::make_unique<SortedRunMerger>(
-            types_, inputs,
-            [this](const DataChunk& a, idx_t a_row, const DataChunk& b, idx_t b_row) {
-                return RowBefore(a, a_row, b, b_row);
-            },
-            kMergeReadBuffer);
+        merger_ = std::make_unique<SortedRunMerger>(types_, inputs, MergeOrder(), kMergeReadBuffer);
         return;
     }
     // Concatenate the runs' chunks, renumbering their rows, then merge run by run.

@@ -63,6 +63,7 @@ private:
     // Merges spilled runs until at most `fan_in` are left.
     void MergePasses(idx_t fan_in);
     std::string SpillReason() const;
+    RowLess MergeOrder() const; // RowBefore, for the merger
 
     std::vector<LogicalType> types_;
     std::vector<SortKey> keys_;
