@@ -17,6 +17,9 @@ public:
     // Room for `length` bytes the caller fills in before using the returned string_t.
     char* Allocate(size_t length);
     size_t AllocatedBytes() const { return allocated_; }
+    // Counts `bytes` its owner holds elsewhere on the heap's behalf (the sets of DISTINCT
+    // aggregate states), so that AllocatedBytes is what the owner's memory reservation needs.
+    void CountExternal(size_t bytes) { allocated_ += bytes; }
 
 private:
     static constexpr size_t kBlockSize = 64 * 1024;

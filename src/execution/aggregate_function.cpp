@@ -301,7 +301,11 @@ AggregateFunction MinMax(bool is_max, const LogicalType& argument) {
                             [&](auto tag) { return MinMaxTyped<decltype(tag)>(is_max, argument); });
 }
 
-// The distinct values one group has seen; the state holds a pointer to it.
+// The distinct values one group has seen; the state holds a pointer to it. Each value costs about
+// a tree node and a Value, plus its text when long: counted in the table's heap, so that the
+// aggregate's reservation covers the sets (they do not spill; an aggregate whose every
+// aggregate is DISTINCT over one argument is planned as two spilling aggregations instead).
+constexpr size_t kDistinctNodeBytes = 48 + sizeof(Value);
 struct DistinctValues {
     std::set<Value, bool (*)(const Value&, const Value&)> values{
         [](const Value& a, const Value& b) { return a.Compare(b) < 0; }};
@@ -329,9 +333,13 @@ AggregateFunction MakeDistinct(AggregateFunction inner) {
         DistinctOf(state) = nullptr;
     };
     function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
-                         idx_t offset, StringHeap&) {
+                         idx_t offset, StringHeap& heap) {
         ForValidRows(*args[0], count, [&](idx_t row, idx_t index) {
-            DistinctOf(states[row] + offset)->values.insert(args[0]->GetValue(index));
+            Value value = args[0]->GetValue(index);
+            size_t bytes = kDistinctNodeBytes + value.GetString().size();
+            if (DistinctOf(states[row] + offset)->values.insert(std::move(value)).second) {
+                heap.CountExternal(bytes);
+            }
         });
     };
     function.combine = [](const uint8_t* source, uint8_t* target) {

@@ -78,8 +78,10 @@ SinkResult HashAggregateSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*
     // What the table may take while it takes this chunk is reserved first.
     idx_t peak = state.table->MemoryForSink(chunk.size());
     if (!state.reservation->TryResize(std::max(peak, state.reservation->size()))) {
-        if (state.table->GroupCount() <= 1) {
-            // An empty table (or a single group): the least the task needs to progress.
+        if (state.table->GroupCount() == 0 ||
+            (state.table->GroupCount() == 1 && state.table->Spillable())) {
+            // An empty table (or a single group of fixed size): the least the task needs to
+            // progress. A DISTINCT set of one group grows with its input, and fails below.
             state.reservation->ForceResize(peak);
         } else {
             if (!CanSpill(*state.table)) {

@@ -147,9 +147,6 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
         arguments[i] = CastTo(std::move(arguments[i]), function->argument_types[i]);
     }
     bool distinct = expression.distinct && name != "min" && name != "max" && !arguments.empty();
-    if (distinct) {
-        function = MakeDistinct(std::move(*function));
-    }
     std::string key = name + (distinct ? "(DISTINCT " : "(");
     for (const auto& argument : arguments) {
         key += argument->ToString() + "," + argument->type.ToString() + ";";
@@ -163,7 +160,7 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
     }
     if (index == context->keys.size()) {
         context->keys.push_back(key);
-        aggregate.aggregates.push_back({std::move(*function), std::move(arguments)});
+        aggregate.aggregates.push_back({std::move(*function), std::move(arguments), distinct});
         binding_names_[{aggregate.aggregate_index, index}] = expression.ToString();
     }
     return {MakeBoundColumn({aggregate.aggregate_index, index},

@@ -4,6 +4,7 @@
 #include "execution/expression_executor.hpp"
 #include "execution/rows_source.hpp"
 #include "sql/binder.hpp"
+#include "sql/distinct_aggregates.hpp"
 #include "sql/lexer.hpp"
 #include "sql/parser.hpp"
 
@@ -799,6 +800,12 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
         orders.push_back(std::move(order));
     }
 
+    if (aggregate_node) {
+        idx_t table_index = next_table_index_;
+        if (SplitDistinctAggregates(*aggregate_node, table_index, table_index + 1)) {
+            next_table_index_ += 2;
+        }
+    }
     idx_t projection_index = next_table_index_++;
     for (size_t i = 0; i < projections.size(); i++) {
         binding_names_[{projection_index, i}] =

@@ -110,7 +110,8 @@ std::string LogicalOperator::ToString(int indent) const {
     case LogicalOperatorKind::Aggregate: {
         out += "HASH_GROUP_BY #" + std::to_string(table_index) + " [" + list(expressions) + "]";
         for (const auto& aggregate : aggregates) {
-            out += " " + aggregate.function.name + "(" + list(aggregate.arguments) + ")";
+            out += " " + aggregate.function.name + "(" + (aggregate.distinct ? "DISTINCT " : "") +
+                   list(aggregate.arguments) + ")";
         }
         break;
     }

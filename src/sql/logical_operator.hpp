@@ -24,8 +24,9 @@ enum class LogicalOperatorKind : uint8_t {
 };
 
 struct BoundAggregate {
-    AggregateFunction function;
+    AggregateFunction function; // over every value; MakeDistinct wraps it when `distinct`
     std::vector<ExpressionPtr> arguments;
+    bool distinct = false;
 };
 
 struct BoundOrder {

@@ -235,7 +235,8 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
                 inputs.push_back(argument.get());
             }
             argument_columns.push_back(std::move(columns));
-            functions.push_back(aggregate.function);
+            functions.push_back(aggregate.distinct ? MakeDistinct(aggregate.function)
+                                                   : aggregate.function);
         }
         Project(child, inputs);
         auto sink = std::make_shared<HashAggregateSink>(std::move(key_types), std::move(functions),

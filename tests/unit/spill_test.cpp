@@ -147,6 +147,10 @@ std::vector<SpillCase> SpillCases() {
         {"cte_named_twice",
          "WITH t AS (SELECT l_orderkey, l_comment FROM lineitem) SELECT (SELECT count(*) FROM t), "
          "(SELECT max(l_comment) FROM t)"},
+        {"distinct_aggregates",
+         "SELECT (SELECT count(DISTINCT l_comment) FROM lineitem), sum(c), sum(s) FROM (SELECT "
+         "l_suppkey, count(DISTINCT l_orderkey) AS c, sum(DISTINCT l_orderkey) AS s FROM "
+         "lineitem GROUP BY l_suppkey)"},
         {"tpch_q9", TpchQuery(9)},
         {"tpch_q13", TpchQuery(13), false},
         {"tpch_q18", TpchQuery(18)},
@@ -262,6 +266,8 @@ TEST(SpillOnRangeData, AggregateJoinAndSortSpillAndAgreeWithArithmetic) {
         {"SELECT count(*), sum(j) FROM range(1000000) a(i) JOIN range(1000000) b(j) ON i = j",
          "1000000|499999500000|\n"},
         {"SELECT i FROM range(1000000) t(i) ORDER BY i DESC OFFSET 999998", "1|\n0|\n"},
+        {"SELECT count(DISTINCT i % 700000), sum(DISTINCT i % 700000) FROM range(1000000) t(i)",
+         "700000|244999650000|\n"},
     };
     for (const auto& [sql, expected] : cases) {
         SCOPED_TRACE(sql);
@@ -318,6 +324,27 @@ TEST_F(SpillErrors, WithSpillingDisabledTheQueryFailsClearlyAndTheDatabaseStaysU
     EXPECT_EQ(
         connection.Query("SELECT count(*) FROM range(1000) t(i)")->GetValue(0, 0).GetInteger(),
         1000);
+}
+
+// DISTINCT aggregates beside others keep a set of values per group in memory, which cannot
+// spill: the sets count against the limit, and passing it is an Out of Memory error.
+TEST_F(SpillErrors, DistinctSetsBesideOtherAggregatesCountAgainstTheLimit) {
+    Database database;
+    Connection connection(database);
+    connection.Query("SET memory_limit = '20MB'");
+    connection.Query("SET temp_directory = '" + temp_.string() + "'");
+    try {
+        connection.Query("SELECT count(DISTINCT i), count(DISTINCT i % 7), sum(i) FROM "
+                         "range(3000000) t(i)");
+        FAIL() << "expected an Out of Memory error";
+    } catch (const Exception& error) {
+        EXPECT_EQ(error.Kind(), ErrorKind::OutOfMemory);
+        EXPECT_NE(std::string(error.what()).find("hash aggregate"), std::string::npos)
+            << error.what();
+    }
+    EXPECT_EQ(database.memory().used(), 0u);
+    EXPECT_EQ(Rows(connection, "SELECT count(DISTINCT i % 7), sum(i) FROM range(300000) t(i)"),
+              "7|44999850000|\n");
 }
 
 TEST_F(SpillErrors, ATempDirectoryThatCannotBeCreatedIsAClearError) {
