@@ -96,6 +96,7 @@ public:
         {
             std::lock_guard<std::mutex> guard(mutex_);
             queued.swap(queue_);
+            window_.Close();
         }
     }
 

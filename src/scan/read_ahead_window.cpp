@@ -63,7 +63,14 @@ void ReadAheadWindow::Release(uint64_t bytes, bool decoding_started) {
 }
 
 uint64_t ReadAheadWindow::BudgetShrinks() const {
-    return budget_ ? budget_->shrinks() : 0;
+    return budget_ ? budget_->shrinks() : shrinks_at_close_;
+}
+
+void ReadAheadWindow::Close() {
+    if (budget_) {
+        shrinks_at_close_ = budget_->shrinks();
+        budget_.reset();
+    }
 }
 
 void ReadAheadWindow::ReportInUse() {

@@ -29,6 +29,9 @@ public:
     void Release(uint64_t bytes, bool decoding_started);
 
     uint64_t BudgetShrinks() const;
+    // The scan is over: the grant goes back to the temporary memory manager now, even while a
+    // finished fetch task still holds the scan's state for a moment.
+    void Close();
 
 private:
     void ReportInUse();
@@ -39,6 +42,7 @@ private:
     std::unique_ptr<TemporaryMemoryState> budget_; // with read_ahead_depth = -1
     uint64_t outstanding_ = 0;
     uint64_t held_bytes_ = 0;
+    uint64_t shrinks_at_close_ = 0;
 };
 
 } // namespace sluice
