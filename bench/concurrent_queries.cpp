@@ -5,10 +5,13 @@
 //   build/bench/concurrent_queries SETUP_SQL_FILE MEMORY_LIMIT QUERY_NUMBER...
 //
 // SETUP_SQL_FILE creates the tables' views (read_parquet over the rig, say); MEMORY_LIMIT is a
-// size such as '4GB', or 'default'.
+// size such as '4GB', or 'default'. A last line "memory ..." compares the process's peak RSS with
+// what operators had reserved at that moment and at most, and what the allocator held free then
+// (sampled every 20 ms): the memory outside memory_limit's accounting.
 #include "main/sluice.hpp"
 #include "tpch/tpch_queries.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -17,6 +20,24 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <malloc.h>
+#include <unistd.h>
+
+namespace {
+
+double ResidentMB() {
+    long pages = 0, resident = 0;
+    if (FILE* statm = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(statm, "%ld %ld", &pages, &resident) != 2) {
+            resident = 0;
+        }
+        std::fclose(statm);
+    }
+    return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / 1e6;
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
     if (argc < 4) {
@@ -42,6 +63,21 @@ int main(int argc, char** argv) {
     auto seconds = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
+    std::atomic<bool> running{true};
+    double peak_rss = 0, reserved_at_peak = 0, free_at_peak = 0, reserved_peak = 0;
+    std::thread sampler([&] {
+        while (running.load()) {
+            double rss = ResidentMB();
+            double reserved = static_cast<double>(database.memory().used()) / 1e6;
+            reserved_peak = std::max(reserved_peak, reserved);
+            if (rss > peak_rss) {
+                peak_rss = rss;
+                reserved_at_peak = reserved;
+                free_at_peak = static_cast<double>(mallinfo2().fordblks) / 1e6;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    });
     std::vector<std::thread> threads;
     for (int i = 3; i < argc; i++) {
         int number = std::atoi(argv[i]);
@@ -67,5 +103,10 @@ int main(int argc, char** argv) {
         thread.join();
     }
     std::printf("total %.3f\n", seconds());
+    running.store(false);
+    sampler.join();
+    std::printf("memory peak_rss_mb %.0f reserved_at_peak_mb %.0f allocator_free_at_peak_mb %.0f "
+                "reserved_peak_mb %.0f\n",
+                peak_rss, reserved_at_peak, free_at_peak, reserved_peak);
     return 0;
 }

@@ -14,6 +14,7 @@ bool MemoryManager::TryAdd(idx_t bytes) {
         return false;
     }
     NotePeak(used);
+    NoteGrowth(bytes);
     return true;
 }
 
@@ -45,6 +46,7 @@ idx_t MemoryManager::ReservePartly(idx_t bytes) {
         idx_t take = used >= limit ? 0 : std::min(bytes, limit - used);
         if (take == 0 || used_.compare_exchange_weak(used, used + take)) {
             NotePeak(used + take);
+            NoteGrowth(take);
             return take;
         }
     }
@@ -52,6 +54,18 @@ idx_t MemoryManager::ReservePartly(idx_t bytes) {
 
 void MemoryManager::Release(idx_t bytes) {
     used_.fetch_sub(bytes);
+}
+
+void MemoryManager::NoteGrowth(idx_t bytes) {
+    if (!trimmer_) {
+        return;
+    }
+    idx_t grown = reserved_since_check_.fetch_add(bytes) + bytes;
+    if (grown >= std::max(limit_.load() / 16, kTrimCheckBytes)) {
+        // Two threads crossing the mark at once may both check: harmless.
+        reserved_since_check_.store(0);
+        trimmer_();
+    }
 }
 
 std::atomic<idx_t>* MemoryManager::OwnerCounter(const std::string& owner) {

@@ -41,10 +41,20 @@ public:
     // Adds up to `bytes` and returns how much was added (what fits under the limit).
     idx_t ReservePartly(idx_t bytes);
     // Adds `bytes` even past the limit: the minimum an operator needs to make progress at all.
-    void ReserveForced(idx_t bytes) { NotePeak(used_.fetch_add(bytes) + bytes); }
+    void ReserveForced(idx_t bytes) {
+        NotePeak(used_.fetch_add(bytes) + bytes);
+        NoteGrowth(bytes);
+    }
     void Release(idx_t bytes);
 
     void SetReclaimer(std::function<void()> reclaimer) { reclaimer_ = std::move(reclaimer); }
+    // Called on the reserving thread each time reservations have grown by a sixteenth of the
+    // limit (at least kTrimCheckBytes) since the last call: the Database checks there whether
+    // the process holds much more than is reserved (glibc keeps what a spilled hash table or a
+    // finished sort freed in its arenas) and gives the free pages back. Set before queries run;
+    // cleared before the callee goes.
+    void SetTrimmer(std::function<void()> trimmer) { trimmer_ = std::move(trimmer); }
+    static constexpr idx_t kTrimCheckBytes = 16 << 20;
 
     // The counter of memory held by reservations named `owner` (created on first use; stable).
     std::atomic<idx_t>* OwnerCounter(const std::string& owner);
@@ -57,6 +67,7 @@ public:
 
 private:
     bool TryAdd(idx_t bytes);
+    void NoteGrowth(idx_t bytes);
     void NotePeak(idx_t used) {
         idx_t peak = peak_.load();
         while (used > peak && !peak_.compare_exchange_weak(peak, used)) {
@@ -67,6 +78,8 @@ private:
     std::atomic<idx_t> used_{0};
     std::atomic<idx_t> peak_{0};
     std::function<void()> reclaimer_;
+    std::function<void()> trimmer_;
+    std::atomic<idx_t> reserved_since_check_{0};
     TemporaryDirectory* temporary_directory_ = nullptr;
     mutable std::mutex owners_mutex_;
     std::map<std::string, std::unique_ptr<std::atomic<idx_t>>> owners_;

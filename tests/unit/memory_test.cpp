@@ -70,6 +70,31 @@ TEST(Memory, LimitCanChangeAndNullManagerIsUnaccounted) {
     EXPECT_EQ(free_standing.size(), 1ULL << 40);
 }
 
+// The trimmer (which returns freed pages when RSS passes the limit) is asked after every
+// sixteenth of the limit that reservations grow by, whichever way they grow, and never on release.
+TEST(Memory, TheTrimmerIsAskedAsReservationsGrow) {
+    const idx_t limit = 64 * MemoryManager::kTrimCheckBytes;
+    MemoryManager manager(limit);
+    int checks = 0;
+    manager.SetTrimmer([&] { checks++; });
+    MemoryReservation reservation(&manager, "r");
+    const idx_t step = limit / 16;
+    reservation.Resize(step - 1);
+    EXPECT_EQ(checks, 0);
+    reservation.Resize(step);
+    EXPECT_EQ(checks, 1);
+    reservation.Resize(0); // releases are not growth
+    EXPECT_EQ(checks, 1);
+    EXPECT_TRUE(reservation.TryResize(step));
+    EXPECT_EQ(checks, 2);
+    reservation.ForceResize(limit + 2 * step);
+    EXPECT_EQ(checks, 3); // one check, however far a single step goes
+    manager.SetTrimmer(nullptr);
+    reservation.Resize(0);
+    reservation.Resize(limit / 2);
+    EXPECT_EQ(checks, 3);
+}
+
 TEST(TemporaryMemory, GrantsAreSharedAndPartial) {
     MemoryManager memory(1000);
     TemporaryMemoryManager temporary(memory);
