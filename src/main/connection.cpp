@@ -171,7 +171,7 @@ std::vector<std::unique_ptr<DataChunk>> Connection::RunQuery(BoundQuery& query) 
 
 std::vector<std::unique_ptr<DataChunk>> Connection::RunOptimized(BoundQuery& query,
                                                                  std::string* profile) {
-    Executor executor(database_.scheduler(), database_.scheduler().RegularThreads());
+    Executor executor(database_.scheduler());
     if (profile) {
         executor.EnableProfiling();
     }
@@ -388,7 +388,7 @@ std::unique_ptr<QueryResult> Connection::ExecuteCopy(const Statement& statement,
         rows_written = [parquet_sink] { return parquet_sink->rows_written(); };
         sink = parquet_sink;
     }
-    Executor executor(database_.scheduler(), database_.scheduler().RegularThreads());
+    Executor executor(database_.scheduler());
     // One task: the file keeps the query's row order.
     PlanQuery(copy.query, executor, &database_.memory(), sink, 1);
     Run(executor);

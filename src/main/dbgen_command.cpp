@@ -250,7 +250,7 @@ std::unique_ptr<QueryResult> Connection::RunDbgen(const DbgenOptions& options) {
                 sink = csv_sink;
             }
         }
-        Executor executor(database_.scheduler(), database_.scheduler().RegularThreads());
+        Executor executor(database_.scheduler());
         Pipeline& pipeline = executor.AddPipeline();
         pipeline.source = std::make_shared<tpch::TpchTableSource>(generator, std::move(batches));
         pipeline.sink = sink;

@@ -49,6 +49,7 @@ public:
                     return Finish();
                 }
             }
+            executor_.Widen(state_);
             return TaskResult::Yield;
         } catch (...) {
             executor_.PushError(std::current_exception());
@@ -127,8 +128,11 @@ private:
     idx_t batch_index_ = 0;
 };
 
-Executor::Executor(TaskScheduler& scheduler, idx_t max_threads)
-    : scheduler_(scheduler), max_threads_(std::max<idx_t>(1, max_threads)) {
+Executor::Executor(TaskScheduler& scheduler, std::optional<idx_t> max_threads)
+    : scheduler_(scheduler), max_threads_(max_threads) {
+    if (max_threads_) {
+        max_threads_ = std::max<idx_t>(1, *max_threads_);
+    }
 }
 
 Executor::~Executor() {
@@ -226,11 +230,7 @@ void Executor::StartReadyPipelines(std::unique_lock<std::mutex>& lock) {
         if (profiling_) {
             state->stages = std::make_unique<StageProfile[]>(state->pipeline->operators.size() + 2);
         }
-        idx_t tasks = std::min(max_threads_, state->pipeline->source->MaxThreads());
-        if (state->pipeline->max_threads > 0) {
-            tasks = std::min(tasks, state->pipeline->max_threads);
-        }
-        tasks = std::max<idx_t>(1, tasks);
+        idx_t tasks = TaskTarget(*state);
         state->running_tasks.store(tasks);
         outstanding_tasks_ += tasks;
         // Build every task before scheduling any, so a quick first task cannot finish the
@@ -242,6 +242,36 @@ void Executor::StartReadyPipelines(std::unique_lock<std::mutex>& lock) {
         for (auto& task : created) {
             scheduler_.Schedule(std::move(task));
         }
+    }
+}
+
+idx_t Executor::TaskTarget(const PipelineState& state) const {
+    idx_t tasks = max_threads_ ? *max_threads_ : scheduler_.RegularThreads();
+    tasks = std::min(tasks, state.pipeline->source->MaxThreads());
+    if (state.pipeline->max_threads > 0) {
+        tasks = std::min(tasks, state.pipeline->max_threads);
+    }
+    return std::max<idx_t>(1, tasks);
+}
+
+void Executor::Widen(PipelineState& state) {
+    if (max_threads_ || state.running_tasks.load() >= TaskTarget(state)) {
+        return;
+    }
+    std::vector<std::shared_ptr<Task>> created;
+    {
+        // The calling task is still running, so the pipeline cannot finish meanwhile.
+        std::lock_guard<std::mutex> guard(mutex_);
+        idx_t target = TaskTarget(state);
+        while (!error_ && !cancelled_.load() && !state.finished_early.load() &&
+               state.running_tasks.load() < target) {
+            state.running_tasks.fetch_add(1);
+            outstanding_tasks_++;
+            created.push_back(std::make_shared<PipelineTask>(*this, state));
+        }
+    }
+    for (auto& task : created) {
+        scheduler_.Schedule(std::move(task));
     }
 }
 

@@ -9,17 +9,22 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace sluice {
 
-// Runs one query's pipelines on the REGULAR pool, each as up to `max_threads` parallel tasks,
-// starting a pipeline when its dependencies have finished. The first error raised by any task
-// cancels the rest and is rethrown by Execute once every task has drained.
+// Runs one query's pipelines on the REGULAR pool, each as parallel tasks, starting a pipeline
+// when its dependencies have finished. The first error raised by any task cancels the rest and
+// is rethrown by Execute once every task has drained.
 class Executor {
 public:
-    Executor(TaskScheduler& scheduler, idx_t max_threads);
+    // A pipeline runs as many tasks as its source can use, up to `max_threads`; without it, up
+    // to the REGULAR pool's size, which may change while the query runs (SET threads): a
+    // running pipeline then gets more tasks when its tasks next yield, and fewer threads run
+    // them when the pool shrinks.
+    explicit Executor(TaskScheduler& scheduler, std::optional<idx_t> max_threads = std::nullopt);
     ~Executor();
 
     Pipeline& AddPipeline();
@@ -54,13 +59,18 @@ private:
     };
 
     void StartReadyPipelines(std::unique_lock<std::mutex>& lock);
+    // How many tasks the pipeline should run now.
+    idx_t TaskTarget(const PipelineState& state) const;
+    // Called by a running task of the pipeline as it yields: adds the tasks a larger REGULAR
+    // pool allows.
+    void Widen(PipelineState& state);
     void OnTaskDone(PipelineState& state);
     void PushError(std::exception_ptr error);
     // Tells the sources of running pipelines to stop their background work. Under mutex_.
     void CancelSources();
 
     TaskScheduler& scheduler_;
-    idx_t max_threads_;
+    std::optional<idx_t> max_threads_;
     std::vector<std::unique_ptr<PipelineState>> pipelines_;
 
     mutable std::mutex mutex_;

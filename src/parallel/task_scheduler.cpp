@@ -95,6 +95,7 @@ void TaskScheduler::SetThreadCounts(uint32_t regular_threads, uint32_t async_thr
 void TaskScheduler::ResizePool(TaskPool kind, uint32_t count, std::unique_lock<std::mutex>& lock) {
     Pool& pool = PoolOf(kind);
     pool.target = count;
+    (kind == TaskPool::Regular ? regular_threads_ : async_threads_).store(count);
     if (pool.threads.size() > count) {
         // Retiring threads finish their current task, see index >= target, and exit.
         std::vector<std::thread> retiring(std::make_move_iterator(pool.threads.begin() + count),
@@ -117,13 +118,11 @@ void TaskScheduler::ResizePool(TaskPool kind, uint32_t count, std::unique_lock<s
 }
 
 uint32_t TaskScheduler::RegularThreads() const {
-    std::lock_guard<std::mutex> guard(mutex_);
-    return regular_.target;
+    return regular_threads_.load();
 }
 
 uint32_t TaskScheduler::AsyncThreads() const {
-    std::lock_guard<std::mutex> guard(mutex_);
-    return async_.target;
+    return async_threads_.load();
 }
 
 bool TaskScheduler::OnWorkerThread(TaskPool& pool) {

@@ -2,6 +2,7 @@
 
 #include "parallel/task.hpp"
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -56,6 +57,9 @@ private:
     Pool& PoolOf(TaskPool pool) { return pool == TaskPool::Regular ? regular_ : async_; }
 
     mutable std::mutex mutex_;
+    // The pools' target sizes, read without the lock (every yielding pipeline task asks).
+    std::atomic<uint32_t> regular_threads_{0};
+    std::atomic<uint32_t> async_threads_{0};
     Pool regular_;
     Pool async_;
     bool shutting_down_ = false;

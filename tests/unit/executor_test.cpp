@@ -131,6 +131,38 @@ TEST(Executor, ParallelPipelineCombinesEveryTask) {
     EXPECT_TRUE(sink->finalized.load());
 }
 
+// SET threads while a query runs: a pipeline started on one REGULAR thread gets the tasks a
+// larger pool allows when its task next yields, and the result is still exact.
+TEST(Executor, ARunningPipelineWidensWhenThePoolGrows) {
+    class GatedSource : public CountingSource {
+    public:
+        GatedSource() : CountingSource(4000 * kVectorSize, 8) {}
+        SourceResult GetData(DataChunk& out, LocalState* local, TaskContext& context) override {
+            while (!open.load()) { // the first chunk waits until the pool has grown
+                std::this_thread::sleep_for(1ms);
+            }
+            return CountingSource::GetData(out, local, context);
+        }
+        std::atomic<bool> open{false};
+    };
+    TaskScheduler scheduler(1, 2);
+    Executor executor(scheduler);
+    Pipeline& pipeline = executor.AddPipeline();
+    auto source = std::make_shared<GatedSource>();
+    pipeline.source = source;
+    auto sink = std::make_shared<SumSink>();
+    pipeline.sink = sink;
+    std::thread query([&] { executor.Execute(); });
+    std::this_thread::sleep_for(20ms);
+    scheduler.SetThreadCounts(3, 2);
+    source->open.store(true);
+    query.join();
+    constexpr int64_t kRows = 4000 * kVectorSize;
+    EXPECT_EQ(sink->rows.load(), kRows);
+    EXPECT_EQ(sink->sum.load(), kRows * (kRows - 1) / 2);
+    EXPECT_EQ(sink->combines.load(), 3); // one task at the start, two more after the growth
+}
+
 TEST(Executor, DependentPipelineStartsAfterItsDependencyFinalizes) {
     TaskScheduler scheduler(2, 4);
     Executor executor(scheduler, 2);
