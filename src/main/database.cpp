@@ -3,7 +3,6 @@
 #include "io/virtual_file_system.hpp"
 #include "main/builtin_table_functions.hpp"
 #include "memory/allocator.hpp"
-#include "parallel/function_task.hpp"
 
 namespace sluice {
 
@@ -16,19 +15,12 @@ Database::Database() {
     memory_ =
         std::make_unique<MemoryManager>(static_cast<idx_t>(settings_.GetInteger("memory_limit")));
     temporary_memory_ = std::make_unique<TemporaryMemoryManager>(*memory_);
-    // When RSS nears the limit while reservations grow, freed pages go back to the system, on an
-    // ASYNC thread, one trim at a time, off the path of the task that reserved.
-    auto trim_pending = std::make_shared<std::atomic<bool>>(false);
-    memory_->SetTrimmer([memory = memory_.get(), scheduler = scheduler_.get(), trim_pending] {
-        if (ResidentMemory() < kTrimAtShareOfLimit * static_cast<double>(memory->limit()) ||
-            trim_pending->exchange(true)) {
-            return;
-        }
-        scheduler->Schedule(std::make_shared<FunctionTask>(TaskPool::Async, [trim_pending] {
-            ReturnFreedMemoryToSystem();
-            trim_pending->store(false);
-        }));
+    // While RSS is past the limit, freed pages go back to the system; reservations growing are
+    // the moments to check.
+    trimmer_ = std::make_unique<FreedMemoryTrimmer>([memory = memory_.get()] {
+        return ResidentMemory() >= kTrimAtShareOfLimit * static_cast<double>(memory->limit());
     });
+    memory_->SetTrimmer([trimmer = trimmer_.get()] { trimmer->Request(); });
     // Spill files of a process that crashed are removed by the next one to start.
     TemporaryDirectory::RemoveLeftovers(settings_.GetString("temp_directory"));
     temporary_directory_ =
@@ -57,7 +49,7 @@ ScanServices Database::Services() {
 }
 
 Database::~Database() {
-    memory_->SetTrimmer(nullptr); // the scheduler goes first
+    memory_->SetTrimmer(nullptr); // the trimmer goes first
 }
 
 void Database::ApplySetting(const std::string& name, const Value& value) {

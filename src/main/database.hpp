@@ -3,6 +3,7 @@
 #include "io/external_file_cache.hpp"
 #include "io/virtual_file_system.hpp"
 #include "main/settings.hpp"
+#include "memory/freed_memory_trimmer.hpp"
 #include "memory/memory_manager.hpp"
 #include "memory/temporary_directory.hpp"
 #include "memory/temporary_memory_manager.hpp"
@@ -47,6 +48,7 @@ private:
     Settings settings_;
     std::unique_ptr<TemporaryDirectory> temporary_directory_;
     std::unique_ptr<MemoryManager> memory_;
+    std::unique_ptr<FreedMemoryTrimmer> trimmer_;
     std::unique_ptr<TemporaryMemoryManager> temporary_memory_;
     std::unique_ptr<ExternalFileCache> external_file_cache_;
     std::unique_ptr<TaskScheduler> scheduler_;

@@ -1,10 +1,14 @@
 #include "common/exception.hpp"
+#include "memory/freed_memory_trimmer.hpp"
 #include "memory/memory_manager.hpp"
 #include "memory/temporary_memory_manager.hpp"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <memory>
+#include <thread>
 
 namespace sluice {
 
@@ -93,6 +97,27 @@ TEST(Memory, TheTrimmerIsAskedAsReservationsGrow) {
     reservation.Resize(0);
     reservation.Resize(limit / 2);
     EXPECT_EQ(checks, 3);
+}
+
+// Asked once, the trimmer trims for as long as the process is too large, every interval, then
+// sleeps until asked again.
+TEST(Memory, TheTrimmerTrimsWhileTheProcessIsTooLargeThenSleeps) {
+    std::atomic<int> checks_left{3};
+    FreedMemoryTrimmer trimmer([&] { return checks_left.fetch_sub(1) > 0; });
+    EXPECT_EQ(trimmer.trims(), 0u);
+    trimmer.Request();
+    for (int i = 0; i < 500 && checks_left.load() >= 0; i++) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    std::this_thread::sleep_for(3 * FreedMemoryTrimmer::kInterval);
+    EXPECT_EQ(trimmer.trims(), 3u);
+    checks_left.store(1);
+    trimmer.Request();
+    for (int i = 0; i < 500 && trimmer.trims() < 4; i++) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    std::this_thread::sleep_for(3 * FreedMemoryTrimmer::kInterval);
+    EXPECT_EQ(trimmer.trims(), 4u);
 }
 
 TEST(TemporaryMemory, GrantsAreSharedAndPartial) {
