@@ -10,33 +10,47 @@ namespace {
 // Each partition file buffers this much before writing. The build files are flushed (and
 // their buffers freed) before the probe files fill theirs: kPartitions buffers at a time.
 constexpr size_t kWriteBuffer = 16 << 10;
+// Spilled rows are read back in pieces of this size.
+constexpr size_t kReadBuffer = 64 << 10;
+// A part of fewer build rows is admitted rather than split.
+constexpr uint64_t kMinRowsToSplit = 4 * kVectorSize;
 
 } // namespace
 
 JoinSpill::JoinSpill(MemoryManager& memory, idx_t key_count, std::vector<LogicalType> build_types,
                      std::vector<LogicalType> probe_types)
-    : key_count_(key_count), build_types_(std::move(build_types)),
+    : memory_(memory), key_count_(key_count), build_types_(std::move(build_types)),
       probe_types_(std::move(probe_types)),
       buffers_(&memory, "a hash join's spill buffers", &statistics_),
       resident_(kPartitions, false) {
-    std::string reason =
-        "a hash join needs more than memory_limit (" + FormatMemorySize(memory.limit()) + ")";
-    for (idx_t p = 0; p < kPartitions; p++) {
-        build_.push_back(
-            std::make_unique<SpillFile>(*memory.temporary_directory(), reason, kWriteBuffer));
-        probe_.push_back(
-            std::make_unique<SpillFile>(*memory.temporary_directory(), reason, kWriteBuffer));
-    }
+    partitions_ = NewParts(0);
     buffers_.ForceResize(kPartitions * kWriteBuffer);
-    statistics_.spill_files.store(2 * kPartitions);
 }
 
-void JoinSpill::Append(std::vector<std::unique_ptr<SpillFile>>& files, const DataChunk& chunk,
-                       const uint64_t* hashes, const bool* skip) {
+std::vector<std::shared_ptr<JoinSpill::Part>> JoinSpill::NewParts(idx_t level) {
+    std::string reason =
+        "a hash join needs more than memory_limit (" + FormatMemorySize(memory_.limit()) + ")";
+    std::vector<std::shared_ptr<Part>> parts;
+    for (idx_t p = 0; p < kPartitions; p++) {
+        auto part = std::make_shared<Part>();
+        part->build =
+            std::make_unique<SpillFile>(*memory_.temporary_directory(), reason, kWriteBuffer);
+        part->probe =
+            std::make_unique<SpillFile>(*memory_.temporary_directory(), reason, kWriteBuffer);
+        part->level = level;
+        parts.push_back(std::move(part));
+    }
+    statistics_.spill_files.fetch_add(2 * kPartitions);
+    return parts;
+}
+
+void JoinSpill::Append(std::vector<std::shared_ptr<Part>>& parts, bool build,
+                       const DataChunk& chunk, const uint64_t* hashes, const bool* skip,
+                       idx_t level) {
     std::vector<std::vector<idx_t>> rows(kPartitions);
     for (idx_t row = 0; row < chunk.size(); row++) {
         if (!skip || !skip[row]) {
-            rows[PartitionOf(hashes[row])].push_back(row);
+            rows[PartitionOf(hashes[row], level)].push_back(row);
         }
     }
     DataChunk part(chunk.Types());
@@ -46,13 +60,14 @@ void JoinSpill::Append(std::vector<std::unique_ptr<SpillFile>>& files, const Dat
         }
         part.Reset();
         part.AppendSelected(chunk, rows[p].data(), rows[p].size());
-        statistics_.spilled_bytes.fetch_add(files[p]->Append(part));
+        SpillFile& file = build ? *parts[p]->build : *parts[p]->probe;
+        statistics_.spilled_bytes.fetch_add(file.Append(part));
     }
 }
 
-std::vector<std::unique_ptr<DataChunk>> JoinSpill::ReadBuild(idx_t partition) {
+std::vector<std::unique_ptr<DataChunk>> JoinSpill::ReadBuild(const Part& part) {
     std::vector<std::unique_ptr<DataChunk>> chunks;
-    SpillFile::Reader reader(*build_[partition], 64 << 10);
+    SpillFile::Reader reader(*part.build, kReadBuffer);
     while (true) {
         auto chunk = std::make_unique<DataChunk>(build_types_);
         if (!reader.NextCompacted(*chunk)) {
@@ -60,15 +75,19 @@ std::vector<std::unique_ptr<DataChunk>> JoinSpill::ReadBuild(idx_t partition) {
         }
         chunks.push_back(std::move(chunk));
     }
-    statistics_.read_back_bytes.fetch_add(build_[partition]->bytes());
+    statistics_.read_back_bytes.fetch_add(part.build->bytes());
     return chunks;
+}
+
+void JoinSpill::HashBuildKeys(const DataChunk& chunk, uint64_t* hashes) const {
+    for (idx_t k = 0; k < key_count_; k++) {
+        HashVector(chunk.column(k), chunk.size(), hashes, k == 0);
+    }
 }
 
 void JoinSpill::AppendBuild(const DataChunk& chunk) {
     uint64_t hashes[kVectorSize];
-    for (idx_t k = 0; k < key_count_; k++) {
-        HashVector(chunk.column(k), chunk.size(), hashes, k == 0);
-    }
+    HashBuildKeys(chunk, hashes);
     for (idx_t row = 0; row < chunk.size(); row++) {
         for (idx_t k = 0; k < key_count_; k++) {
             if (!chunk.column(k).RowIsValid(row)) {
@@ -77,23 +96,27 @@ void JoinSpill::AppendBuild(const DataChunk& chunk) {
         }
     }
     build_rows_.fetch_add(chunk.size());
-    Append(build_, chunk, hashes, nullptr);
+    Append(partitions_, true, chunk, hashes, nullptr, 0);
 }
 
 void JoinSpill::LoadResident(JoinHashTable& table, idx_t budget, MemoryReservation& reservation) {
-    for (auto& file : build_) {
-        file->Flush();
+    for (auto& part : partitions_) {
+        part->build->Flush();
     }
     idx_t used = 0;
+    bool loading = true;
     for (idx_t p = 0; p < kPartitions; p++) {
         // Loaded rows take about their serialised size plus the index.
-        idx_t need = build_[p]->bytes() + JoinHashTable::IndexMemory(build_[p]->rows());
-        if (used + need > budget) {
-            break;
+        const SpillFile& build = *partitions_[p]->build;
+        idx_t need = build.bytes() + JoinHashTable::IndexMemory(build.rows());
+        loading = loading && used + need <= budget;
+        if (loading) {
+            used += need;
+            resident_[p] = true;
+            table.Append(ReadBuild(*partitions_[p]));
+        } else {
+            pending_.push_back(partitions_[p]);
         }
-        used += need;
-        resident_[p] = true;
-        table.Append(ReadBuild(p));
     }
     reservation.ForceResize(used);
     table.SetBuildFacts(build_rows_.load(), build_has_null_key_.load());
@@ -110,29 +133,32 @@ idx_t JoinSpill::DeferProbeRows(const DataChunk& chunk, const uint64_t* hashes,
         }
     }
     if (kept < chunk.size()) {
-        Append(probe_, chunk, hashes, probe_now);
+        Append(partitions_, false, chunk, hashes, probe_now, 0);
     }
     return kept;
 }
 
-bool JoinSpill::NextPartition(idx_t& partition) {
-    while (true) {
-        idx_t p = next_partition_.fetch_add(1);
-        if (p >= kPartitions) {
-            return false;
-        }
-        if (!resident_[p]) {
-            partition = p;
-            return true;
-        }
+std::shared_ptr<JoinSpill::Part> JoinSpill::NextPart() {
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (pending_.empty()) {
+        return nullptr;
     }
+    auto part = std::move(pending_.front());
+    pending_.pop_front();
+    return part;
 }
 
-std::shared_ptr<JoinHashTable> JoinSpill::LoadPartition(idx_t partition,
-                                                        MemoryReservation& reservation) {
-    probe_[partition]->Flush();
+std::shared_ptr<JoinHashTable> JoinSpill::LoadPart(Part& part, MemoryReservation& reservation,
+                                                   const ProbeHasher& probe_hasher) {
+    part.probe->Flush();
+    idx_t need = part.build->bytes() + JoinHashTable::IndexMemory(part.build->rows());
+    if (!reservation.TryResize(need) && part.level < kMaxLevel &&
+        part.build->rows() >= kMinRowsToSplit) {
+        Split(part, probe_hasher);
+        return nullptr;
+    }
     auto table = std::make_shared<JoinHashTable>(key_count_, build_types_);
-    auto chunks = ReadBuild(partition);
+    auto chunks = ReadBuild(part);
     idx_t bytes = 0;
     for (const auto& chunk : chunks) {
         bytes += ChunkMemory(*chunk);
@@ -142,6 +168,46 @@ std::shared_ptr<JoinHashTable> JoinSpill::LoadPartition(idx_t partition,
     table->Build();
     table->SetBuildFacts(build_rows_.load(), build_has_null_key_.load());
     return table;
+}
+
+void JoinSpill::Split(Part& part, const ProbeHasher& probe_hasher) {
+    splits_.fetch_add(1);
+    auto parts = NewParts(part.level + 1);
+    MemoryReservation buffers(&memory_, "a hash join's spill buffers", &statistics_);
+    buffers.ForceResize(kPartitions * kWriteBuffer);
+    uint64_t hashes[kVectorSize];
+    {
+        SpillFile::Reader reader(*part.build, kReadBuffer);
+        DataChunk chunk(build_types_);
+        while (reader.NextCompacted(chunk)) {
+            HashBuildKeys(chunk, hashes);
+            Append(parts, true, chunk, hashes, nullptr, part.level + 1);
+        }
+    }
+    {
+        SpillFile::Reader reader(*part.probe, kReadBuffer);
+        DataChunk chunk(probe_types_);
+        while (reader.NextCompacted(chunk)) {
+            probe_hasher(chunk, hashes);
+            Append(parts, false, chunk, hashes, nullptr, part.level + 1);
+        }
+    }
+    statistics_.read_back_bytes.fetch_add(part.build->bytes() + part.probe->bytes());
+    // The part's own files go now: its rows are all in the new parts.
+    part.build.reset();
+    part.probe.reset();
+    for (auto& sub : parts) {
+        sub->build->Flush();
+        sub->probe->Flush();
+    }
+    std::lock_guard<std::mutex> guard(mutex_);
+    for (auto& sub : parts) {
+        // The joins that spill (inner, left, semi, anti, mark) give nothing for build rows
+        // without probe rows.
+        if (sub->probe->rows() > 0) {
+            pending_.push_back(std::move(sub));
+        }
+    }
 }
 
 } // namespace sluice

@@ -6,6 +6,8 @@
 #include "memory/spill_file.hpp"
 
 #include <atomic>
+#include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -17,12 +19,28 @@ namespace sluice {
 // build, the partitions that fit are loaded into the join's table and probed as usual, and probe
 // rows of the others are appended to those partitions' probe files. Once every probe is done,
 // each partition left on disk is joined on its own: its build rows loaded into a table of their
-// own, its probe rows read back and probed (JoinSpilledPartitions, the continuation pipeline).
+// own, its probe rows read back and probed (the continuation pipeline). A partition whose build
+// rows alone do not fit is split again by the next bits of the hash, up to kMaxLevel times (only
+// rows of one key, which no split separates, are then admitted past the limit).
 // Thread-safe.
 class JoinSpill {
 public:
     static constexpr idx_t kPartitions = 32;
-    static idx_t PartitionOf(uint64_t hash) { return (hash >> 40) & (kPartitions - 1); }
+    static constexpr idx_t kMaxLevel = 3;
+    // Level 0 partitions by hash bits 40-44, level 1 by bits 45-49, and so on.
+    static idx_t PartitionOf(uint64_t hash, idx_t level = 0) {
+        return (hash >> (40 + 5 * level)) & (kPartitions - 1);
+    }
+
+    // A partition on disk: its build rows ([keys..., payload...]) and the probe rows whose keys
+    // hash to it.
+    struct Part {
+        std::unique_ptr<SpillFile> build;
+        std::unique_ptr<SpillFile> probe;
+        idx_t level = 0;
+    };
+    // Hashes the probe keys of a chunk of probe input (as the probe does).
+    using ProbeHasher = std::function<void(DataChunk& probe_input, uint64_t* hashes)>;
 
     // `build_types`: [keys..., payload...] of the build chunks; `probe_types`: the probe input.
     JoinSpill(MemoryManager& memory, idx_t key_count, std::vector<LogicalType> build_types,
@@ -40,29 +58,42 @@ public:
     idx_t DeferProbeRows(const DataChunk& chunk, const uint64_t* hashes, const bool* key_null,
                          idx_t* keep);
 
-    // Continuation: claims the next partition left on disk; false when none is left.
-    bool NextPartition(idx_t& partition);
-    // A table over the build rows of `partition`, with the build side's facts.
-    std::shared_ptr<JoinHashTable> LoadPartition(idx_t partition, MemoryReservation& reservation);
-    const SpillFile& probe_file(idx_t partition) const { return *probe_[partition]; }
+    // Continuation: claims the next part left on disk (the partitions not resident, then the
+    // parts split from those too large); null when none is left.
+    std::shared_ptr<Part> NextPart();
+    // A table over the build rows of `part`, with the build side's facts, reserved in
+    // `reservation`. When they do not fit and the part can still be split, it is split into
+    // kPartitions parts by the next hash bits (its probe rows hashed by `probe_hasher`), which
+    // NextPart hands out, and null is returned.
+    std::shared_ptr<JoinHashTable> LoadPart(Part& part, MemoryReservation& reservation,
+                                            const ProbeHasher& probe_hasher);
     const std::vector<LogicalType>& probe_types() const { return probe_types_; }
     MemoryStatistics& statistics() { return statistics_; }
+    // Parts that were split again because their build rows alone did not fit.
+    uint64_t splits() const { return splits_.load(); }
 
 private:
-    std::vector<std::unique_ptr<DataChunk>> ReadBuild(idx_t partition);
-    void Append(std::vector<std::unique_ptr<SpillFile>>& files, const DataChunk& chunk,
-                const uint64_t* hashes, const bool* skip);
+    std::vector<std::unique_ptr<DataChunk>> ReadBuild(const Part& part);
+    // Appends the rows of `chunk` (those not in `skip`) to the files of their partition at
+    // `level` (build or probe files of `parts`).
+    void Append(std::vector<std::shared_ptr<Part>>& parts, bool build, const DataChunk& chunk,
+                const uint64_t* hashes, const bool* skip, idx_t level);
+    std::vector<std::shared_ptr<Part>> NewParts(idx_t level);
+    void Split(Part& part, const ProbeHasher& probe_hasher);
+    void HashBuildKeys(const DataChunk& chunk, uint64_t* hashes) const;
 
+    MemoryManager& memory_;
     idx_t key_count_;
     std::vector<LogicalType> build_types_;
     std::vector<LogicalType> probe_types_;
-    std::vector<std::unique_ptr<SpillFile>> build_;
-    std::vector<std::unique_ptr<SpillFile>> probe_;
-    MemoryReservation buffers_; // the files' write buffers
+    std::vector<std::shared_ptr<Part>> partitions_; // level 0
+    MemoryReservation buffers_;                     // the level-0 files' write buffers
     std::vector<bool> resident_;
     std::atomic<uint64_t> build_rows_{0};
     std::atomic<bool> build_has_null_key_{false};
-    std::atomic<idx_t> next_partition_{0};
+    std::mutex mutex_;
+    std::deque<std::shared_ptr<Part>> pending_; // under mutex_
+    std::atomic<uint64_t> splits_{0};
     MemoryStatistics statistics_;
 };
 

@@ -102,8 +102,11 @@ std::string HashJoinBuildSink::ProfileDetails() const {
             resident += state_->spill->resident(p) ? 1 : 0;
         }
         details += "    spilled: " + std::to_string(JoinSpill::kPartitions - resident) + " of " +
-                   std::to_string(JoinSpill::kPartitions) + " partitions joined from disk; " +
-                   state_->spill->statistics().Render().substr(4);
+                   std::to_string(JoinSpill::kPartitions) + " partitions joined from disk";
+        if (uint64_t splits = state_->spill->splits()) {
+            details += " (" + std::to_string(splits) + " split again: too large alone)";
+        }
+        details += "; " + state_->spill->statistics().Render().substr(4);
     }
     return details;
 }
@@ -308,6 +311,18 @@ void HashJoinProbe::EmitRemaining(ProbeState& state, const DataChunk& input, Dat
     }
 }
 
+void HashJoinProbe::HashKeys(DataChunk& input, uint64_t* hashes) const {
+    ExpressionExecutor executor;
+    if (probe_keys_.empty()) {
+        std::fill(hashes, hashes + input.size(), 0);
+    }
+    for (idx_t k = 0; k < probe_keys_.size(); k++) {
+        Vector key(probe_keys_[k]->type);
+        executor.Execute(*probe_keys_[k], input, key);
+        HashVector(key, input.size(), hashes, k == 0);
+    }
+}
+
 void HashJoinProbe::Prepare(ProbeState& state, const DataChunk& input) {
     idx_t count = input.size();
     std::fill(state.found, state.found + count, false);
@@ -404,6 +419,7 @@ public:
             : reservation(memory, "a spilled hash join partition", statistics) {}
         std::unique_ptr<HashJoinProbe> probe;
         std::unique_ptr<LocalState> probe_state;
+        std::shared_ptr<JoinSpill::Part> part;
         std::unique_ptr<SpillFile::Reader> reader;
         std::unique_ptr<DataChunk> input;
         bool input_active = false;
@@ -440,15 +456,22 @@ public:
             local.reader.reset();
             local.probe.reset();
             local.probe_state.reset();
-            idx_t partition;
-            if (!spill->NextPartition(partition)) {
+            local.part = spill->NextPart();
+            if (!local.part) {
                 return SourceResult::Finished;
             }
-            local.probe = probe_.ForPartition(spill->LoadPartition(partition, local.reservation));
+            auto table = spill->LoadPart(*local.part, local.reservation,
+                                         [&](DataChunk& input, uint64_t* hashes) {
+                                             probe_.HashKeys(input, hashes);
+                                         });
+            if (!table) {
+                continue; // split into smaller parts, claimed like the others
+            }
+            local.probe = probe_.ForPartition(std::move(table));
             local.probe_state = local.probe->InitLocal();
-            local.reader =
-                std::make_unique<SpillFile::Reader>(spill->probe_file(partition), 64 << 10);
-            spill->statistics().read_back_bytes.fetch_add(spill->probe_file(partition).bytes());
+            const SpillFile& probe_rows = *local.part->probe;
+            local.reader = std::make_unique<SpillFile::Reader>(probe_rows, 64 << 10);
+            spill->statistics().read_back_bytes.fetch_add(probe_rows.bytes());
             local.input = std::make_unique<DataChunk>(spill->probe_types());
         }
     }

@@ -83,6 +83,9 @@ public:
     std::shared_ptr<PipelineSource> MakeSpilledPartitionSource() const;
     // Equi-joins can spill; a join without keys (a cross product) cannot.
     bool CanSpill() const { return !probe_keys_.empty(); }
+    // The hashes of the probe keys of `input`, as the probe computes them (to split a spilled
+    // partition's probe rows further).
+    void HashKeys(DataChunk& input, uint64_t* hashes) const;
 
 private:
     class ProbeState;

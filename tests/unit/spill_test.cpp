@@ -280,6 +280,27 @@ TEST(SpillOnRangeData, AggregateJoinAndSortSpillAndAgreeWithArithmetic) {
     EXPECT_FALSE(std::filesystem::exists(temp));
 }
 
+// A join whose every partition alone is larger than memory_limit: each partition on disk is
+// split again by the next bits of the hash (recursively) instead of being loaded past the limit.
+TEST(SpillOnRangeData, AJoinPartitionLargerThanMemoryIsSplitAgain) {
+    Database database;
+    Connection connection(database);
+    std::filesystem::path temp = TempDirectory("spill_split");
+    connection.Query("SET threads = 2");
+    connection.Query("SET memory_limit = '3MB'");
+    connection.Query("SET temp_directory = '" + temp.string() + "'");
+    // The build side (the smaller input) holds 300,000 rows of 200-byte strings, 60 MB: a
+    // thirty-second of it is about 2 MB, with its index more than the limit leaves.
+    const std::string sql = "SELECT count(*), sum(j), sum(length(s)) FROM range(600000) a(i) "
+                            "JOIN (SELECT j, '" +
+                            std::string(200, 'x') + "' AS s FROM range(300000) b(j)) ON i = j";
+    EXPECT_EQ(Rows(connection, sql), "300000|44999850000|60000000|\n");
+    std::string profile = Rows(connection, "EXPLAIN ANALYZE " + sql);
+    EXPECT_NE(profile.find("split again"), std::string::npos) << profile;
+    EXPECT_FALSE(std::filesystem::exists(temp));
+    EXPECT_EQ(database.memory().used(), 0u);
+}
+
 // Spilling that cannot happen; range() makes the data, larger than 10 MB once materialised.
 class SpillErrors : public ::testing::Test {
 protected:
