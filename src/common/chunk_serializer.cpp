@@ -114,6 +114,17 @@ void DeserializeChunk(const uint8_t* data, size_t size, DataChunk& out) {
             continue;
         }
         const uint8_t* lengths = reader.Take(rows * sizeof(uint32_t));
+        size_t heap_bytes = 0;
+        for (idx_t row = 0; row < rows; row++) {
+            uint32_t length;
+            std::memcpy(&length, lengths + row * sizeof(uint32_t), sizeof(length));
+            if (vector.RowIsValid(row) && length > string_t::kInlineLength) {
+                heap_bytes += length;
+            }
+        }
+        if (heap_bytes > 0) {
+            vector.string_heap().Reserve(heap_bytes);
+        }
         string_t* strings = vector.data<string_t>();
         for (idx_t row = 0; row < rows; row++) {
             uint32_t length;

@@ -17,6 +17,16 @@ char* StringHeap::Allocate(size_t length) {
     return result;
 }
 
+void StringHeap::Reserve(size_t bytes) {
+    if (bytes == 0 || block_used_ + bytes <= block_capacity_) {
+        return;
+    }
+    blocks_.push_back(std::make_unique<char[]>(bytes));
+    block_capacity_ = bytes;
+    block_used_ = 0;
+    allocated_ += bytes;
+}
+
 string_t StringHeap::AddString(std::string_view text) {
     auto length = static_cast<uint32_t>(text.size());
     if (length <= string_t::kInlineLength) {

@@ -16,6 +16,10 @@ public:
     string_t AddString(std::string_view text);
     // Room for `length` bytes the caller fills in before using the returned string_t.
     char* Allocate(size_t length);
+    // Makes the next `bytes` of strings fit in one block of just that size when the current block
+    // cannot take them: for a chunk of a few rows read back from a spill file, whose strings
+    // would otherwise take a whole kBlockSize block (and a compacted chunk keeps many alive).
+    void Reserve(size_t bytes);
     size_t AllocatedBytes() const { return allocated_; }
     // Counts `bytes` its owner holds elsewhere on the heap's behalf (the sets of DISTINCT
     // aggregate states), so that AllocatedBytes is what the owner's memory reservation needs.
