@@ -460,10 +460,9 @@ public:
             if (!local.part) {
                 return SourceResult::Finished;
             }
-            auto table = spill->LoadPart(*local.part, local.reservation,
-                                         [&](DataChunk& input, uint64_t* hashes) {
-                                             probe_.HashKeys(input, hashes);
-                                         });
+            auto table = spill->LoadPart(
+                *local.part, local.reservation,
+                [&](DataChunk& input, uint64_t* hashes) { probe_.HashKeys(input, hashes); });
             if (!table) {
                 continue; // split into smaller parts, claimed like the others
             }

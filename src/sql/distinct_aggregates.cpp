@@ -2,8 +2,7 @@
 
 namespace sluice {
 
-bool SplitDistinctAggregates(LogicalOperator& aggregate, idx_t table_index,
-                             idx_t aggregate_index) {
+bool SplitDistinctAggregates(LogicalOperator& aggregate, idx_t table_index, idx_t aggregate_index) {
     auto& aggregates = aggregate.aggregates;
     if (aggregates.empty() || aggregates[0].arguments.empty()) {
         return false;

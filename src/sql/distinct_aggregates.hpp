@@ -12,7 +12,6 @@ namespace sluice {
 // Applies when every aggregate of `aggregate` is DISTINCT over the same arguments; the aggregate
 // keeps its bindings (its table and aggregate indexes), and the new aggregate below it gets
 // `table_index` and `aggregate_index`. Returns whether it applied.
-bool SplitDistinctAggregates(LogicalOperator& aggregate, idx_t table_index,
-                             idx_t aggregate_index);
+bool SplitDistinctAggregates(LogicalOperator& aggregate, idx_t table_index, idx_t aggregate_index);
 
 } // namespace sluice
