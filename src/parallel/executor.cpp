@@ -232,6 +232,7 @@ void Executor::StartReadyPipelines(std::unique_lock<std::mutex>& lock) {
         }
         idx_t tasks = TaskTarget(*state);
         state->running_tasks.store(tasks);
+        state->started_tasks.store(tasks);
         outstanding_tasks_ += tasks;
         // Build every task before scheduling any, so a quick first task cannot finish the
         // pipeline while its siblings are still being created.
@@ -255,7 +256,7 @@ idx_t Executor::TaskTarget(const PipelineState& state) const {
 }
 
 void Executor::Widen(PipelineState& state) {
-    if (max_threads_ || state.running_tasks.load() >= TaskTarget(state)) {
+    if (max_threads_ || state.started_tasks.load() >= TaskTarget(state)) {
         return;
     }
     std::vector<std::shared_ptr<Task>> created;
@@ -264,7 +265,8 @@ void Executor::Widen(PipelineState& state) {
         std::lock_guard<std::mutex> guard(mutex_);
         idx_t target = TaskTarget(state);
         while (!error_ && !cancelled_.load() && !state.finished_early.load() &&
-               state.running_tasks.load() < target) {
+               state.started_tasks.load() < target) {
+            state.started_tasks.fetch_add(1);
             state.running_tasks.fetch_add(1);
             outstanding_tasks_++;
             created.push_back(std::make_shared<PipelineTask>(*this, state));

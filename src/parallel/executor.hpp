@@ -52,6 +52,9 @@ private:
         std::unique_ptr<Pipeline> pipeline;
         std::unique_ptr<StageProfile[]> stages; // source, operators..., sink (when profiling)
         std::atomic<idx_t> running_tasks{0};
+        // Tasks created so far. A task ends only when the source has nothing more for it, so
+        // the ones that ended are not replaced when the pool grows.
+        std::atomic<idx_t> started_tasks{0};
         std::atomic<bool> finished_early{false}; // a LIMIT or sink said no more input
         bool started = false;
         bool finished = false;
