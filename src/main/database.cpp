@@ -17,16 +17,12 @@ Database::Database() {
     temporary_memory_ = std::make_unique<TemporaryMemoryManager>(*memory_);
     // While RSS is past the limit, freed pages go back to the system; reservations growing are
     // the moments to check.
-    trimmer_ = std::make_unique<FreedMemoryTrimmer>(
-        [memory = memory_.get()] {
-            return ResidentMemory() >= kTrimAtShareOfLimit * static_cast<double>(memory->limit());
-        },
-        [] {
-            uint64_t before = ResidentMemory();
-            ReturnFreedMemoryToSystem();
-            uint64_t after = ResidentMemory();
-            return before > after ? before - after : 0;
-        });
+    trimmer_ = std::make_unique<FreedMemoryTrimmer>([memory = memory_.get()] {
+        // Only while something holds memory: an idle process above a tiny limit is not trimmed
+        // in a loop (the end of each statement trims once).
+        return memory->used() > 0 &&
+               ResidentMemory() >= kTrimAtShareOfLimit * static_cast<double>(memory->limit());
+    });
     memory_->SetTrimmer([trimmer = trimmer_.get()] { trimmer->Request(); });
     // Spill files of a process that crashed are removed by the next one to start.
     TemporaryDirectory::RemoveLeftovers(settings_.GetString("temp_directory"));

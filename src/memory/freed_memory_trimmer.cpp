@@ -1,10 +1,11 @@
 #include "memory/freed_memory_trimmer.hpp"
 
+#include "memory/allocator.hpp"
+
 namespace sluice {
 
-FreedMemoryTrimmer::FreedMemoryTrimmer(std::function<bool()> too_large,
-                                       std::function<uint64_t()> trim)
-    : too_large_(std::move(too_large)), trim_(std::move(trim)), thread_([this] { Loop(); }) {
+FreedMemoryTrimmer::FreedMemoryTrimmer(std::function<bool()> too_large)
+    : too_large_(std::move(too_large)), thread_([this] { Loop(); }) {
 }
 
 FreedMemoryTrimmer::~FreedMemoryTrimmer() {
@@ -40,13 +41,9 @@ void FreedMemoryTrimmer::Loop() {
         lock.unlock();
         bool trim = too_large_();
         while (trim) {
-            uint64_t released = trim_();
+            ReturnFreedMemoryToSystem();
             lock.lock();
             trims_++;
-            if (released < kWorthwhileBytes) {
-                lock.unlock();
-                break; // nothing to gain now: wait for the next request
-            }
             if (wake_.wait_for(lock, kInterval, [&] { return stopping_; })) {
                 return;
             }

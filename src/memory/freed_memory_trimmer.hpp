@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <condition_variable>
-#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -13,14 +12,12 @@ namespace sluice {
 // glibc keeps what a spilled hash table or a finished sort freed in its arenas, and while queries
 // run under memory_limit the process's RSS would pass the limit by that much. Asked (Request)
 // when reservations grow, it trims, and keeps trimming every kInterval while `too_large` says
-// the process is still above its bound and the last trim gave back at least kWorthwhileBytes;
-// then it sleeps until asked again (an idle engine wakes nothing, and a process above a tiny
-// limit for reasons no trim cures does not trim in a loop). Its own thread, because the trim
+// the process is still above its bound (the Database's says so only while queries hold memory);
+// then it sleeps until asked again (an idle engine wakes nothing). Its own thread, because the trim
 // must not wait behind the I/O that fills the ASYNC pool, nor delay the task that asks.
 class FreedMemoryTrimmer {
 public:
-    // `trim` gives the free pages back and returns how many bytes of RSS that released.
-    FreedMemoryTrimmer(std::function<bool()> too_large, std::function<uint64_t()> trim);
+    explicit FreedMemoryTrimmer(std::function<bool()> too_large);
     ~FreedMemoryTrimmer();
     FreedMemoryTrimmer(const FreedMemoryTrimmer&) = delete;
     FreedMemoryTrimmer& operator=(const FreedMemoryTrimmer&) = delete;
@@ -31,13 +28,11 @@ public:
     unsigned long trims() const;
 
     static constexpr std::chrono::milliseconds kInterval{20};
-    static constexpr uint64_t kWorthwhileBytes = 1 << 20;
 
 private:
     void Loop();
 
     std::function<bool()> too_large_;
-    std::function<uint64_t()> trim_;
     mutable std::mutex mutex_;
     std::condition_variable wake_;
     bool requested_ = false;

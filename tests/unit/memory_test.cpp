@@ -99,28 +99,24 @@ TEST(Memory, TheTrimmerIsAskedAsReservationsGrow) {
     EXPECT_EQ(checks, 3);
 }
 
-// Asked once, the trimmer trims for as long as the process is too large and trimming helps,
-// every interval, then sleeps until asked again.
+// Asked once, the trimmer trims for as long as the process is too large, every interval, then
+// sleeps until asked again.
 TEST(Memory, TheTrimmerTrimsWhileTheProcessIsTooLargeThenSleeps) {
     std::atomic<int> checks_left{3};
-    std::atomic<uint64_t> released{FreedMemoryTrimmer::kWorthwhileBytes};
-    FreedMemoryTrimmer trimmer([&] { return checks_left.fetch_sub(1) > 0; },
-                               [&] { return released.load(); });
-    auto wait_for_trims = [&](unsigned long trims) {
-        for (int i = 0; i < 500 && trimmer.trims() < trims; i++) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        }
-        std::this_thread::sleep_for(3 * FreedMemoryTrimmer::kInterval); // no more come
-    };
+    FreedMemoryTrimmer trimmer([&] { return checks_left.fetch_sub(1) > 0; });
     EXPECT_EQ(trimmer.trims(), 0u);
     trimmer.Request();
-    wait_for_trims(3);
-    EXPECT_EQ(trimmer.trims(), 3u); // the fourth check said the process is small enough
-    // Still too large, but a trim that gives nothing back ends the watch at once.
-    checks_left.store(1000);
-    released.store(0);
+    for (int i = 0; i < 500 && checks_left.load() >= 0; i++) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    std::this_thread::sleep_for(3 * FreedMemoryTrimmer::kInterval);
+    EXPECT_EQ(trimmer.trims(), 3u);
+    checks_left.store(1);
     trimmer.Request();
-    wait_for_trims(4);
+    for (int i = 0; i < 500 && trimmer.trims() < 4; i++) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    std::this_thread::sleep_for(3 * FreedMemoryTrimmer::kInterval);
     EXPECT_EQ(trimmer.trims(), 4u);
 }
 
