@@ -45,11 +45,11 @@ for (const allocator of allocators) {
 
 const cache = process.env.SLUICE_CACHE || path.join(os.homedir(), '.cache/sluice');
 const data = path.join(cache, `bench-sf${sf}`, 'tpch');
-if (!fs.existsSync(path.join(data, '.done'))) {
+if (!fs.existsSync(path.join(data, '.done-dbgen214'))) {
   console.log(`generating ${data}`);
   fs.rmSync(data, { recursive: true, force: true });
   execFileSync(sluice, ['gen-tpch', '--sf', String(sf), '--out', data], { stdio: 'inherit' });
-  fs.writeFileSync(path.join(data, '.done'), '');
+  fs.writeFileSync(path.join(data, '.done-dbgen214'), '');
 }
 const tables = ['lineitem', 'orders', 'customer', 'part', 'partsupp', 'supplier', 'nation', 'region'];
 const views = tables.map((t) => `CREATE VIEW ${t} AS SELECT * FROM '${data}/${t}.parquet';`).join(' ');

@@ -23,9 +23,9 @@ while [ $# -gt 0 ]; do
 done
 [ -x build/sluice ] || { echo "remote_q6: build first (make)" >&2; exit 2; }
 data=${SLUICE_CACHE:-$HOME/.cache/sluice}/tpch-sf$sf
-if [ ! -f "$data/lineitem.parquet.done" ]; then
+if [ ! -f "$data/lineitem.parquet.done-dbgen214" ]; then
   build/sluice gen-tpch --sf "$sf" --out "$data" --tables lineitem >&2
-  touch "$data/lineitem.parquet.done"
+  touch "$data/lineitem.parquet.done-dbgen214"
 fi
 trap 'bench/rig/rig.sh stop' EXIT
 url=$(bench/rig/rig.sh start --profile "$profile" --dir "$data" --link 2>/dev/null)

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SF=${SF:-1}
 CACHE=${SLUICE_CACHE:-$HOME/.cache/sluice}/tpch-sf$SF
-MARKER="sluice dbgen sf=$SF"
+MARKER="sluice dbgen (dbgen 2.14 data) sf=$SF"
 if [ "$(cat "$CACHE/DONE" 2>/dev/null)" != "$MARKER" ]; then
   rm -rf "$CACHE"
   echo "Generating TPC-H scale factor $SF into $CACHE (once; later runs reuse it)"

@@ -61,7 +61,7 @@ const SWEEP = [122_880, 1_966_080, 9_375_593, 15_000_000, 30_000_000, 60_000_000
   .map((rows, i) => (i === 0 ? rows : Math.max(122_880, Math.round((rows * sf) / 10))));
 
 function generate(directory, args) {
-  const marker = path.join(directory, '.done');
+  const marker = path.join(directory, '.done-dbgen214'); // data of the dbgen-identical generator
   if (fs.existsSync(marker)) return;
   log(`generating ${directory} (${args.join(' ')})`);
   fs.rmSync(directory, { recursive: true, force: true });

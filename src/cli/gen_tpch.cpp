@@ -19,7 +19,7 @@ namespace {
 void Usage() {
     std::cout << "Usage: sluice gen-tpch --out DIR [OPTIONS]\n"
                  "  --sf N               scale factor (default 1; lineitem has ~6M rows per unit)\n"
-                 "  --format F           parquet (default) or csv\n"
+                 "  --format F           parquet (default), csv, or tbl (dbgen's own text)\n"
                  "  --row-group-size N   rows per Parquet row group (default 122880)\n"
                  "  --files K            files per table (default 1: DIR/table.ext; more: "
                  "DIR/table/table_NNNN.ext)\n"

@@ -104,29 +104,39 @@ void ParquetRowGroupSink::CloseFile() {
     writer_.reset();
 }
 
-CsvBatchSink::CsvBatchSink(FileBatchPlan plan, std::vector<std::string> names,
-                           csv::CsvWriteOptions options)
-    : BatchFileSink(std::move(plan)), names_(std::move(names)), options_(options),
-      formatter_(std::move(options)) {
+TextBatchSink::TextBatchSink(FileBatchPlan plan, std::vector<std::string> names,
+                             csv::CsvWriteOptions options, RowFormatter format)
+    : BatchFileSink(std::move(plan)), names_(std::move(names)), options_(std::move(options)),
+      format_(std::move(format)) {
 }
 
-std::unique_ptr<LocalState> CsvBatchSink::InitLocal() {
+std::shared_ptr<TextBatchSink> TextBatchSink::Csv(FileBatchPlan plan,
+                                                  std::vector<std::string> names,
+                                                  csv::CsvWriteOptions options) {
+    auto formatter = std::make_shared<csv::CsvFormatter>(options);
+    return std::make_shared<TextBatchSink>(std::move(plan), std::move(names), std::move(options),
+                                           [formatter](const DataChunk& chunk, std::string& out) {
+                                               formatter->AppendRows(chunk, 0, chunk.size(), out);
+                                           });
+}
+
+std::unique_ptr<LocalState> TextBatchSink::InitLocal() {
     return std::make_unique<CsvLocal>();
 }
 
-SinkResult CsvBatchSink::Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) {
+SinkResult TextBatchSink::Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) {
     auto& state = *static_cast<CsvLocal*>(local);
     if (state.active && state.batch != batch_index) {
         FinishLocal(local);
     }
     state.active = true;
     state.batch = batch_index;
-    formatter_.AppendRows(chunk, 0, chunk.size(), state.text);
+    format_(chunk, state.text);
     state.rows += chunk.size();
     return SinkResult::NeedMoreInput;
 }
 
-void CsvBatchSink::FinishLocal(LocalState* local) {
+void TextBatchSink::FinishLocal(LocalState* local) {
     auto& state = *static_cast<CsvLocal*>(local);
     if (state.active) {
         Place(state.batch, {std::move(state.text), state.rows});
@@ -136,20 +146,20 @@ void CsvBatchSink::FinishLocal(LocalState* local) {
     }
 }
 
-void CsvBatchSink::Combine(LocalState* local) {
+void TextBatchSink::Combine(LocalState* local) {
     FinishLocal(local);
 }
 
-void CsvBatchSink::OpenFile(const std::string& path) {
+void TextBatchSink::OpenFile(const std::string& path) {
     writer_ = std::make_unique<csv::CsvFileWriter>(path, names_, options_);
 }
 
-void CsvBatchSink::WriteBatch(std::pair<std::string, uint64_t>& encoded) {
+void TextBatchSink::WriteBatch(std::pair<std::string, uint64_t>& encoded) {
     writer_->Write(encoded.first, encoded.second);
     rows_written_ += encoded.second;
 }
 
-void CsvBatchSink::CloseFile() {
+void TextBatchSink::CloseFile() {
     writer_->Finish();
     bytes_written_ += writer_->bytes_written();
     writer_.reset();

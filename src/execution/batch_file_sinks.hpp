@@ -4,6 +4,7 @@
 #include "formats/parquet/parquet_writer.hpp"
 #include "parallel/pipeline.hpp"
 
+#include <functional>
 #include <map>
 #include <mutex>
 
@@ -70,12 +71,19 @@ private:
     std::unique_ptr<parquet::ParquetWriter> writer_;
 };
 
-// Every batch becomes a run of CSV lines; each file starts with the header if asked.
-class CsvBatchSink : public BatchFileSink<std::pair<std::string, uint64_t>> {
+// Every batch becomes a run of text lines formatted by `format` (CSV, or dbgen's .tbl); each file
+// starts with the CSV header if the options ask for one.
+class TextBatchSink : public BatchFileSink<std::pair<std::string, uint64_t>> {
 public:
-    CsvBatchSink(FileBatchPlan plan, std::vector<std::string> names, csv::CsvWriteOptions options);
+    using RowFormatter = std::function<void(const DataChunk& chunk, std::string& out)>;
 
-    std::string Name() const override { return "CSV_BATCHES"; }
+    TextBatchSink(FileBatchPlan plan, std::vector<std::string> names, csv::CsvWriteOptions options,
+                  RowFormatter format);
+    // CSV as DuckDB writes it.
+    static std::shared_ptr<TextBatchSink> Csv(FileBatchPlan plan, std::vector<std::string> names,
+                                              csv::CsvWriteOptions options);
+
+    std::string Name() const override { return "TEXT_BATCHES"; }
     std::unique_ptr<LocalState> InitLocal() override;
     SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) override;
     void Combine(LocalState* local) override;
@@ -88,7 +96,7 @@ private:
 
     std::vector<std::string> names_;
     csv::CsvWriteOptions options_;
-    csv::CsvFormatter formatter_;
+    RowFormatter format_;
     std::unique_ptr<csv::CsvFileWriter> writer_;
 };
 

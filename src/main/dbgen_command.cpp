@@ -10,6 +10,7 @@
 #include "main/connection.hpp"
 #include "main/database.hpp"
 #include "parallel/executor.hpp"
+#include "tpch/tbl_formatter.hpp"
 #include "tpch/tpch_queries.hpp"
 #include "tpch/tpch_table_source.hpp"
 
@@ -117,9 +118,9 @@ void DbgenOptions::AddTables(const std::string& names) {
 
 void DbgenOptions::Validate() const {
     tpch::CheckScaleFactor(scale_factor);
-    if (format != "parquet" && format != "csv") {
+    if (format != "parquet" && format != "csv" && format != "tbl") {
         throw Exception(ErrorKind::InvalidInput,
-                        "dbgen: format must be 'parquet' or 'csv', got '" + format + "'");
+                        "dbgen: format must be 'parquet', 'csv' or 'tbl', got '" + format + "'");
     }
     if (row_group_size < 1 || row_group_size > (uint64_t(1) << 40)) {
         throw Exception(ErrorKind::InvalidInput,
@@ -244,10 +245,21 @@ std::unique_ptr<QueryResult> Connection::RunDbgen(const DbgenOptions& options) {
                 bytes_written = [parquet_sink] { return parquet_sink->bytes_written(); };
                 sink = parquet_sink;
             } else {
-                auto csv_sink =
-                    std::make_shared<CsvBatchSink>(plan, schema.names, csv::CsvWriteOptions{});
-                bytes_written = [csv_sink] { return csv_sink->bytes_written(); };
-                sink = csv_sink;
+                std::shared_ptr<TextBatchSink> text_sink;
+                if (options.format == "csv") {
+                    text_sink = TextBatchSink::Csv(plan, schema.names, csv::CsvWriteOptions{});
+                } else {
+                    csv::CsvWriteOptions no_header;
+                    no_header.header = false;
+                    auto formatter = std::make_shared<tpch::TblFormatter>(table);
+                    text_sink = std::make_shared<TextBatchSink>(
+                        plan, schema.names, no_header,
+                        [formatter](const DataChunk& chunk, std::string& out) {
+                            formatter->AppendRows(chunk, out);
+                        });
+                }
+                bytes_written = [text_sink] { return text_sink->bytes_written(); };
+                sink = text_sink;
             }
         }
         Executor executor(database_.scheduler());

@@ -13,7 +13,7 @@ namespace sluice {
 struct DbgenOptions {
     double scale_factor = 1;
     std::string path;               // empty: create the tables in memory
-    std::string format = "parquet"; // with a path: parquet or csv
+    std::string format = "parquet"; // with a path: parquet, csv or tbl (dbgen's text)
     uint64_t row_group_size = 122880;
     uint64_t files = 1; // per table (at most one per row, for the tiny tables)
     parquet::Codec codec = parquet::Codec::SNAPPY;

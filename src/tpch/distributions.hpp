@@ -1,35 +1,42 @@
 #pragma once
 
-#include "tpch/random_stream.hpp"
+#include "tpch/dbgen_random.hpp"
 
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace sluice::tpch {
 
-// A list of strings drawn with relative weights (TPC-H specification, clause 4.2.2.13).
-class WeightedList {
+// One of dbgen's distributions (its file dists.dss): members with weights, picked the way
+// dbgen's pick_str picks: a uniform draw in [1, total weight], then the first member whose
+// cumulative weight reaches it. Order and weights are dbgen's, so picks are dbgen's.
+class Distribution {
 public:
-    struct Entry {
-        std::string_view text;
-        uint32_t weight;
+    struct Member {
+        std::string text;
+        int64_t weight;
     };
-    explicit WeightedList(std::vector<Entry> entries);
+    explicit Distribution(std::vector<Member> members);
 
-    std::string_view Pick(RandomStream& random) const;
-    size_t size() const { return entries_.size(); }
-    std::string_view operator[](size_t index) const { return entries_[index].text; }
+    // The index of the member picked with one draw from `stream`.
+    size_t Pick(DbgenStream& stream) const {
+        return member_at_[static_cast<size_t>(
+            stream.Uniform(1, static_cast<int64_t>(member_at_.size()) - 1))];
+    }
+    std::string_view operator[](size_t index) const { return texts_[index]; }
+    size_t size() const { return texts_.size(); }
 
 private:
-    std::vector<Entry> entries_;
-    std::vector<uint32_t> cumulative_;
+    std::vector<std::string> texts_;
+    std::vector<uint16_t> member_at_; // the member each point of [1, total weight] picks
 };
 
-// The specification's value lists (clause 4.2.2.13) and the word lists of its text grammar.
+// The distributions dbgen 2.x reads from dists.dss, under clearer names.
 struct Distributions {
-    WeightedList colors, type_size, type_finish, type_material, container_size, container_kind,
-        segments, priorities, instructions, modes, nouns, verbs, adjectives, adverbs, prepositions,
-        auxiliaries, terminators, sentences, noun_phrases, verb_phrases;
+    Distribution containers, colors, part_types, priorities, instructions, ship_modes, return_flags,
+        segments, nouns, verbs, adjectives, adverbs, auxiliaries, terminators, prepositions,
+        grammar, noun_phrases, verb_phrases;
 
     static const Distributions& Get();
 };
@@ -38,7 +45,7 @@ struct Nation {
     std::string_view name;
     int32_t region;
 };
-// The 25 nations with their regions and the 5 regions (clause 4.2.3).
+// The 25 nations with their regions and the 5 regions (TPC-H specification, clause 4.2.3).
 extern const Nation kNations[25];
 extern const std::string_view kRegions[5];
 

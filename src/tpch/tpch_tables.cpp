@@ -4,63 +4,14 @@
 #include "common/exception.hpp"
 #include "common/number_format.hpp"
 #include "tpch/distributions.hpp"
-#include "tpch/random_stream.hpp"
 #include "tpch/text_pool.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 
 namespace sluice::tpch {
-
-namespace {
-
-// Clause 4.2.3's dates: orders are placed between STARTDATE and ENDDATE - 151 days; CURRENTDATE
-// splits shipped (F) from open (O) lines and decides whether a line can have been returned.
-const int32_t kStartDate = date::FromCivil(1992, 1, 1);
-const int32_t kCurrentDate = date::FromCivil(1995, 6, 17);
-const int32_t kEndDate = date::FromCivil(1998, 12, 31);
-
-constexpr uint64_t kOrdersPerBlock = 1024;
-// A prime; multiplying row numbers by it modulo the row count permutes them.
-constexpr uint64_t kCommentPermutation = 1000003;
-constexpr int64_t kLinesPerOrderSlot = 8; // line streams are numbered order * 8 + line
-
-// One random stream per row and table; the seeds only need to differ.
-enum Seed : uint64_t {
-    kPartSeed = 11,
-    kSupplierSeed,
-    kPartSuppSeed,
-    kCustomerSeed,
-    kOrderSeed,
-    kLineSeed,
-    kNationSeed,
-    kRegionSeed,
-};
-
-struct Cardinalities {
-    int64_t parts, suppliers, customers, orders;
-
-    explicit Cardinalities(double sf)
-        : parts(Scaled(200000, sf)), suppliers(std::max<int64_t>(4, Scaled(10000, sf))),
-          customers(Scaled(150000, sf)), orders(Scaled(1500000, sf)) {}
-    static int64_t Scaled(double base, double sf) {
-        return std::max<int64_t>(1, static_cast<int64_t>(std::floor(base * sf + 1e-9)));
-    }
-};
-
-LogicalType Money() {
-    return LogicalType::Decimal(15, 2);
-}
-
-TableSchema Schema(std::vector<std::pair<std::string, LogicalType>> columns) {
-    TableSchema schema;
-    for (auto& [name, type] : columns) {
-        schema.names.push_back(name);
-        schema.types.push_back(type);
-    }
-    return schema;
-}
 
 // Writes into the columns of one chunk row by row.
 class RowWriter {
@@ -73,7 +24,7 @@ public:
     void Int64(idx_t column, idx_t row, int64_t value) {
         chunk_.column(column).data<int64_t>()[row] = value;
     }
-    // Text whose storage outlives the chunk: the text pool or a string literal.
+    // Text whose storage outlives the chunk: the text pool or the distributions.
     void Static(idx_t column, idx_t row, std::string_view text) {
         chunk_.column(column).data<string_t>()[row] =
             string_t(text.data(), static_cast<uint32_t>(text.size()));
@@ -93,90 +44,316 @@ private:
     DataChunk& chunk_;
 };
 
-// A string of random characters of random length in [min, max] (clause 4.2.2.7's v-string).
-std::string RandomCharacters(RandomStream& random, int64_t min_length, int64_t max_length) {
-    static constexpr std::string_view kAlphabet =
-        "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ,.";
-    std::string text(static_cast<size_t>(random.Uniform(min_length, max_length)), ' ');
-    for (char& c : text) {
-        c = kAlphabet[static_cast<size_t>(random.Uniform(0, kAlphabet.size() - 1))];
+namespace {
+
+// Dates as dbgen draws them: days counted from STARTDATE (1992-01-01). Orders are placed up to
+// 151 days before ENDDATE (1998-12-31) so that every line ships and arrives by then; CURRENTDATE
+// (1995-06-17) splits shipped (F) from open (O) lines and decides whether a line can have been
+// returned.
+const int32_t kStartDate = date::FromCivil(1992, 1, 1);
+const int32_t kCurrentDate = date::FromCivil(1995, 6, 17);
+constexpr int64_t kOrderDays = 2557 - (121 + 30) - 1; // last order date, in days after the start
+
+// dbgen's random number streams (its seed indexes, dss.h) with their seeds and the most numbers
+// one row may draw from each (rnd.h). Stream 5 is the text pool's; 10 and 39 are never drawn.
+enum Stream : int {
+    kPartManufacturer = 0,
+    kPartBrand = 1,
+    kPartType = 2,
+    kPartSize = 3,
+    kPartContainer = 4,
+    kPartComment = 6,
+    kPartSuppQuantity = 7,
+    kPartSuppCost = 8,
+    kPartSuppComment = 9,
+    kOrderClerk = 11,
+    kOrderComment = 12,
+    kOrderDate = 13,
+    kLineQuantity = 14,
+    kLineDiscount = 15,
+    kLineTax = 16,
+    kLineInstruction = 17,
+    kLineMode = 18,
+    kLinePart = 19,
+    kLineSupplier = 20,
+    kLineShipDate = 21,
+    kLineCommitDate = 22,
+    kLineReceiptDate = 23,
+    kLineReturnFlag = 24,
+    kLineComment = 25,
+    kCustomerAddress = 26,
+    kCustomerNation = 27,
+    kCustomerPhone = 28,
+    kCustomerBalance = 29,
+    kCustomerSegment = 30,
+    kCustomerComment = 31,
+    kSupplierAddress = 32,
+    kSupplierNation = 33,
+    kSupplierPhone = 34,
+    kSupplierBalance = 35,
+    kSupplierComment = 36,
+    kPartName = 37,
+    kOrderPriority = 38,
+    kOrderCustomer = 40,
+    kNationComment = 41,
+    kRegionComment = 42,
+    kOrderLines = 43,
+    kReviewNoise = 44,    // the gap between "Customer " and the verdict
+    kReviewVerdict = 45,  // complaint or recommendation
+    kReviewChosen = 46,   // whether the supplier has a review at all
+    kReviewPosition = 47, // where the review starts
+    kStreamCount = 48,
+};
+
+constexpr int64_t kMaxLines = 7;
+constexpr uint64_t kOrdersPerBlock = 1024; // lineitem's index: first line of every block
+constexpr int64_t kSuppliersPerPart = 4;
+
+struct StreamSpec {
+    int64_t seed;
+    int64_t boundary;
+};
+constexpr StreamSpec kStreams[kStreamCount] = {
+    {1, 1},
+    {46831694, 1},
+    {1841581359, 1},
+    {1193163244, 1},
+    {727633698, 1},
+    {933588178, 1},
+    {804159733, 2},
+    {1671059989, kSuppliersPerPart},
+    {1051288424, kSuppliersPerPart},
+    {1961692154, kSuppliersPerPart * 2},
+    {1227283347, 1},
+    {1171034773, 1},
+    {276090261, 2},
+    {1066728069, 1},
+    {209208115, kMaxLines},
+    {554590007, kMaxLines},
+    {721958466, kMaxLines},
+    {1371272478, kMaxLines},
+    {675466456, kMaxLines},
+    {1808217256, kMaxLines},
+    {2095021727, kMaxLines},
+    {1769349045, kMaxLines},
+    {904914315, kMaxLines},
+    {373135028, kMaxLines},
+    {717419739, kMaxLines},
+    {1095462486, kMaxLines * 2},
+    {881155353, 9},
+    {1489529863, 1},
+    {1521138112, 3},
+    {298370230, 1},
+    {1140279430, 1},
+    {1335826707, 2},
+    {706178559, 9},
+    {110356601, 1},
+    {884434366, 3},
+    {962338209, 1},
+    {1341315363, 2},
+    {709314158, 92},
+    {591449447, 1},
+    {431918286, 1},
+    {851767375, 1},
+    {606179079, 2},
+    {1500869201, 2},
+    {1434868289, 1},
+    {263032577, 1},
+    {753643799, 1},
+    {202794285, 1},
+    {715851524, 1},
+};
+
+// The streams of one table, moved from row to row together as dbgen's row_stop moves them.
+class RowStreams {
+public:
+    RowStreams(std::initializer_list<Stream> ids) : ids_(ids) {
+        for (Stream id : ids_) {
+            streams_[id] = DbgenStream(kStreams[id].seed, kStreams[id].boundary);
+        }
+    }
+    DbgenStream& operator[](Stream id) { return streams_[id]; }
+    void SeekRow(uint64_t row) {
+        for (Stream id : ids_) {
+            streams_[id].SeekRow(row);
+        }
+    }
+    void EndRow() {
+        for (Stream id : ids_) {
+            streams_[id].EndRow();
+        }
+    }
+
+private:
+    std::vector<Stream> ids_;
+    std::array<DbgenStream, kStreamCount> streams_;
+};
+
+// Row counts and key ranges at a scale factor, as dbgen computes them: below 1 every base count
+// is scaled by the whole thousandths of the factor (at least one row), from 1 up by the whole
+// factor. Clerks are never fewer than 1000.
+struct Cardinalities {
+    int64_t parts, suppliers, customers, orders, clerks;
+
+    explicit Cardinalities(double sf) {
+        if (sf < 1) {
+            auto thousandths = static_cast<int64_t>(1000 * sf);
+            auto scaled = [&](int64_t base) {
+                return std::max<int64_t>(1, thousandths * base / 1000);
+            };
+            parts = scaled(200000);
+            suppliers = scaled(10000);
+            customers = scaled(150000);
+            orders = scaled(1500000);
+            clerks = 1000;
+        } else {
+            auto scale = static_cast<int64_t>(sf);
+            parts = 200000 * scale;
+            suppliers = 10000 * scale;
+            customers = 150000 * scale;
+            orders = 1500000 * scale;
+            clerks = 1000 * scale;
+        }
+    }
+};
+
+LogicalType Money() {
+    return LogicalType::Decimal(15, 2);
+}
+
+TableSchema Schema(std::vector<std::pair<std::string, LogicalType>> columns) {
+    TableSchema schema;
+    for (auto& [name, type] : columns) {
+        schema.names.push_back(name);
+        schema.types.push_back(type);
+    }
+    return schema;
+}
+
+// dbgen's TEXT(average): pool text of length [0.4, 1.6] x average, bounds computed in doubles.
+std::string_view Comment(DbgenStream& stream, int average) {
+    return TextPool::Get().Text(stream, static_cast<int64_t>(average * 0.4),
+                                static_cast<int64_t>(average * 1.6));
+}
+
+// dbgen's a_rnd (the specification's v-string, clause 4.2.2.7): a length in [min, max], then
+// one draw per five characters, each character from six bits of the draw.
+std::string RandomCharacters(DbgenStream& stream, int64_t min_length, int64_t max_length) {
+    static constexpr char kAlphabet[] =
+        "0123456789abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ,";
+    std::string text(static_cast<size_t>(stream.Uniform(min_length, max_length)), ' ');
+    int64_t bits = 0;
+    for (size_t i = 0; i < text.size(); i++) {
+        if (i % 5 == 0) {
+            bits = stream.CharacterBits();
+        }
+        text[i] = kAlphabet[bits & 63];
+        bits >>= 6;
     }
     return text;
 }
 
-// Clause 4.2.2.9: country code (nation key + 10) and three local groups.
-void WritePhone(RowWriter& out, idx_t column, idx_t row, RandomStream& random, int64_t nation) {
-    int64_t a = random.Uniform(100, 999), b = random.Uniform(100, 999),
-            c = random.Uniform(1000, 9999);
-    out.Format(column, row, "%02lld-%03lld-%03lld-%04lld", static_cast<long long>(nation + 10),
-               static_cast<long long>(a), static_cast<long long>(b), static_cast<long long>(c));
+// dbgen's V_STR(25): an address of 10 to 40 random characters.
+std::string Address(DbgenStream& stream) {
+    return RandomCharacters(stream, 10, 40);
 }
 
-// p_retailprice in cents (clause 4.2.3): (90000 + ((key / 10) mod 20001) + 100 * (key mod 1000)).
+// Clause 4.2.2.9: country code (nation key + 10) and three local groups.
+void WritePhone(RowWriter& out, idx_t column, idx_t row, DbgenStream& stream, int64_t nation) {
+    int64_t area = stream.Uniform(100, 999), exchange = stream.Uniform(100, 999),
+            number = stream.Uniform(1000, 9999);
+    out.Format(column, row, "%02d-%03d-%03d-%04d", static_cast<int>(10 + nation % 90),
+               static_cast<int>(area), static_cast<int>(exchange), static_cast<int>(number));
+}
+
+// p_retailprice in cents (clause 4.2.3): 90000 + ((key / 10) mod 20001) + 100 * (key mod 1000).
 int64_t RetailPriceCents(int64_t part_key) {
     return 90000 + ((part_key / 10) % 20001) + 100 * (part_key % 1000);
 }
 
 // The supplier of part `part_key`'s `index`-th (0-3) partsupp row (clause 4.2.3).
 int64_t SupplierOf(int64_t part_key, int64_t index, int64_t suppliers) {
-    return (part_key + index * (suppliers / 4 + (part_key - 1) / suppliers)) % suppliers + 1;
+    return (part_key + index * (suppliers / kSuppliersPerPart + (part_key - 1) / suppliers)) %
+               suppliers +
+           1;
 }
 
-// Order keys are sparse: of every 32 keys only the first 8 are used (clause 4.2.3).
+// Order keys are sparse: of every 32 keys only the first 8 are used (dbgen's mk_sparse of the
+// 1-based order number).
 int64_t OrderKey(uint64_t order_index) {
-    return static_cast<int64_t>((order_index / 8) * 32 + order_index % 8 + 1);
+    auto number = static_cast<int64_t>(order_index + 1);
+    return ((number >> 3) << 5) | (number & 7);
 }
 
-// What an order draws first: its number of lines and its date, needed by its lineitems.
-struct OrderHead {
-    int64_t lines;
-    int32_t order_date;
-};
-
-OrderHead DrawOrderHead(RandomStream& random) {
-    OrderHead head;
-    head.lines = random.Uniform(1, 7);
-    head.order_date = static_cast<int32_t>(random.Uniform(kStartDate, kEndDate - 151));
-    return head;
+bool ShippedBy(int32_t date) {
+    return date <= kCurrentDate;
 }
 
-int64_t LineCount(uint64_t order_index) {
-    RandomStream random(kOrderSeed, order_index);
-    return random.Uniform(1, 7);
-}
-
-struct Line {
-    int64_t part_key, supplier_key, quantity, discount, tax; // discount, tax in hundredths
+struct LineDraw {
+    int64_t part_key, supplier_key, quantity, discount, tax, extended_price; // money in cents
     int32_t ship_date, commit_date, receipt_date;
-    std::string_view return_flag, instruction, mode, comment;
-
-    int64_t ExtendedPriceCents() const { return quantity * RetailPriceCents(part_key); }
-    bool Shipped() const { return ship_date <= kCurrentDate; }
+    std::string_view return_flag, line_status, instruction, mode, comment;
 };
 
-// `pool` is null when the text columns are not wanted.
-Line DrawLine(uint64_t order_index, int64_t line_number, int32_t order_date,
-              const Cardinalities& counts, const TextPool* pool) {
+struct OrderDraw {
+    int64_t customer_key, total_price, clerk, line_count;
+    int32_t order_date;
+    std::string_view status, priority, comment;
+    LineDraw lines[kMaxLines];
+};
+
+const std::initializer_list<Stream> kOrderStreams = {
+    kOrderClerk,   kOrderComment, kOrderDate,      kOrderPriority,   kOrderCustomer,  kOrderLines,
+    kLineQuantity, kLineDiscount, kLineTax,        kLineInstruction, kLineMode,       kLinePart,
+    kLineSupplier, kLineShipDate, kLineCommitDate, kLineReceiptDate, kLineReturnFlag, kLineComment};
+
+// dbgen's mk_order: one order with its lines, from the streams positioned at its row. Without
+// `line_text` the lines' instructions, modes and comments are not drawn (orders need only their
+// prices and dates; their own streams are moved on at the row's end all the same).
+void DrawOrder(RowStreams& s, const Cardinalities& counts, bool line_text, OrderDraw& order) {
     const Distributions& d = Distributions::Get();
-    RandomStream random(kLineSeed,
-                        order_index * kLinesPerOrderSlot + static_cast<uint64_t>(line_number));
-    Line line;
-    line.part_key = random.Uniform(1, counts.parts);
-    line.supplier_key = SupplierOf(line.part_key, random.Uniform(0, 3), counts.suppliers);
-    line.quantity = random.Uniform(1, 50);
-    line.discount = random.Uniform(0, 10);
-    line.tax = random.Uniform(0, 8);
-    line.ship_date = order_date + static_cast<int32_t>(random.Uniform(1, 121));
-    line.commit_date = order_date + static_cast<int32_t>(random.Uniform(30, 90));
-    line.receipt_date = line.ship_date + static_cast<int32_t>(random.Uniform(1, 30));
-    bool returned = random.Uniform(0, 1) == 0;
-    line.return_flag = line.receipt_date <= kCurrentDate ? (returned ? "R" : "A") : "N";
-    if (pool) {
-        line.instruction = d.instructions.Pick(random);
-        line.mode = d.modes.Pick(random);
-        line.comment = pool->Text(random, 10, 43);
+    int64_t customer = s[kOrderCustomer].Uniform(1, counts.customers);
+    // Customers whose key is a multiple of 3 place no orders: step to a neighbour.
+    for (int64_t step = 1; customer % 3 == 0; step = -step) {
+        customer = std::min(customer + step, counts.customers);
     }
-    return line;
+    order.customer_key = customer;
+    int64_t order_day = s[kOrderDate].Uniform(0, kOrderDays);
+    order.order_date = kStartDate + static_cast<int32_t>(order_day);
+    order.priority = d.priorities[d.priorities.Pick(s[kOrderPriority])];
+    order.clerk = s[kOrderClerk].Uniform(1, counts.clerks);
+    order.comment = Comment(s[kOrderComment], 49);
+    order.line_count = s[kOrderLines].Uniform(1, kMaxLines);
+    order.total_price = 0;
+    int64_t shipped = 0;
+    for (int64_t i = 0; i < order.line_count; i++) {
+        LineDraw& line = order.lines[i];
+        line.quantity = s[kLineQuantity].Uniform(1, 50);
+        line.discount = s[kLineDiscount].Uniform(0, 10);
+        line.tax = s[kLineTax].Uniform(0, 8);
+        if (line_text) {
+            line.instruction = d.instructions[d.instructions.Pick(s[kLineInstruction])];
+            line.mode = d.ship_modes[d.ship_modes.Pick(s[kLineMode])];
+            line.comment = Comment(s[kLineComment], 27);
+        }
+        line.part_key = s[kLinePart].Uniform(1, counts.parts);
+        line.supplier_key =
+            SupplierOf(line.part_key, s[kLineSupplier].Uniform(0, 3), counts.suppliers);
+        line.extended_price = RetailPriceCents(line.part_key) * line.quantity;
+        order.total_price +=
+            line.extended_price * (100 - line.discount) / 100 * (100 + line.tax) / 100;
+        line.ship_date = order.order_date + static_cast<int32_t>(s[kLineShipDate].Uniform(1, 121));
+        line.commit_date =
+            order.order_date + static_cast<int32_t>(s[kLineCommitDate].Uniform(30, 90));
+        line.receipt_date =
+            line.ship_date + static_cast<int32_t>(s[kLineReceiptDate].Uniform(1, 30));
+        line.return_flag = ShippedBy(line.receipt_date)
+                               ? d.return_flags[d.return_flags.Pick(s[kLineReturnFlag])]
+                               : "N";
+        line.line_status = ShippedBy(line.ship_date) ? "F" : "O";
+        shipped += ShippedBy(line.ship_date) ? 1 : 0;
+    }
+    order.status = shipped == order.line_count ? "F" : (shipped > 0 ? "P" : "O");
 }
 
 } // namespace
@@ -271,9 +448,15 @@ const TableSchema& SchemaOf(Table table) {
 }
 
 void CheckScaleFactor(double scale_factor) {
-    if (!(scale_factor > 0) || !std::isfinite(scale_factor) || scale_factor > 100000) {
+    if (!(scale_factor > 0) || !std::isfinite(scale_factor) || scale_factor >= 30000) {
         throw Exception(ErrorKind::InvalidInput,
-                        "TPC-H scale factor must be greater than 0 and at most 100000, got " +
+                        "TPC-H scale factor must be greater than 0 and below 30000, got " +
+                            FormatDouble(scale_factor));
+    }
+    // dbgen scales by the whole factor from 1 up; a fraction would silently be dropped.
+    if (scale_factor > 1 && scale_factor != std::floor(scale_factor)) {
+        throw Exception(ErrorKind::InvalidInput,
+                        "TPC-H scale factors above 1 must be whole numbers (as in dbgen), got " +
                             FormatDouble(scale_factor));
     }
 }
@@ -290,7 +473,7 @@ TableGenerator::TableGenerator(Table table, double scale_factor) : table_(table)
         row_count_ = static_cast<uint64_t>(counts.suppliers);
         break;
     case Table::PartSupp:
-        row_count_ = static_cast<uint64_t>(counts.parts) * 4;
+        row_count_ = static_cast<uint64_t>(counts.parts * kSuppliersPerPart);
         break;
     case Table::Customer:
         row_count_ = static_cast<uint64_t>(counts.customers);
@@ -299,14 +482,16 @@ TableGenerator::TableGenerator(Table table, double scale_factor) : table_(table)
         row_count_ = static_cast<uint64_t>(counts.orders);
         break;
     case Table::LineItem: {
+        // Line counts are the only draws of their stream, one per order: count them in order.
         auto orders = static_cast<uint64_t>(counts.orders);
         block_first_line_.reserve(orders / kOrdersPerBlock + 2);
+        DbgenStream line_counts(kStreams[kOrderLines].seed, kStreams[kOrderLines].boundary);
         uint64_t lines = 0;
         for (uint64_t order = 0; order < orders; order++) {
             if (order % kOrdersPerBlock == 0) {
                 block_first_line_.push_back(lines);
             }
-            lines += static_cast<uint64_t>(LineCount(order));
+            lines += static_cast<uint64_t>(line_counts.Uniform(1, kMaxLines));
         }
         row_count_ = lines;
         break;
@@ -321,150 +506,46 @@ TableGenerator::TableGenerator(Table table, double scale_factor) : table_(table)
 }
 
 void TableGenerator::Generate(uint64_t first, idx_t count, DataChunk& chunk) const {
-    if (table_ == Table::LineItem) {
-        GenerateLineItems(first, count, chunk);
-        return;
-    }
-    const Distributions& d = Distributions::Get();
-    const TextPool& pool = TextPool::Get();
-    Cardinalities counts(scale_factor_);
     RowWriter out(chunk);
-    for (idx_t row = 0; row < count; row++) {
-        uint64_t index = first + row;
-        auto key = static_cast<int64_t>(index + 1);
-        switch (table_) {
-        case Table::Part: {
-            RandomStream random(kPartSeed, index);
-            std::string_view words[5];
-            std::string name;
-            for (int i = 0; i < 5; i++) { // five distinct colours
-                do {
-                    words[i] = d.colors.Pick(random);
-                } while (std::find(words, words + i, words[i]) != words + i);
-                if (i > 0) {
-                    name += ' ';
-                }
-                name += words[i];
-            }
-            int64_t manufacturer = random.Uniform(1, 5);
-            out.Int32(0, row, key);
-            out.Copy(1, row, name);
-            out.Format(2, row, "Manufacturer#%lld", static_cast<long long>(manufacturer));
-            out.Format(3, row, "Brand#%lld%lld", static_cast<long long>(manufacturer),
-                       static_cast<long long>(random.Uniform(1, 5)));
-            out.Copy(4, row,
-                     std::string(d.type_size.Pick(random)) + " " +
-                         std::string(d.type_finish.Pick(random)) + " " +
-                         std::string(d.type_material.Pick(random)));
-            out.Int32(5, row, random.Uniform(1, 50));
-            out.Copy(6, row,
-                     std::string(d.container_size.Pick(random)) + " " +
-                         std::string(d.container_kind.Pick(random)));
-            out.Int64(7, row, RetailPriceCents(key));
-            out.Static(8, row, pool.Text(random, 5, 22));
-            break;
-        }
-        case Table::Supplier: {
-            RandomStream random(kSupplierSeed, index);
-            out.Int32(0, row, key);
-            out.Format(1, row, "Supplier#%09lld", static_cast<long long>(key));
-            out.Copy(2, row, RandomCharacters(random, 10, 40));
-            int64_t nation = random.Uniform(0, 24);
-            out.Int32(3, row, nation);
-            WritePhone(out, 4, row, random, nation);
-            out.Int64(5, row, random.Uniform(-99999, 999999));
-            std::string_view comment = pool.Text(random, 25, 100);
-            // SF x 5 suppliers (at least one) have a complaint and as many a recommendation
-            // (clause 4.2.3), which Q16 looks for: "Customer" then, later, the verdict. Rows are
-            // picked through a permutation of the row numbers, so the count is exact.
-            auto suppliers = static_cast<uint64_t>(counts.suppliers);
-            uint64_t chosen = std::max<uint64_t>(1, (suppliers + 1999) / 2000);
-            uint64_t rank = (index * kCommentPermutation) % suppliers;
-            if (rank < 2 * chosen) {
-                std::string text(comment);
-                std::string_view verdict = rank < chosen ? "Complaints" : "Recommends";
-                std::string mention = "Customer " + std::string(verdict);
-                if (text.size() < mention.size()) {
-                    text = mention;
-                } else {
-                    auto at = static_cast<size_t>(
-                        random.Uniform(0, static_cast<int64_t>(text.size() - mention.size())));
-                    text.replace(at, mention.size(), mention);
-                }
-                out.Copy(6, row, text);
+    switch (table_) {
+    case Table::Part:
+        GenerateParts(first, count, out);
+        break;
+    case Table::PartSupp:
+        GeneratePartSupps(first, count, out);
+        break;
+    case Table::Supplier:
+        GenerateSuppliers(first, count, out);
+        break;
+    case Table::Customer:
+        GenerateCustomers(first, count, out);
+        break;
+    case Table::Orders:
+        GenerateOrders(first, count, out);
+        break;
+    case Table::LineItem:
+        GenerateLineItems(first, count, out);
+        break;
+    case Table::Nation:
+    case Table::Region: {
+        bool nation = table_ == Table::Nation;
+        RowStreams s({nation ? kNationComment : kRegionComment});
+        s.SeekRow(first);
+        for (idx_t row = 0; row < count; row++) {
+            uint64_t index = first + row;
+            out.Int32(0, row, static_cast<int64_t>(index));
+            if (nation) {
+                out.Static(1, row, kNations[index].name);
+                out.Int32(2, row, kNations[index].region);
+                out.Static(3, row, Comment(s[kNationComment], 72));
             } else {
-                out.Static(6, row, comment);
+                out.Static(1, row, kRegions[index]);
+                out.Static(2, row, Comment(s[kRegionComment], 72));
             }
-            break;
+            s.EndRow();
         }
-        case Table::PartSupp: {
-            RandomStream random(kPartSuppSeed, index);
-            int64_t part = static_cast<int64_t>(index / 4) + 1;
-            out.Int32(0, row, part);
-            out.Int32(1, row, SupplierOf(part, static_cast<int64_t>(index % 4), counts.suppliers));
-            out.Int32(2, row, random.Uniform(1, 9999));
-            out.Int64(3, row, random.Uniform(100, 100000));
-            out.Static(4, row, pool.Text(random, 49, 198));
-            break;
-        }
-        case Table::Customer: {
-            RandomStream random(kCustomerSeed, index);
-            out.Int32(0, row, key);
-            out.Format(1, row, "Customer#%09lld", static_cast<long long>(key));
-            out.Copy(2, row, RandomCharacters(random, 10, 40));
-            int64_t nation = random.Uniform(0, 24);
-            out.Int32(3, row, nation);
-            WritePhone(out, 4, row, random, nation);
-            out.Int64(5, row, random.Uniform(-99999, 999999));
-            out.Static(6, row, d.segments.Pick(random));
-            out.Static(7, row, pool.Text(random, 29, 116));
-            break;
-        }
-        case Table::Orders: {
-            RandomStream random(kOrderSeed, index);
-            OrderHead head = DrawOrderHead(random);
-            // Customers whose key is a multiple of 3 place no orders (clause 4.2.3).
-            int64_t eligible = counts.customers - counts.customers / 3;
-            int64_t pick = random.Uniform(0, std::max<int64_t>(eligible, 1) - 1);
-            out.Int64(0, row, OrderKey(index));
-            out.Int32(1, row, (pick / 2) * 3 + pick % 2 + 1);
-            // Status and total price follow from the order's lines.
-            __int128 total = 0; // in 1/1,000,000 cents
-            int64_t shipped = 0;
-            for (int64_t number = 1; number <= head.lines; number++) {
-                Line line = DrawLine(index, number, head.order_date, counts, nullptr);
-                total += static_cast<__int128>(line.ExtendedPriceCents()) * (100 - line.discount) *
-                         (100 + line.tax);
-                shipped += line.Shipped() ? 1 : 0;
-            }
-            out.Static(2, row, shipped == head.lines ? "F" : (shipped == 0 ? "O" : "P"));
-            out.Int64(3, row, static_cast<int64_t>((total + 5000) / 10000));
-            out.Int32(4, row, head.order_date);
-            out.Static(5, row, d.priorities.Pick(random));
-            int64_t clerks = std::max<int64_t>(1, Cardinalities::Scaled(1000, scale_factor_));
-            out.Format(6, row, "Clerk#%09lld", static_cast<long long>(random.Uniform(1, clerks)));
-            out.Int32(7, row, 0);
-            out.Static(8, row, pool.Text(random, 19, 78));
-            break;
-        }
-        case Table::Nation: {
-            RandomStream random(kNationSeed, index);
-            out.Int32(0, row, static_cast<int64_t>(index));
-            out.Static(1, row, kNations[index].name);
-            out.Int32(2, row, kNations[index].region);
-            out.Static(3, row, pool.Text(random, 31, 114));
-            break;
-        }
-        case Table::Region: {
-            RandomStream random(kRegionSeed, index);
-            out.Int32(0, row, static_cast<int64_t>(index));
-            out.Static(1, row, kRegions[index]);
-            out.Static(2, row, pool.Text(random, 31, 115));
-            break;
-        }
-        case Table::LineItem:
-            break;
-        }
+        break;
+    }
     }
     for (idx_t column = 0; column < chunk.ColumnCount(); column++) {
         chunk.column(column).KeepAlive(TextPool::Owner());
@@ -472,51 +553,194 @@ void TableGenerator::Generate(uint64_t first, idx_t count, DataChunk& chunk) con
     chunk.SetSize(count);
 }
 
-void TableGenerator::GenerateLineItems(uint64_t first, idx_t count, DataChunk& chunk) const {
+void TableGenerator::GenerateParts(uint64_t first, idx_t count, RowWriter& out) const {
+    const Distributions& d = Distributions::Get();
+    RowStreams s({kPartManufacturer, kPartBrand, kPartType, kPartSize, kPartContainer, kPartComment,
+                  kPartName});
+    s.SeekRow(first);
+    size_t colors[92];
+    for (idx_t row = 0; row < count; row++) {
+        auto key = static_cast<int64_t>(first + row + 1);
+        // Five distinct colours: the first five of a random permutation (dbgen's agg_str).
+        for (size_t i = 0; i < d.colors.size(); i++) {
+            colors[i] = i;
+        }
+        for (size_t i = 0; i < d.colors.size(); i++) {
+            auto other = static_cast<size_t>(s[kPartName].Uniform(
+                static_cast<int64_t>(i), static_cast<int64_t>(d.colors.size() - 1)));
+            std::swap(colors[i], colors[other]);
+        }
+        std::string name;
+        for (size_t i = 0; i < 5; i++) {
+            name += i ? " " : "";
+            name += d.colors[colors[i]];
+        }
+        int64_t manufacturer = s[kPartManufacturer].Uniform(1, 5);
+        int64_t brand = s[kPartBrand].Uniform(1, 5);
+        out.Int32(0, row, key);
+        out.Copy(1, row, name);
+        out.Format(2, row, "Manufacturer#%d", static_cast<int>(manufacturer));
+        out.Format(3, row, "Brand#%02d", static_cast<int>(manufacturer * 10 + brand));
+        out.Static(4, row, d.part_types[d.part_types.Pick(s[kPartType])]);
+        out.Int32(5, row, s[kPartSize].Uniform(1, 50));
+        out.Static(6, row, d.containers[d.containers.Pick(s[kPartContainer])]);
+        out.Int64(7, row, RetailPriceCents(key));
+        out.Static(8, row, Comment(s[kPartComment], 14));
+        s.EndRow();
+    }
+}
+
+void TableGenerator::GeneratePartSupps(uint64_t first, idx_t count, RowWriter& out) const {
     Cardinalities counts(scale_factor_);
+    RowStreams s({kPartSuppQuantity, kPartSuppCost, kPartSuppComment});
+    // Each part draws its four partsupp rows in turn; rows before `first` are drawn and dropped.
+    uint64_t part = first / kSuppliersPerPart;
+    s.SeekRow(part);
+    idx_t row = 0;
+    for (uint64_t index = part * kSuppliersPerPart; row < count; part++) {
+        auto key = static_cast<int64_t>(part + 1);
+        for (int64_t supplier = 0; supplier < kSuppliersPerPart; supplier++, index++) {
+            int64_t quantity = s[kPartSuppQuantity].Uniform(1, 9999);
+            int64_t cost = s[kPartSuppCost].Uniform(100, 100000);
+            std::string_view comment = Comment(s[kPartSuppComment], 124);
+            if (index < first || row == count) {
+                continue;
+            }
+            out.Int32(0, row, key);
+            out.Int32(1, row, SupplierOf(key, supplier, counts.suppliers));
+            out.Int32(2, row, quantity);
+            out.Int64(3, row, cost);
+            out.Static(4, row, comment);
+            row++;
+        }
+        s.EndRow();
+    }
+}
+
+void TableGenerator::GenerateSuppliers(uint64_t first, idx_t count, RowWriter& out) const {
+    RowStreams s({kSupplierAddress, kSupplierNation, kSupplierPhone, kSupplierBalance,
+                  kSupplierComment, kReviewNoise, kReviewVerdict, kReviewChosen, kReviewPosition});
+    s.SeekRow(first);
+    for (idx_t row = 0; row < count; row++) {
+        auto key = static_cast<int64_t>(first + row + 1);
+        out.Int32(0, row, key);
+        out.Format(1, row, "Supplier#%09lld", static_cast<long long>(key));
+        out.Copy(2, row, Address(s[kSupplierAddress]));
+        int64_t nation = s[kSupplierNation].Uniform(0, 24);
+        out.Int32(3, row, nation);
+        WritePhone(out, 4, row, s[kSupplierPhone], nation);
+        out.Int64(5, row, s[kSupplierBalance].Uniform(-99999, 999999));
+        std::string_view comment = Comment(s[kSupplierComment], 63);
+        // Ten suppliers in 10,000 carry a review for Q16 to find: "Customer ", some noise, then
+        // "Complaints" or "Recommends", written over the comment. The draws are made for every
+        // supplier (dbgen's choice, so that rows stay independent).
+        constexpr int64_t kBaseLength = 9, kReviewLength = 19;
+        auto length = static_cast<int64_t>(comment.size());
+        int64_t chosen = s[kReviewChosen].Uniform(1, 10000);
+        int64_t verdict = s[kReviewVerdict].Uniform(0, 100);
+        int64_t noise = s[kReviewNoise].Uniform(0, length - kReviewLength);
+        int64_t position = s[kReviewPosition].Uniform(0, length - (kReviewLength + noise));
+        if (chosen <= 10) {
+            std::string text(comment);
+            text.replace(static_cast<size_t>(position), kBaseLength, "Customer ");
+            text.replace(static_cast<size_t>(position + kBaseLength + noise), 10,
+                         verdict < 50 ? "Complaints" : "Recommends");
+            out.Copy(6, row, text);
+        } else {
+            out.Static(6, row, comment);
+        }
+        s.EndRow();
+    }
+}
+
+void TableGenerator::GenerateCustomers(uint64_t first, idx_t count, RowWriter& out) const {
+    const Distributions& d = Distributions::Get();
+    RowStreams s({kCustomerAddress, kCustomerNation, kCustomerPhone, kCustomerBalance,
+                  kCustomerSegment, kCustomerComment});
+    s.SeekRow(first);
+    for (idx_t row = 0; row < count; row++) {
+        auto key = static_cast<int64_t>(first + row + 1);
+        out.Int32(0, row, key);
+        out.Format(1, row, "Customer#%09lld", static_cast<long long>(key));
+        out.Copy(2, row, Address(s[kCustomerAddress]));
+        int64_t nation = s[kCustomerNation].Uniform(0, 24);
+        out.Int32(3, row, nation);
+        WritePhone(out, 4, row, s[kCustomerPhone], nation);
+        out.Int64(5, row, s[kCustomerBalance].Uniform(-99999, 999999));
+        out.Static(6, row, d.segments[d.segments.Pick(s[kCustomerSegment])]);
+        out.Static(7, row, Comment(s[kCustomerComment], 73));
+        s.EndRow();
+    }
+}
+
+void TableGenerator::GenerateOrders(uint64_t first, idx_t count, RowWriter& out) const {
+    Cardinalities counts(scale_factor_);
+    RowStreams s(kOrderStreams);
+    s.SeekRow(first);
+    OrderDraw order;
+    for (idx_t row = 0; row < count; row++) {
+        DrawOrder(s, counts, false, order);
+        out.Int64(0, row, OrderKey(first + row));
+        out.Int32(1, row, order.customer_key);
+        out.Static(2, row, order.status);
+        out.Int64(3, row, order.total_price);
+        out.Int32(4, row, order.order_date);
+        out.Static(5, row, order.priority);
+        out.Format(6, row, "Clerk#%09lld", static_cast<long long>(order.clerk));
+        out.Int32(7, row, 0);
+        out.Static(8, row, order.comment);
+        s.EndRow();
+    }
+}
+
+void TableGenerator::GenerateLineItems(uint64_t first, idx_t count, RowWriter& out) const {
+    Cardinalities counts(scale_factor_);
+    // Find the order holding row `first`: its block from the index, then order by order.
     auto block = static_cast<uint64_t>(
         std::upper_bound(block_first_line_.begin(), block_first_line_.end(), first) -
         block_first_line_.begin() - 1);
-    uint64_t order = block * kOrdersPerBlock;
+    uint64_t order_index = block * kOrdersPerBlock;
     uint64_t line_row = block_first_line_[block];
-    // Walk to the order holding row `first`.
-    while (line_row + static_cast<uint64_t>(LineCount(order)) <= first) {
-        line_row += static_cast<uint64_t>(LineCount(order));
-        order++;
-    }
-    auto line_number = static_cast<int64_t>(first - line_row) + 1;
-    RandomStream order_random(kOrderSeed, order);
-    OrderHead head = DrawOrderHead(order_random);
-    RowWriter out(chunk);
-    const TextPool& pool = TextPool::Get();
-    for (idx_t row = 0; row < count; row++) {
-        if (line_number > head.lines) {
-            order++;
-            line_number = 1;
-            order_random = RandomStream(kOrderSeed, order);
-            head = DrawOrderHead(order_random);
+    DbgenStream line_counts(kStreams[kOrderLines].seed, kStreams[kOrderLines].boundary);
+    line_counts.SeekRow(order_index);
+    for (;;) {
+        auto lines = static_cast<uint64_t>(line_counts.Uniform(1, kMaxLines));
+        if (line_row + lines > first) {
+            break;
         }
-        Line line = DrawLine(order, line_number, head.order_date, counts, &pool);
-        out.Int64(0, row, OrderKey(order));
-        out.Int32(1, row, line.part_key);
-        out.Int32(2, row, line.supplier_key);
-        out.Int32(3, row, line_number);
-        out.Int64(4, row, line.quantity * 100);
-        out.Int64(5, row, line.ExtendedPriceCents());
-        out.Int64(6, row, line.discount);
-        out.Int64(7, row, line.tax);
-        out.Static(8, row, line.return_flag);
-        out.Static(9, row, line.Shipped() ? "F" : "O");
-        out.Int32(10, row, line.ship_date);
-        out.Int32(11, row, line.commit_date);
-        out.Int32(12, row, line.receipt_date);
-        out.Static(13, row, line.instruction);
-        out.Static(14, row, line.mode);
-        out.Static(15, row, line.comment);
-        line_number++;
+        line_row += lines;
+        order_index++;
     }
-    chunk.column(15).KeepAlive(TextPool::Owner());
-    chunk.SetSize(count);
+    RowStreams s(kOrderStreams);
+    s.SeekRow(order_index);
+    OrderDraw order;
+    DrawOrder(s, counts, true, order);
+    auto line = static_cast<int64_t>(first - line_row);
+    for (idx_t row = 0; row < count; row++, line++) {
+        if (line == order.line_count) {
+            s.EndRow();
+            order_index++;
+            DrawOrder(s, counts, true, order);
+            line = 0;
+        }
+        const LineDraw& draw = order.lines[line];
+        out.Int64(0, row, OrderKey(order_index));
+        out.Int32(1, row, draw.part_key);
+        out.Int32(2, row, draw.supplier_key);
+        out.Int32(3, row, line + 1);
+        out.Int64(4, row, draw.quantity * 100);
+        out.Int64(5, row, draw.extended_price);
+        out.Int64(6, row, draw.discount);
+        out.Int64(7, row, draw.tax);
+        out.Static(8, row, draw.return_flag);
+        out.Static(9, row, draw.line_status);
+        out.Int32(10, row, draw.ship_date);
+        out.Int32(11, row, draw.commit_date);
+        out.Int32(12, row, draw.receipt_date);
+        out.Static(13, row, draw.instruction);
+        out.Static(14, row, draw.mode);
+        out.Static(15, row, draw.comment);
+    }
 }
 
 } // namespace sluice::tpch

@@ -21,14 +21,17 @@ struct TableSchema {
 };
 const TableSchema& SchemaOf(Table table);
 
-// Throws a clear error unless `scale_factor` is one dbgen can make (positive, at most 100,000).
+// Throws a clear error unless `scale_factor` is one dbgen can make: positive, below 30,000 (where
+// dbgen changes to 64-bit key streams), and whole from 1 up.
 void CheckScaleFactor(double scale_factor);
 
-// Generates the rows of one TPC-H table at one scale factor, following the TPC-H specification
-// v3.0.1 clause 4.2.3. Any range of rows can be generated independently (each row has its own
-// random stream), so tables are generated in parallel chunks and streamed to files. Row counts
-// are the specification's (SF x base, nation and region fixed); lineitem has 1-7 lines per
-// order as drawn, about 4 x orders.
+class RowWriter;
+
+// Generates the rows of one TPC-H table at one scale factor exactly as TPC's dbgen 2.x does: its
+// random number streams, seeds, per-row boundaries, text pool and distributions, so every value
+// is dbgen's. Any range of rows can be generated independently (the streams are advanced to the
+// range's first row), so tables are generated in parallel chunks and streamed to files. Lineitem
+// has 1-7 lines per order as drawn, about 4 x orders.
 class TableGenerator {
 public:
     TableGenerator(Table table, double scale_factor);
@@ -40,7 +43,12 @@ public:
     void Generate(uint64_t first, idx_t count, DataChunk& chunk) const;
 
 private:
-    void GenerateLineItems(uint64_t first, idx_t count, DataChunk& chunk) const;
+    void GenerateParts(uint64_t first, idx_t count, RowWriter& out) const;
+    void GeneratePartSupps(uint64_t first, idx_t count, RowWriter& out) const;
+    void GenerateSuppliers(uint64_t first, idx_t count, RowWriter& out) const;
+    void GenerateCustomers(uint64_t first, idx_t count, RowWriter& out) const;
+    void GenerateOrders(uint64_t first, idx_t count, RowWriter& out) const;
+    void GenerateLineItems(uint64_t first, idx_t count, RowWriter& out) const;
 
     Table table_;
     double scale_factor_ = 0;

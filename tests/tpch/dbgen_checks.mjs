@@ -1,5 +1,6 @@
 // Checks Sluice's TPC-H generator (CALL dbgen) against the TPC-H specification (v3.0.1, clause
-// 4.2) with DuckDB as the independent reader of the files it writes:
+// 4.2) as dbgen implements it (exact values are checked against dbgen's own output by
+// dbgen_matches_tpc.mjs) with DuckDB as the independent reader of the files it writes:
 //  - row counts per table at each scale factor; primary keys unique; foreign keys resolve;
 //  - value domains and derived values (prices, dates, flags, statuses, phone numbers, names);
 //  - DuckDB reads the Parquet and the CSV files and computes the same aggregates as Sluice does
@@ -146,17 +147,18 @@ for (const sfText of scaleFactors) {
         having min(l_linenumber) <> 1 or max(l_linenumber) <> count(*))`,
     'orders domains': `select count(*) from orders where not (
           o_orderdate between date '1992-01-01' and date '1998-12-31' - 151
-          and (o_orderkey - 1) % 32 < 8 and o_custkey % 3 <> 0
+          and o_orderkey % 32 < 8 and o_custkey % 3 <> 0
           and o_orderpriority in ('1-URGENT', '2-HIGH', '3-MEDIUM', '4-NOT SPECIFIED', '5-LOW')
           and regexp_full_match(o_clerk, 'Clerk#[0-9]{9}')
-          and cast(substr(o_clerk, 7) as integer) between 1 and ${Math.max(1, Math.floor(1000 * sf))}
+          and cast(substr(o_clerk, 7) as integer) between 1 and ${Math.max(1000, Math.floor(1000 * sf))}
           and o_shippriority = 0 and length(o_comment) between 19 and 78)`,
     'order status and total price from the lines': `select count(*) from orders join (
           select l_orderkey, count(*) as n, count(*) filter (where l_linestatus = 'F') as f,
-            sum(l_extendedprice * (1 + l_tax) * (1 - l_discount)) as total
+            sum((l_extendedprice * 100)::bigint * (100 - (l_discount * 100)::bigint) // 100
+                * (100 + (l_tax * 100)::bigint) // 100) as total_cents
           from lineitem group by l_orderkey) on o_orderkey = l_orderkey
         where o_orderstatus <> case when f = n then 'F' when f = 0 then 'O' else 'P' end
-          or abs(o_totalprice - total) > 0.005`,
+          or (o_totalprice * 100)::bigint <> total_cents`,
     'part domains': `select count(*) from part where not (
           p_retailprice = (90000 + ((p_partkey // 10) % 20001) + 100 * (p_partkey % 1000)) / 100
           and len(list_distinct(string_split(p_name, ' '))) = 5
@@ -188,8 +190,6 @@ for (const sfText of scaleFactors) {
           and regexp_full_match(s_phone, '[0-9]{2}-[0-9]{3}-[0-9]{3}-[0-9]{4}')
           and cast(substr(s_phone, 1, 2) as integer) = s_nationkey + 10
           and s_acctbal between -999.99 and 9999.99 and length(s_comment) between 25 and 100))`,
-    'supplier complaints and recommendations (SF x 5 each)': `select abs(count(*) filter (where s_comment like '%Customer%Complaints%') - ${Math.max(1, Math.ceil(expected.supplier / 2000))})
-        + abs(count(*) filter (where s_comment like '%Customer%Recommends%') - ${Math.max(1, Math.ceil(expected.supplier / 2000))}) from supplier`,
     'nation and region contents': `select count(*) from (select n_nationkey, n_name, r_name from nation join region on n_regionkey = r_regionkey)
         full join (values (0,'ALGERIA','AFRICA'),(1,'ARGENTINA','AMERICA'),(2,'BRAZIL','AMERICA'),(3,'CANADA','AMERICA'),(4,'EGYPT','MIDDLE EAST'),(5,'ETHIOPIA','AFRICA'),(6,'FRANCE','EUROPE'),(7,'GERMANY','EUROPE'),(8,'INDIA','ASIA'),(9,'INDONESIA','ASIA'),(10,'IRAN','MIDDLE EAST'),(11,'IRAQ','MIDDLE EAST'),(12,'JAPAN','ASIA'),(13,'JORDAN','MIDDLE EAST'),(14,'KENYA','AFRICA'),(15,'MOROCCO','AFRICA'),(16,'MOZAMBIQUE','AFRICA'),(17,'PERU','AMERICA'),(18,'CHINA','ASIA'),(19,'ROMANIA','EUROPE'),(20,'SAUDI ARABIA','MIDDLE EAST'),(21,'VIETNAM','ASIA'),(22,'RUSSIA','EUROPE'),(23,'UNITED KINGDOM','EUROPE'),(24,'UNITED STATES','AMERICA')) v(k, n, r)
         on n_nationkey = k and n_name = n and r_name = r where k is null or n_nationkey is null`,

@@ -10,7 +10,7 @@ export const TPCH_TABLES = ['part', 'supplier', 'partsupp', 'customer', 'orders'
 
 export function generateTpch(sluice, sf, dir, format = 'parquet') {
   const done = path.join(dir, 'DONE');
-  const marker = format === 'parquet' ? `sluice dbgen sf=${sf}` : `sluice dbgen sf=${sf} ${format}`;
+  const marker = `sluice dbgen (dbgen 2.14 data) sf=${sf}${format === 'parquet' ? '' : ' ' + format}`;
   if (fs.existsSync(done) && fs.readFileSync(done, 'utf8') === marker) return;
   fs.rmSync(dir, { recursive: true, force: true });
   execFileSync(sluice, ['-c', `CALL dbgen(sf = ${sf}, path = '${dir}', format = '${format}')`],
