@@ -1,5 +1,7 @@
 #include "execution/conditional_functions.hpp"
 
+#include "common/exception.hpp"
+
 namespace sluice {
 
 namespace {
@@ -80,6 +82,23 @@ BoundFunction BindCoalesce(size_t argument_count, const LogicalType& type) {
         }
     };
     return BoundFunction{std::vector<LogicalType>(argument_count, type), type, body};
+}
+
+BoundFunction BindSingleRowCheck(const LogicalType& type) {
+    ScalarFunctionBody body = [](const std::vector<const Vector*>& args, idx_t count,
+                                 Vector& result) {
+        const Vector& rows = *args[0];
+        for (idx_t row = 0; row < count; row++) {
+            idx_t at = RowOf(rows, row);
+            if (rows.validity().RowIsValid(at) && rows.data<int64_t>()[at] > 1) {
+                throw Exception(ErrorKind::InvalidInput,
+                                "More than one row returned by a subquery used as an expression "
+                                "- scalar subqueries can only return a single row.");
+            }
+            result.CopyRow(*args[1], row, row);
+        }
+    };
+    return BoundFunction{{LogicalTypeId::BIGINT, type}, type, body};
 }
 
 } // namespace sluice

@@ -16,5 +16,8 @@ std::optional<LogicalType> CommonSuperType(const LogicalType& left, const Logica
 BoundFunction BindCase(size_t branch_count, const LogicalType& type);
 // COALESCE(a, b, ...): the first non-NULL argument.
 BoundFunction BindCoalesce(size_t argument_count, const LogicalType& type);
+// The value of a correlated scalar subquery from (rows, value) of its outer row's group: the
+// value, or an error when the subquery gave more than one row.
+BoundFunction BindSingleRowCheck(const LogicalType& type);
 
 } // namespace sluice

@@ -11,6 +11,7 @@
 #include "execution/scalar_functions.hpp"
 #include "execution/string_functions.hpp"
 #include "sql/lexer.hpp"
+#include "sql/subquery_flattener.hpp"
 #include "sql/type_names.hpp"
 
 #include <algorithm>
@@ -563,12 +564,19 @@ Binder::Bound Binder::BindColumn(const ParsedExpression& expression) {
         return {MakeBoundColumn(entry->bindings[column], entry->types[column]),
                 LiteralOrigin::None};
     }
+    // A column of an enclosing query: the subquery is correlated with it, and BindSubquery
+    // flattens it into joins.
     for (const Scope* outer = scope_ ? scope_->outer : nullptr; outer; outer = outer->outer) {
-        if (lookup(*outer, &entry, &column) > 0) {
-            Fail(ErrorKind::NotImplemented,
-                 "correlated subqueries are not supported yet (the subquery refers to \"" + name +
-                     "\" of the outer query)",
+        int outer_matches = lookup(*outer, &entry, &column);
+        if (outer_matches > 1) {
+            Fail(ErrorKind::Binder,
+                 "Ambiguous reference to column name \"" + name +
+                     "\" (use: a qualified name such as \"table." + name + "\")",
                  expression.location);
+        }
+        if (outer_matches == 1) {
+            return {MakeBoundColumn(entry->bindings[column], entry->types[column]),
+                    LiteralOrigin::None};
         }
     }
     if (!scope_ || scope_->entries.empty()) {
@@ -736,6 +744,10 @@ Binder::Bound Binder::BindSubquery(const ParsedExpression& expression) {
              "Subquery returns " + std::to_string(query.types.size()) + " columns - expected 1",
              expression.location);
     }
+    if (expression.subquery_kind == SubqueryKind::In && !FreeColumns(*query.plan).empty()) {
+        Fail(ErrorKind::NotImplemented, "correlated IN (subquery) is not supported yet",
+             expression.location);
+    }
     if (expression.subquery_kind == SubqueryKind::In) {
         if (!from_plan_ || !*from_plan_ || aggregate_) {
             Fail(ErrorKind::NotImplemented,
@@ -768,6 +780,9 @@ Binder::Bound Binder::BindSubquery(const ParsedExpression& expression) {
         }
         return {std::move(mark), LiteralOrigin::None};
     }
+    if (!FreeColumns(*query.plan).empty()) {
+        return BindCorrelatedSubquery(expression, std::move(query));
+    }
     Subplan subquery;
     subquery.value = std::make_shared<SubqueryValue>();
     subquery.exists = expression.subquery_kind == SubqueryKind::Exists;
@@ -786,6 +801,138 @@ Binder::Bound Binder::BindSubquery(const ParsedExpression& expression) {
         value = MakeNot(std::move(value));
     }
     return {std::move(value), LiteralOrigin::None};
+}
+
+} // namespace sluice
+
+namespace sluice {
+
+namespace {
+
+// The plan gives at most one row: an aggregate without GROUP BY, under filters, projections
+// and orders.
+bool AtMostOneRow(const LogicalOperator& op) {
+    switch (op.kind) {
+    case LogicalOperatorKind::Aggregate:
+        return op.expressions.empty();
+    case LogicalOperatorKind::Filter:
+    case LogicalOperatorKind::Projection:
+    case LogicalOperatorKind::Order:
+        return AtMostOneRow(*op.children[0]);
+    case LogicalOperatorKind::Limit:
+        return op.limit && *op.limit <= 1;
+    default:
+        return false;
+    }
+}
+
+// For EXISTS only whether a row exists matters: ORDER BY and a LIMIT of at least one row go.
+LogicalOperatorPtr StripForExists(LogicalOperatorPtr plan) {
+    while (plan->kind == LogicalOperatorKind::Order ||
+           (plan->kind == LogicalOperatorKind::Limit && plan->offset == 0 &&
+            (!plan->limit || *plan->limit > 0))) {
+        plan = std::move(plan->children[0]);
+    }
+    return plan;
+}
+
+} // namespace
+
+Binder::Bound Binder::BindCorrelatedSubquery(const ParsedExpression& expression,
+                                             BoundQuery query) {
+    if (!from_plan_ || !*from_plan_ || aggregate_) {
+        Fail(ErrorKind::NotImplemented,
+             "correlated subqueries are supported in WHERE and in the SELECT list of queries "
+             "without GROUP BY or aggregates",
+             expression.location);
+    }
+    bool exists = expression.subquery_kind == SubqueryKind::Exists;
+    LogicalOperatorPtr plan = std::move(query.plan);
+    if (exists) {
+        plan = StripForExists(std::move(plan));
+    } else if (!AtMostOneRow(*plan)) {
+        // A scalar subquery must give one row per outer row: count them, and fail beyond one.
+        LogicalType type = plan->Types()[0];
+        auto aggregate = std::make_unique<LogicalOperator>(LogicalOperatorKind::Aggregate);
+        aggregate->table_index = next_table_index_++;
+        aggregate->aggregate_index = next_table_index_++;
+        std::vector<ExpressionPtr> arguments;
+        arguments.push_back(MakeBoundColumn(plan->Bindings()[0], type));
+        aggregate->aggregates.push_back(
+            {*BindAggregateFunction("count_star", {}), {}, false});
+        aggregate->aggregates.push_back(
+            {*BindAggregateFunction("min", {type}), std::move(arguments), false});
+        aggregate->children.push_back(std::move(plan));
+        std::vector<ExpressionPtr> checked;
+        checked.push_back(MakeBoundColumn({aggregate->aggregate_index, 0}, LogicalTypeId::BIGINT));
+        checked.push_back(MakeBoundColumn({aggregate->aggregate_index, 1}, type));
+        auto projection = std::make_unique<LogicalOperator>(LogicalOperatorKind::Projection);
+        projection->table_index = next_table_index_++;
+        projection->expressions.push_back(
+            MakeFunction("single_row_of_subquery", BindSingleRowCheck(type), std::move(checked)));
+        projection->children.push_back(std::move(aggregate));
+        plan = std::move(projection);
+    }
+    // The outer columns of this query level; columns of queries further out stay free, for
+    // those levels to flatten.
+    std::map<ColumnBinding, LogicalType> here;
+    for (const auto& entry : scope_->entries) {
+        for (size_t i = 0; i < entry.bindings.size(); i++) {
+            here[entry.bindings[i]] = entry.types[i];
+        }
+    }
+    std::vector<ColumnBinding> correlated;
+    std::vector<LogicalType> types;
+    for (const auto& binding : FreeColumns(*plan)) {
+        if (auto found = here.find(binding); found != here.end()) {
+            correlated.push_back(binding);
+            types.push_back(found->second);
+        }
+    }
+    ColumnBinding value = plan->Bindings()[0];
+    LogicalType value_type = plan->Types()[0];
+    auto join = std::make_unique<LogicalOperator>(LogicalOperatorKind::Join);
+    join->children.push_back(std::move(*from_plan_));
+    if (correlated.empty()) {
+        // Correlated only with a query further out: joined as it is, flattened with that one.
+        join->children.push_back(std::move(plan));
+    } else {
+        join->delim_index = next_table_index_++;
+        try {
+            SubqueryFlattener flattener(correlated, types, join->delim_index, next_table_index_);
+            SubqueryFlattener::Result flat = flattener.Flatten(std::move(plan));
+            if (auto moved = flat.moved.find(value); moved != flat.moved.end()) {
+                value = moved->second;
+            }
+            std::vector<ExpressionPtr> outer, inner;
+            for (size_t i = 0; i < correlated.size(); i++) {
+                join->delim_columns.push_back(MakeBoundColumn(correlated[i], types[i]));
+                outer.push_back(MakeBoundColumn(correlated[i], types[i]));
+                inner.push_back(MakeBoundColumn(flat.delim[i], types[i]));
+            }
+            AddNullSafeConditions(std::move(outer), std::move(inner), join->conditions);
+            join->children.push_back(std::move(flat.plan));
+        } catch (const Exception& error) {
+            Relocate(error, expression.location);
+        }
+    }
+    ExpressionPtr result;
+    if (exists) {
+        join->join_type = PhysicalJoinType::Mark;
+        join->mark_index = next_table_index_++;
+        result = MakeBoundColumn({join->mark_index, 0}, LogicalTypeId::BOOLEAN);
+        if (expression.negated) {
+            result = MakeNot(std::move(result));
+        }
+    } else {
+        join->join_type = PhysicalJoinType::Left;
+        result = MakeBoundColumn(value, value_type);
+        if (value_type.id() == LogicalTypeId::SQLNULL) {
+            result = CastTo(std::move(result), LogicalTypeId::INTEGER);
+        }
+    }
+    *from_plan_ = std::move(join);
+    return {std::move(result), LiteralOrigin::None};
 }
 
 } // namespace sluice

@@ -135,6 +135,9 @@ private:
     Bound BindCase(const ParsedExpression& expression);
     Bound BindInterval(const ParsedExpression& expression);
     Bound BindSubquery(const ParsedExpression& expression);
+    // A subquery that reads columns of the query around it, flattened into a dependent join
+    // (SubqueryFlattener) on the current FROM plan.
+    Bound BindCorrelatedSubquery(const ParsedExpression& expression, BoundQuery query);
     ExpressionPtr BindComparisonOf(const std::string& op, Bound left, Bound right,
                                    SourceLocation location);
     void ComparePlainDates(std::vector<ExpressionPtr>& arguments, LogicalType& type);

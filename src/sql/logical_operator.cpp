@@ -13,9 +13,11 @@ std::vector<ColumnBinding> LogicalOperator::Bindings() const {
         }
         return bindings;
     case LogicalOperatorKind::Projection:
-    case LogicalOperatorKind::Union: {
+    case LogicalOperatorKind::Union:
+    case LogicalOperatorKind::DelimGet: {
         idx_t count = kind == LogicalOperatorKind::Projection ? expressions.size()
-                                                              : children[0]->Types().size();
+                      : kind == LogicalOperatorKind::Union    ? children[0]->Types().size()
+                                                              : delim_types.size();
         for (idx_t i = 0; i < count; i++) {
             bindings.push_back({table_index, i});
         }
@@ -57,6 +59,8 @@ std::vector<LogicalType> LogicalOperator::Types() const {
             types.push_back(expression->type);
         }
         return types;
+    case LogicalOperatorKind::DelimGet:
+        return delim_types;
     case LogicalOperatorKind::Aggregate:
         for (const auto& expression : expressions) {
             types.push_back(expression->type);
@@ -117,7 +121,11 @@ std::string LogicalOperator::ToString(int indent) const {
     }
     case LogicalOperatorKind::Join: {
         static const char* kNames[] = {"INNER", "LEFT", "SEMI", "ANTI", "MARK"};
-        out += std::string("HASH_JOIN ") + kNames[static_cast<int>(join_type)];
+        out += std::string(delim_index ? "DELIM_JOIN " : "HASH_JOIN ") +
+               kNames[static_cast<int>(join_type)];
+        if (delim_index) {
+            out += " #" + std::to_string(delim_index) + " distinct [" + list(delim_columns) + "]";
+        }
         for (const auto& condition : conditions) {
             out += " " + condition.left->ToString() + " = " + condition.right->ToString();
         }
@@ -138,6 +146,10 @@ std::string LogicalOperator::ToString(int indent) const {
         break;
     case LogicalOperatorKind::Union:
         out += "UNION ALL #" + std::to_string(table_index);
+        break;
+    case LogicalOperatorKind::DelimGet:
+        out += "DELIM_SCAN #" + std::to_string(table_index) + " of DELIM_JOIN #" +
+               std::to_string(delim_index);
         break;
     }
     out +=

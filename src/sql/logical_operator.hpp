@@ -21,6 +21,8 @@ enum class LogicalOperatorKind : uint8_t {
     Order,      // orders
     Limit,      // limit, offset
     Union,      // children's columns, positionally, as columns of table_index
+    DelimGet,   // the distinct values of dependent join `delim_index`'s delim_columns, as
+                // columns of table_index (types in delim_types)
 };
 
 struct BoundAggregate {
@@ -65,6 +67,14 @@ struct LogicalOperator {
     std::vector<JoinCondition> conditions;
     ExpressionPtr residual;
     idx_t mark_index = 0; // Mark: the BOOLEAN column's binding (mark_index, 0)
+    // A dependent join (a flattened correlated subquery) when nonzero: the left input is
+    // computed once, and the right input reads the distinct values of `delim_columns` over it
+    // through DelimGet operators with the same delim_index.
+    idx_t delim_index = 0;
+    std::vector<ExpressionPtr> delim_columns;
+
+    // DelimGet (delim_index too)
+    std::vector<LogicalType> delim_types;
 
     std::vector<BoundOrder> orders;
     std::optional<uint64_t> limit;

@@ -234,6 +234,9 @@ void ForEachExpression(LogicalOperator& op, const std::function<void(ExpressionP
     for (auto& order : op.orders) {
         visit(order.expression);
     }
+    for (auto& column : op.delim_columns) {
+        visit(column);
+    }
     for (auto& child : op.children) {
         ForEachExpression(*child, visit);
     }
@@ -297,6 +300,8 @@ LogicalOperatorPtr Optimizer::PushDown(LogicalOperatorPtr op, std::vector<Expres
     case LogicalOperatorKind::Get:
         ExtractTableFilters(*op, filters);
         return WrapInFilter(std::move(op), std::move(filters));
+    case LogicalOperatorKind::DelimGet:
+        return WrapInFilter(std::move(op), std::move(filters));
     case LogicalOperatorKind::Limit:
     case LogicalOperatorKind::Union:
         for (auto& child : op->children) {
@@ -318,6 +323,14 @@ LogicalOperatorPtr Optimizer::PushDownOuterJoin(LogicalOperatorPtr op,
             filter->binding.table_index == op->mark_index) {
             // WHERE x IN (subquery): keep only rows with a match, a semi join.
             op->join_type = PhysicalJoinType::Semi;
+            continue;
+        }
+        if (op->join_type == PhysicalJoinType::Mark && op->delim_index &&
+            filter->kind == ExpressionKind::Not &&
+            filter->children[0]->kind == ExpressionKind::BoundColumn &&
+            filter->children[0]->binding.table_index == op->mark_index) {
+            // WHERE NOT EXISTS (correlated subquery): its mark is never NULL, an anti join.
+            op->join_type = PhysicalJoinType::Anti;
             continue;
         }
         auto tables = TablesOf(*filter);
@@ -343,6 +356,25 @@ LogicalOperatorPtr Optimizer::PushDownOuterJoin(LogicalOperatorPtr op,
             }
         }
         op->residual = CombineConjuncts(std::move(rest));
+    }
+    if (op->delim_index) {
+        // A dependent join stays above the whole left input (its rows are buffered once), and
+        // the right input's joins with the left's distinct values are ordered knowing how many
+        // there are at most.
+        op->children[0] = PushDown(std::move(op->children[0]), std::move(left_filters));
+        double values = Estimate(*op->children[0]);
+        std::function<void(LogicalOperator&)> size_values = [&](LogicalOperator& node) {
+            if (node.kind == LogicalOperatorKind::DelimGet &&
+                node.delim_index == op->delim_index) {
+                node.estimated_rows = values;
+            }
+            for (auto& child : node.children) {
+                size_values(*child);
+            }
+        };
+        size_values(*op->children[1]);
+        op->children[1] = PushDown(std::move(op->children[1]), std::move(right_filters));
+        return WrapInFilter(std::move(op), std::move(above));
     }
     op->children[1] = PushDown(std::move(op->children[1]), std::move(right_filters));
     bool filters_left =
@@ -628,6 +660,10 @@ double Optimizer::Estimate(LogicalOperator& op) {
         break;
     case LogicalOperatorKind::Union:
         rows = Estimate(*op.children[0]) + Estimate(*op.children[1]);
+        base_rows_[op.table_index] = rows;
+        break;
+    case LogicalOperatorKind::DelimGet:
+        rows = op.estimated_rows > 0 ? op.estimated_rows : 1000;
         base_rows_[op.table_index] = rows;
         break;
     }

@@ -10,9 +10,11 @@
 #include "execution/physical_projection.hpp"
 #include "execution/result_collector.hpp"
 #include "execution/subquery_value_sink.hpp"
+#include "sql/materialized_cte.hpp"
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <optional>
 
 namespace sluice {
@@ -52,12 +54,29 @@ private:
     }
     // Appends a projection computing `expressions` over the planned output.
     static void Project(Planned& planned, const std::vector<const Expression*>& expressions);
+    // A hash join: the right input builds, the left probes.
+    struct JoinBuild {
+        Planned planned;
+        std::shared_ptr<HashJoinState> state;
+        std::vector<ColumnBinding> bindings; // of the right input's columns
+    };
+    JoinBuild PlanBuild(LogicalOperator& op);
+    Planned Probe(LogicalOperator& op, JoinBuild& build, Planned probe);
+    // A dependent join: the left input into a buffer, the distinct delim columns of the buffer
+    // into another that the right input's DelimGets scan, the buffer probing the right's rows.
+    Planned PlanDelimJoin(LogicalOperator& op);
+    // The distinct values of one dependent join, and the pipeline that finishes them.
+    struct DelimValues {
+        std::shared_ptr<MaterializedCte> values;
+        Pipeline* ready = nullptr;
+    };
 
     Executor& executor_;
     MemoryManager* memory_;
     std::vector<Pipeline*> barrier_;   // subplans every later pipeline waits for
     std::vector<Pipeline*> created_;   // every pipeline, in the order planned
     std::optional<idx_t> order_limit_; // set while planning the ORDER BY under a LIMIT
+    std::map<idx_t, DelimValues> delim_values_; // by delim_index
 };
 
 ExpressionPtr PhysicalPlanner::Resolve(const Expression& expression,
@@ -247,38 +266,26 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
         pipeline.dependencies.push_back(child.pipeline);
         return {&pipeline, op.Bindings(), sink->OutputTypes()};
     }
-    case LogicalOperatorKind::Join: {
-        Planned build = Plan(*op.children[1]);
-        std::vector<const Expression*> build_columns;
-        for (const auto& condition : op.conditions) {
-            build_columns.push_back(condition.right.get());
+    case LogicalOperatorKind::Join:
+        if (op.delim_index) {
+            return PlanDelimJoin(op);
+        } else {
+            JoinBuild build = PlanBuild(op);
+            return Probe(op, build, Plan(*op.children[0]));
         }
-        std::vector<ExpressionPtr> passthrough;
-        for (idx_t i = 0; i < build.bindings.size(); i++) {
-            passthrough.push_back(MakeBoundColumn(build.bindings[i], build.types[i]));
-            build_columns.push_back(passthrough.back().get());
+    case LogicalOperatorKind::DelimGet: {
+        auto found = delim_values_.find(op.delim_index);
+        if (found == delim_values_.end()) {
+            throw Exception(ErrorKind::Internal, "DELIM_SCAN outside its DELIM_JOIN");
         }
-        auto build_bindings = build.bindings;
-        Project(build, build_columns);
-        auto join = std::make_shared<HashJoinState>(op.conditions.size(), build.types);
-        join->memory = memory_;
-        build.pipeline->sink = std::make_shared<HashJoinBuildSink>(join, memory_);
-
-        Planned probe = Plan(*op.children[0]);
-        std::vector<ExpressionPtr> probe_keys;
-        for (const auto& condition : op.conditions) {
-            probe_keys.push_back(Resolve(*condition.left, probe.bindings));
+        std::vector<idx_t> column_ids;
+        for (idx_t i = 0; i < op.delim_types.size(); i++) {
+            column_ids.push_back(i);
         }
-        std::vector<ColumnBinding> pair_bindings = probe.bindings;
-        pair_bindings.insert(pair_bindings.end(), build_bindings.begin(), build_bindings.end());
-        ExpressionPtr residual = op.residual ? Resolve(*op.residual, pair_bindings) : nullptr;
-        join->probe_types = probe.types;
-        AddOperator(probe, std::make_shared<HashJoinProbe>(op.join_type, probe.types,
-                                                           std::move(probe_keys), join,
-                                                           std::move(residual)));
-        probe.pipeline->dependencies.push_back(build.pipeline);
-        probe.bindings = op.Bindings();
-        return probe;
+        Pipeline& pipeline = NewPipeline();
+        pipeline.source = found->second.values->Function()->make_source(column_ids, {});
+        pipeline.dependencies.push_back(found->second.ready);
+        return {&pipeline, op.Bindings(), op.delim_types};
     }
     case LogicalOperatorKind::Order: {
         std::optional<idx_t> top = order_limit_;
@@ -341,6 +348,84 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
     }
     }
     throw Exception(ErrorKind::Internal, "unknown logical operator");
+}
+
+PhysicalPlanner::JoinBuild PhysicalPlanner::PlanBuild(LogicalOperator& op) {
+    JoinBuild build{Plan(*op.children[1]), nullptr, {}};
+    std::vector<const Expression*> build_columns;
+    for (const auto& condition : op.conditions) {
+        build_columns.push_back(condition.right.get());
+    }
+    std::vector<ExpressionPtr> passthrough;
+    for (idx_t i = 0; i < build.planned.bindings.size(); i++) {
+        passthrough.push_back(MakeBoundColumn(build.planned.bindings[i], build.planned.types[i]));
+        build_columns.push_back(passthrough.back().get());
+    }
+    build.bindings = build.planned.bindings;
+    Project(build.planned, build_columns);
+    build.state = std::make_shared<HashJoinState>(op.conditions.size(), build.planned.types);
+    build.state->memory = memory_;
+    build.planned.pipeline->sink = std::make_shared<HashJoinBuildSink>(build.state, memory_);
+    return build;
+}
+
+Planned PhysicalPlanner::Probe(LogicalOperator& op, JoinBuild& build, Planned probe) {
+    std::vector<ExpressionPtr> probe_keys;
+    for (const auto& condition : op.conditions) {
+        probe_keys.push_back(Resolve(*condition.left, probe.bindings));
+    }
+    std::vector<ColumnBinding> pair_bindings = probe.bindings;
+    pair_bindings.insert(pair_bindings.end(), build.bindings.begin(), build.bindings.end());
+    ExpressionPtr residual = op.residual ? Resolve(*op.residual, pair_bindings) : nullptr;
+    build.state->probe_types = probe.types;
+    AddOperator(probe, std::make_shared<HashJoinProbe>(op.join_type, probe.types,
+                                                       std::move(probe_keys), build.state,
+                                                       std::move(residual)));
+    probe.pipeline->dependencies.push_back(build.planned.pipeline);
+    probe.bindings = op.Bindings();
+    return probe;
+}
+
+Planned PhysicalPlanner::PlanDelimJoin(LogicalOperator& op) {
+    // The left input, computed once.
+    Planned left = Plan(*op.children[0]);
+    std::vector<std::string> names(left.types.size());
+    auto buffer = std::make_shared<MaterializedCte>("DELIM_JOIN left", names, left.types);
+    left.pipeline->sink = buffer->Collector(memory_);
+    std::vector<idx_t> all_columns;
+    for (idx_t i = 0; i < left.types.size(); i++) {
+        all_columns.push_back(i);
+    }
+    auto scan_buffer = [&]() {
+        Planned scan{&NewPipeline(), left.bindings, left.types};
+        scan.pipeline->source = buffer->Function()->make_source(all_columns, {});
+        scan.pipeline->dependencies.push_back(left.pipeline);
+        return scan;
+    };
+
+    // Its distinct delim columns, for the DelimGets of the right input.
+    Planned distinct = scan_buffer();
+    std::vector<const Expression*> delim_columns;
+    std::vector<LogicalType> delim_types;
+    for (const auto& column : op.delim_columns) {
+        delim_columns.push_back(column.get());
+        delim_types.push_back(column->type);
+    }
+    Project(distinct, delim_columns);
+    auto groups = std::make_shared<HashAggregateSink>(
+        delim_types, std::vector<AggregateFunction>{}, std::vector<std::vector<idx_t>>{}, memory_);
+    distinct.pipeline->sink = groups;
+    Pipeline& collect = NewPipeline();
+    collect.source = std::make_shared<AggregateResultSource>(groups);
+    collect.dependencies.push_back(distinct.pipeline);
+    auto values = std::make_shared<MaterializedCte>(
+        "DELIM_JOIN values", std::vector<std::string>(delim_types.size()), delim_types);
+    collect.sink = values->Collector(memory_);
+    delim_values_[op.delim_index] = {values, &collect};
+
+    // The right input over them; the join probes it with the buffered left rows.
+    JoinBuild build = PlanBuild(op);
+    return Probe(op, build, scan_buffer());
 }
 
 void PhysicalPlanner::AddSpilledJoinContinuations() {
