@@ -838,8 +838,7 @@ LogicalOperatorPtr StripForExists(LogicalOperatorPtr plan) {
 
 } // namespace
 
-Binder::Bound Binder::BindCorrelatedSubquery(const ParsedExpression& expression,
-                                             BoundQuery query) {
+Binder::Bound Binder::BindCorrelatedSubquery(const ParsedExpression& expression, BoundQuery query) {
     if (!from_plan_ || !*from_plan_ || aggregate_) {
         Fail(ErrorKind::NotImplemented,
              "correlated subqueries are supported in WHERE and in the SELECT list of queries "
@@ -858,8 +857,7 @@ Binder::Bound Binder::BindCorrelatedSubquery(const ParsedExpression& expression,
         aggregate->aggregate_index = next_table_index_++;
         std::vector<ExpressionPtr> arguments;
         arguments.push_back(MakeBoundColumn(plan->Bindings()[0], type));
-        aggregate->aggregates.push_back(
-            {*BindAggregateFunction("count_star", {}), {}, false});
+        aggregate->aggregates.push_back({*BindAggregateFunction("count_star", {}), {}, false});
         aggregate->aggregates.push_back(
             {*BindAggregateFunction("min", {type}), std::move(arguments), false});
         aggregate->children.push_back(std::move(plan));

@@ -331,7 +331,8 @@ LogicalOperatorPtr Binder::BindTableRef(const TableRef& ref, Scope& scope) {
     case TableRefKind::Table:
         return BindNamedTable(ref, scope);
     case TableRefKind::Subquery: {
-        BoundQuery query = BindQuery(*ref.subquery, nullptr);
+        // A derived table sees the queries around a subquery it is part of (not its siblings).
+        BoundQuery query = BindQuery(*ref.subquery, scope.outer);
         AddScopeEntry(scope, ref.alias.empty() ? "unnamed_subquery" : ref.alias, query, ref);
         return std::move(query.plan);
     }

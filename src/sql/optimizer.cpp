@@ -1,6 +1,7 @@
 #include "sql/optimizer.hpp"
 
 #include "common/exception.hpp"
+#include "execution/scalar_functions.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -364,8 +365,7 @@ LogicalOperatorPtr Optimizer::PushDownOuterJoin(LogicalOperatorPtr op,
         op->children[0] = PushDown(std::move(op->children[0]), std::move(left_filters));
         double values = Estimate(*op->children[0]);
         std::function<void(LogicalOperator&)> size_values = [&](LogicalOperator& node) {
-            if (node.kind == LogicalOperatorKind::DelimGet &&
-                node.delim_index == op->delim_index) {
+            if (node.kind == LogicalOperatorKind::DelimGet && node.delim_index == op->delim_index) {
                 node.estimated_rows = values;
             }
             for (auto& child : node.children) {
@@ -428,6 +428,15 @@ LogicalOperatorPtr Optimizer::PushDownJoinRegion(LogicalOperatorPtr op,
             if (node->residual) {
                 SplitConjuncts(std::move(node->residual), filters);
             }
+            // Keys set before (a flattened subquery's D columns) are equalities like any other.
+            for (auto& condition : node->conditions) {
+                LogicalType type = condition.left->type;
+                std::vector<ExpressionPtr> sides;
+                sides.push_back(std::move(condition.left));
+                sides.push_back(std::move(condition.right));
+                filters.push_back(MakeFunction("=", BindComparison("=", type), std::move(sides)));
+            }
+            node->conditions.clear();
             flatten(std::move(node->children[0]));
             flatten(std::move(node->children[1]));
             return;

@@ -73,9 +73,9 @@ private:
 
     Executor& executor_;
     MemoryManager* memory_;
-    std::vector<Pipeline*> barrier_;   // subplans every later pipeline waits for
-    std::vector<Pipeline*> created_;   // every pipeline, in the order planned
-    std::optional<idx_t> order_limit_; // set while planning the ORDER BY under a LIMIT
+    std::vector<Pipeline*> barrier_;            // subplans every later pipeline waits for
+    std::vector<Pipeline*> created_;            // every pipeline, in the order planned
+    std::optional<idx_t> order_limit_;          // set while planning the ORDER BY under a LIMIT
     std::map<idx_t, DelimValues> delim_values_; // by delim_index
 };
 
@@ -378,9 +378,9 @@ Planned PhysicalPlanner::Probe(LogicalOperator& op, JoinBuild& build, Planned pr
     pair_bindings.insert(pair_bindings.end(), build.bindings.begin(), build.bindings.end());
     ExpressionPtr residual = op.residual ? Resolve(*op.residual, pair_bindings) : nullptr;
     build.state->probe_types = probe.types;
-    AddOperator(probe, std::make_shared<HashJoinProbe>(op.join_type, probe.types,
-                                                       std::move(probe_keys), build.state,
-                                                       std::move(residual)));
+    AddOperator(probe,
+                std::make_shared<HashJoinProbe>(op.join_type, probe.types, std::move(probe_keys),
+                                                build.state, std::move(residual)));
     probe.pipeline->dependencies.push_back(build.planned.pipeline);
     probe.bindings = op.Bindings();
     return probe;
@@ -412,8 +412,8 @@ Planned PhysicalPlanner::PlanDelimJoin(LogicalOperator& op) {
         delim_types.push_back(column->type);
     }
     Project(distinct, delim_columns);
-    auto groups = std::make_shared<HashAggregateSink>(
-        delim_types, std::vector<AggregateFunction>{}, std::vector<std::vector<idx_t>>{}, memory_);
+    auto groups = std::make_shared<HashAggregateSink>(delim_types, std::vector<AggregateFunction>{},
+                                                      std::vector<std::vector<idx_t>>{}, memory_);
     distinct.pipeline->sink = groups;
     Pipeline& collect = NewPipeline();
     collect.source = std::make_shared<AggregateResultSource>(groups);

@@ -85,9 +85,8 @@ Value ZeroOf(const LogicalType& type) {
     if (TryCastValue(Value::Integer(LogicalTypeId::INTEGER, 0), type, zero)) {
         return zero;
     }
-    throw Exception(ErrorKind::NotImplemented,
-                    "correlated subqueries over columns of type " + type.ToString() +
-                        " are not supported");
+    throw Exception(ErrorKind::NotImplemented, "correlated subqueries over columns of type " +
+                                                   type.ToString() + " are not supported");
 }
 
 std::vector<ExpressionPtr> NullSafeKey(ExpressionPtr value) {
@@ -169,7 +168,8 @@ SubqueryFlattener::SubqueryFlattener(std::vector<ColumnBinding> correlated,
                                      std::vector<LogicalType> types, idx_t delim_index,
                                      idx_t& next_table_index)
     : correlated_(std::move(correlated)), types_(std::move(types)), delim_index_(delim_index),
-      next_table_index_(next_table_index) {}
+      next_table_index_(next_table_index) {
+}
 
 bool SubqueryFlattener::DependsOnOuter(const LogicalOperator& op) const {
     bool depends = false;
@@ -207,8 +207,8 @@ void SubqueryFlattener::Rewrite(LogicalOperator& op, const std::vector<ColumnBin
     for (size_t i = 0; i < correlated_.size(); i++) {
         map[correlated_[i]] = delim[i];
     }
-    VisitExpressions(op,
-                     [&](ExpressionPtr& expression) { expression = Remap(std::move(expression), map); });
+    VisitExpressions(
+        op, [&](ExpressionPtr& expression) { expression = Remap(std::move(expression), map); });
 }
 
 SubqueryFlattener::Result SubqueryFlattener::Flatten(LogicalOperatorPtr op) {
@@ -346,8 +346,8 @@ SubqueryFlattener::Result SubqueryFlattener::FlattenUnion(LogicalOperatorPtr op)
         projection->table_index = next_table_index_++;
         for (size_t i = 0; i < outputs.size(); i++) {
             auto moved = child.moved.find(outputs[i]);
-            projection->expressions.push_back(MakeBoundColumn(
-                moved == child.moved.end() ? outputs[i] : moved->second, types[i]));
+            projection->expressions.push_back(
+                MakeBoundColumn(moved == child.moved.end() ? outputs[i] : moved->second, types[i]));
         }
         for (size_t i = 0; i < child.delim.size(); i++) {
             projection->expressions.push_back(MakeBoundColumn(child.delim[i], types_[i]));

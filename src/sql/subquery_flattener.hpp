@@ -30,7 +30,7 @@ class SubqueryFlattener {
 public:
     struct Result {
         LogicalOperatorPtr plan;
-        std::vector<ColumnBinding> delim;            // where each D column is in plan's output
+        std::vector<ColumnBinding> delim;             // where each D column is in plan's output
         std::map<ColumnBinding, ColumnBinding> moved; // old column -> its new binding
     };
 

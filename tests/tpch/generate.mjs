@@ -2,6 +2,7 @@
 // with a DONE marker naming the scale factor and format, so repeated test and benchmark runs reuse
 // them.
 import { execFileSync } from 'node:child_process';
+import { parseCsv } from '../oracle/sluice_cli.mjs';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -24,4 +25,23 @@ export function tpchViews(dir, format = 'parquet') {
   const reader = format === 'parquet' ? 'read_parquet' : 'read_csv';
   return TPCH_TABLES.map((t) =>
     `create view ${t} as select * from ${reader}('${path.join(dir, `${t}.${format}`)}');`).join('\n');
+}
+
+// CREATE TABLE statements loading dbgen's own .tbl files from `dir` (fields ended by '|', no
+// header), each column typed as Sluice's generator types it.
+export function tblTables(sluice, dir) {
+  const described = parseCsv(execFileSync(sluice, ['-csv', '-c',
+    `CALL dbgen(sf = 0.001); ${TPCH_TABLES.map((t) => `DESCRIBE ${t};`).join(' ')}`],
+  { encoding: 'utf8' }));
+  const schemas = {};
+  let table = -1;
+  for (const row of described) {
+    if (row[0] === 'column_name') table++;
+    else if (table >= 0) (schemas[TPCH_TABLES[table]] ||= []).push([row[0], row[1]]);
+  }
+  return TPCH_TABLES.map((t) => {
+    const columns = [...schemas[t], ['after_last', 'VARCHAR']].map(([n, ty]) => `'${n}': '${ty}'`);
+    return `create table ${t} as select ${schemas[t].map(([n]) => n).join(', ')} from read_csv(` +
+      `'${path.join(dir, `${t}.tbl`)}', delim = '|', header = false, columns = {${columns.join(', ')}});`;
+  }).join('\n');
 }
