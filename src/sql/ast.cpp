@@ -145,6 +145,10 @@ std::string ParsedExpression::ToString() const {
         if (subquery_kind == SubqueryKind::In) {
             return "(" + children[0]->ToString() + (negated ? " NOT IN (" : " IN (") + text + "))";
         }
+        if (subquery_kind == SubqueryKind::Any || subquery_kind == SubqueryKind::All) {
+            return "(" + children[0]->ToString() + " " + text +
+                   (subquery_kind == SubqueryKind::All ? " ALL(" : " ANY(") + subquery_text + "))";
+        }
         return (subquery_kind == SubqueryKind::Exists ? "EXISTS(" : "(") + text + ")";
     case ParsedExpressionKind::Operator:
         if (children.size() == 1) {

@@ -33,10 +33,12 @@ enum class ParsedExpressionKind : uint8_t {
     Like,     // children[0] [NOT] LIKE|ILIKE children[1]; text is LIKE or ILIKE
     Case,     // children: when, then, when, then, ..., [else]
     Interval, // INTERVAL 'text' unit: children[0] the quantity, text the unit (lower-case)
-    Subquery, // subquery_kind over `subquery`; IN has children[0] the operand
+    Subquery, // subquery_kind over `subquery`; IN, ANY and ALL have children[0] the operand
 };
 
-enum class SubqueryKind : uint8_t { Scalar, Exists, In };
+// x op ANY (subquery) is true when x op v holds for some row v, x op ALL (...) when for every
+// one; x IN (subquery) is x = ANY (subquery). `text` of a quantified comparison is its operator.
+enum class SubqueryKind : uint8_t { Scalar, Exists, In, Any, All };
 
 struct SelectStatement;
 
@@ -61,6 +63,7 @@ struct ParsedExpression {
     bool from_extract = false; // date_part written as EXTRACT(part FROM x), named differently
     SubqueryKind subquery_kind = SubqueryKind::Scalar;
     std::shared_ptr<SelectStatement> subquery;
+    std::string subquery_text; // ANY / ALL: the subquery's own text (`text` is the operator)
 
     // The column name DuckDB would derive for this expression, e.g. "(1 + 2)".
     std::string ToString() const;

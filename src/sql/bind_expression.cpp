@@ -744,17 +744,10 @@ Binder::Bound Binder::BindSubquery(const ParsedExpression& expression) {
              "Subquery returns " + std::to_string(query.types.size()) + " columns - expected 1",
              expression.location);
     }
-    if (expression.subquery_kind == SubqueryKind::In && !FreeColumns(*query.plan).empty()) {
-        Fail(ErrorKind::NotImplemented, "correlated IN (subquery) is not supported yet",
-             expression.location);
-    }
-    if (expression.subquery_kind == SubqueryKind::In) {
-        if (!from_plan_ || !*from_plan_ || aggregate_) {
-            Fail(ErrorKind::NotImplemented,
-                 "IN (subquery) is supported in WHERE and in the SELECT list of queries without "
-                 "GROUP BY",
-                 expression.location);
-        }
+    bool correlated = !FreeColumns(*query.plan).empty();
+    if (expression.subquery_kind == SubqueryKind::In && !correlated && from_plan_ && *from_plan_ &&
+        !aggregate_) {
+        // x IN (uncorrelated subquery) over the FROM rows: a mark join on x.
         Bound operand = Bind(*expression.children[0]);
         auto column = query.plan->Bindings()[0];
         Bound value{MakeBoundColumn(column, query.types[0]), LiteralOrigin::None};
@@ -780,9 +773,18 @@ Binder::Bound Binder::BindSubquery(const ParsedExpression& expression) {
         }
         return {std::move(mark), LiteralOrigin::None};
     }
-    if (!FreeColumns(*query.plan).empty()) {
+    if (expression.subquery_kind != SubqueryKind::Scalar &&
+        expression.subquery_kind != SubqueryKind::Exists) {
+        return BindQuantifiedComparison(expression, std::move(query));
+    }
+    if (correlated) {
         return BindCorrelatedSubquery(expression, std::move(query));
     }
+    return BindUncorrelatedSubquery(expression, std::move(query));
+}
+
+Binder::Bound Binder::BindUncorrelatedSubquery(const ParsedExpression& expression,
+                                               BoundQuery query) {
     Subplan subquery;
     subquery.value = std::make_shared<SubqueryValue>();
     subquery.exists = expression.subquery_kind == SubqueryKind::Exists;
@@ -839,10 +841,10 @@ LogicalOperatorPtr StripForExists(LogicalOperatorPtr plan) {
 } // namespace
 
 Binder::Bound Binder::BindCorrelatedSubquery(const ParsedExpression& expression, BoundQuery query) {
-    if (!from_plan_ || !*from_plan_ || aggregate_) {
+    if (!from_plan_ || !*from_plan_) {
         Fail(ErrorKind::NotImplemented,
-             "correlated subqueries are supported in WHERE and in the SELECT list of queries "
-             "without GROUP BY or aggregates",
+             "correlated subqueries are not supported here (they are in WHERE, SELECT lists, "
+             "HAVING, ORDER BY and aggregate arguments)",
              expression.location);
     }
     bool exists = expression.subquery_kind == SubqueryKind::Exists;
@@ -871,13 +873,43 @@ Binder::Bound Binder::BindCorrelatedSubquery(const ParsedExpression& expression,
         projection->children.push_back(std::move(aggregate));
         plan = std::move(projection);
     }
-    // The outer columns of this query level; columns of queries further out stay free, for
-    // those levels to flatten.
+    // The outer columns of this query level: what the plan the subquery joins to gives. Columns
+    // of queries further out stay free, for those levels to flatten.
     std::map<ColumnBinding, LogicalType> here;
-    for (const auto& entry : scope_->entries) {
-        for (size_t i = 0; i < entry.bindings.size(); i++) {
-            here[entry.bindings[i]] = entry.types[i];
+    {
+        auto bindings = (*from_plan_)->Bindings();
+        auto types = (*from_plan_)->Types();
+        for (size_t i = 0; i < bindings.size(); i++) {
+            here[bindings[i]] = types[i];
         }
+    }
+    if (aggregate_) {
+        // Above an aggregate the subquery sees the FROM columns it groups by, as group keys.
+        const LogicalOperator& aggregate = *aggregate_->aggregate;
+        std::map<ColumnBinding, ColumnBinding> keys;
+        for (const auto& binding : FreeColumns(*plan)) {
+            for (const auto& entry : scope_->entries) {
+                for (size_t c = 0; c < entry.bindings.size(); c++) {
+                    if (!(entry.bindings[c] == binding)) {
+                        continue;
+                    }
+                    ExpressionPtr column = MakeBoundColumn(binding, entry.types[c]);
+                    for (idx_t k = 0; k < aggregate.expressions.size(); k++) {
+                        if (aggregate.expressions[k]->Equals(*column)) {
+                            keys[binding] = {aggregate.table_index, k};
+                        }
+                    }
+                    if (!keys.count(binding)) {
+                        Fail(ErrorKind::Binder,
+                             "column \"" + entry.names[c] +
+                                 "\" must appear in the GROUP BY clause or must be part of an "
+                                 "aggregate function. The subquery uses it.",
+                             expression.location);
+                    }
+                }
+            }
+        }
+        RemapColumns(*plan, keys);
     }
     std::vector<ColumnBinding> correlated;
     std::vector<LogicalType> types;
@@ -931,6 +963,113 @@ Binder::Bound Binder::BindCorrelatedSubquery(const ParsedExpression& expression,
     }
     *from_plan_ = std::move(join);
     return {std::move(result), LiteralOrigin::None};
+}
+
+} // namespace sluice
+
+namespace sluice {
+
+namespace {
+
+// The comparison that is false exactly where `op` is true (NULL stays NULL): for x op ALL (...).
+std::string Complement(const std::string& op) {
+    if (op == "=") {
+        return "!=";
+    }
+    if (op == "!=") {
+        return "=";
+    }
+    if (op == "<") {
+        return ">=";
+    }
+    if (op == "<=") {
+        return ">";
+    }
+    if (op == ">") {
+        return "<=";
+    }
+    return "<";
+}
+
+ExpressionPtr IntegerConstant(int32_t value) {
+    return MakeConstant(Value::Integer(LogicalTypeId::INTEGER, value));
+}
+
+ExpressionPtr Case(std::vector<ExpressionPtr> arguments, const LogicalType& type) {
+    size_t branches = arguments.size() / 2;
+    return MakeFunction("case", BindCase(branches, type), std::move(arguments));
+}
+
+} // namespace
+
+Binder::Bound Binder::BindQuantifiedComparison(const ParsedExpression& expression,
+                                               BoundQuery query) {
+    // x op ANY (subquery) as an aggregate over the subquery's rows: 2 if x op v is true for some
+    // row, else 1 if it is NULL for some, else 0 (or no row at all); then TRUE, NULL or FALSE.
+    // SQL's three-valued answer exactly, and an ordinary (correlated) scalar subquery to plan.
+    // x op ALL (...) is NOT (x complement(op) ANY (...)); x NOT IN (...) is NOT (x IN (...)).
+    bool all = expression.subquery_kind == SubqueryKind::All;
+    std::string op = expression.subquery_kind == SubqueryKind::In ? "=" : expression.text;
+    if (all) {
+        op = Complement(op);
+    }
+    Bound operand = Bind(*expression.children[0]);
+    if (aggregate_) {
+        operand.expression = ReplaceGroupKeys(std::move(operand.expression), expression.location);
+    }
+    auto column = query.plan->Bindings()[0];
+    Bound value{MakeBoundColumn(column, query.types[0]), LiteralOrigin::None};
+    ExpressionPtr compared =
+        BindComparisonOf(op, std::move(operand), std::move(value), expression.location);
+    auto is_null = std::make_unique<Expression>();
+    is_null->kind = ExpressionKind::IsNull;
+    is_null->type = LogicalTypeId::BOOLEAN;
+    is_null->children.push_back(compared->Copy());
+    std::vector<ExpressionPtr> code;
+    code.push_back(std::move(compared));
+    code.push_back(IntegerConstant(2));
+    code.push_back(std::move(is_null));
+    code.push_back(IntegerConstant(1));
+    code.push_back(IntegerConstant(0));
+
+    auto aggregate = std::make_unique<LogicalOperator>(LogicalOperatorKind::Aggregate);
+    aggregate->table_index = next_table_index_++;
+    aggregate->aggregate_index = next_table_index_++;
+    std::vector<ExpressionPtr> arguments;
+    arguments.push_back(Case(std::move(code), LogicalTypeId::INTEGER));
+    aggregate->aggregates.push_back(
+        {*BindAggregateFunction("max", {LogicalTypeId::INTEGER}), std::move(arguments), false});
+    aggregate->children.push_back(std::move(query.plan));
+    BoundQuery found;
+    found.plan = std::move(aggregate);
+    found.names = {"found"};
+    found.types = {LogicalTypeId::INTEGER};
+
+    ParsedExpression scalar;
+    scalar.kind = ParsedExpressionKind::Subquery;
+    scalar.location = expression.location;
+    scalar.subquery_kind = SubqueryKind::Scalar;
+    Bound result = FreeColumns(*found.plan).empty()
+                       ? BindUncorrelatedSubquery(scalar, std::move(found))
+                       : BindCorrelatedSubquery(scalar, std::move(found));
+    auto equals = [&](int32_t code) {
+        std::vector<ExpressionPtr> sides;
+        sides.push_back(result.expression->Copy());
+        sides.push_back(IntegerConstant(code));
+        return MakeFunction("=", sluice::BindComparison("=", LogicalTypeId::INTEGER),
+                            std::move(sides));
+    };
+    std::vector<ExpressionPtr> answer;
+    answer.push_back(equals(2));
+    answer.push_back(MakeConstant(Value::Boolean(true)));
+    answer.push_back(equals(1));
+    answer.push_back(MakeConstant(Value::Null(LogicalTypeId::BOOLEAN)));
+    answer.push_back(MakeConstant(Value::Boolean(false)));
+    ExpressionPtr truth = Case(std::move(answer), LogicalTypeId::BOOLEAN);
+    if (all != expression.negated) {
+        truth = MakeNot(std::move(truth));
+    }
+    return {std::move(truth), LiteralOrigin::None};
 }
 
 } // namespace sluice

@@ -8,6 +8,8 @@
 #include "execution/string_functions.hpp"
 #include "sql/binder.hpp"
 
+#include <algorithm>
+
 namespace sluice {
 
 Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
@@ -119,10 +121,12 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
     if (!aggregate_) {
         Fail(ErrorKind::Binder, no_aggregates_reason_, expression.location);
     }
-    // Arguments see the FROM clause, not other aggregates.
+    // Arguments see the FROM clause, not other aggregates; subqueries in them join below it.
     AggregateContext* context = aggregate_;
     const char* reason = no_aggregates_reason_;
+    LogicalOperatorPtr* saved_from = from_plan_;
     aggregate_ = nullptr;
+    from_plan_ = &context->aggregate->children[0];
     no_aggregates_reason_ = "aggregate function calls cannot be nested";
     std::vector<ExpressionPtr> arguments;
     std::vector<LogicalType> types;
@@ -131,6 +135,7 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
         types.push_back(arguments.back()->type);
     }
     aggregate_ = context;
+    from_plan_ = saved_from;
     no_aggregates_reason_ = reason;
     auto function = BindAggregateFunction(name, types);
     if (!function) {
@@ -175,9 +180,16 @@ ExpressionPtr Binder::ReplaceGroupKeys(ExpressionPtr expression, SourceLocation 
             return MakeBoundColumn({aggregate.table_index, i}, expression->type);
         }
     }
-    if (expression->kind == ExpressionKind::BoundColumn &&
-        expression->binding.table_index != aggregate.aggregate_index &&
-        expression->binding.table_index != aggregate.table_index) {
+    // A column of this query's FROM clause; others are the aggregate's, a subquery's result, or
+    // an enclosing query's (constant here).
+    bool from_column = false;
+    if (expression->kind == ExpressionKind::BoundColumn && scope_) {
+        for (const auto& entry : scope_->entries) {
+            from_column |= std::find(entry.bindings.begin(), entry.bindings.end(),
+                                     expression->binding) != entry.bindings.end();
+        }
+    }
+    if (from_column) {
         Fail(ErrorKind::Binder,
              "column \"" + NameOf(expression->binding) +
                  "\" must appear in the GROUP BY clause or must be part of an aggregate "

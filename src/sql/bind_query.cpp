@@ -650,7 +650,7 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
             return true;
         }
         if (e.kind == ParsedExpressionKind::Subquery) {
-            return e.subquery_kind == SubqueryKind::In && has_aggregate(*e.children[0]);
+            return !e.children.empty() && has_aggregate(*e.children[0]);
         }
         for (const auto& child : e.children) {
             if (has_aggregate(*child)) {
@@ -712,7 +712,8 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
         plan = std::move(aggregate);
         context.aggregate = aggregate_node;
         aggregate_ = &context;
-        from_plan_ = nullptr; // IN (subquery) would have to attach below the aggregate
+        // Subqueries in the SELECT list, HAVING and ORDER BY join above the aggregate.
+        from_plan_ = &plan;
     }
     auto bind_output = [&](const ParsedExpression& parsed) {
         ExpressionPtr expression = Bind(parsed).expression;

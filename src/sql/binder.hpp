@@ -138,6 +138,10 @@ private:
     // A subquery that reads columns of the query around it, flattened into a dependent join
     // (SubqueryFlattener) on the current FROM plan.
     Bound BindCorrelatedSubquery(const ParsedExpression& expression, BoundQuery query);
+    // A scalar or EXISTS subquery computed once, before the query (a Subplan).
+    Bound BindUncorrelatedSubquery(const ParsedExpression& expression, BoundQuery query);
+    // x IN / op ANY / op ALL (subquery) where no mark join can do: as an aggregate subquery.
+    Bound BindQuantifiedComparison(const ParsedExpression& expression, BoundQuery query);
     ExpressionPtr BindComparisonOf(const std::string& op, Bound left, Bound right,
                                    SourceLocation location);
     void ComparePlainDates(std::vector<ExpressionPtr>& arguments, LogicalType& type);

@@ -184,6 +184,24 @@ ParsedExpressionPtr Parser::ParseComparison() {
             return left;
         }
         SourceLocation location = Take().location;
+        if ((IsKeyword("ANY") || IsKeyword("SOME") || IsKeyword("ALL")) && IsOperator("(", 1)) {
+            bool all = IsKeyword("ALL");
+            pos_ += 2;
+            if (!AtQueryStart()) {
+                Fail("ANY and ALL take a subquery", Peek().location);
+            }
+            auto expression = MakeExpression(ParsedExpressionKind::Subquery, location);
+            expression->subquery_kind = all ? SubqueryKind::All : SubqueryKind::Any;
+            expression->text = op;
+            expression->children.push_back(std::move(left));
+            size_t start = Peek().location.offset;
+            expression->subquery = ParseQuery();
+            expression->subquery_text =
+                std::string(text_.substr(start, Peek().location.offset - start));
+            ExpectOperator(")");
+            left = std::move(expression);
+            continue;
+        }
         left = MakeBinary(ParsedExpressionKind::Comparison, op, std::move(left), ParseConcat(),
                           location);
     }

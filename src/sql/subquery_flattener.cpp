@@ -153,6 +153,14 @@ std::vector<ColumnBinding> FreeColumns(const LogicalOperator& plan) {
     return free;
 }
 
+void RemapColumns(LogicalOperator& plan, const std::map<ColumnBinding, ColumnBinding>& map) {
+    VisitExpressions(
+        plan, [&](ExpressionPtr& expression) { expression = Remap(std::move(expression), map); });
+    for (auto& child : plan.children) {
+        RemapColumns(*child, map);
+    }
+}
+
 void AddNullSafeConditions(std::vector<ExpressionPtr> left, std::vector<ExpressionPtr> right,
                            std::vector<JoinCondition>& conditions) {
     for (size_t i = 0; i < left.size(); i++) {

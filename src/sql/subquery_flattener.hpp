@@ -11,6 +11,9 @@ namespace sluice {
 // outer query's columns it is correlated with.
 std::vector<ColumnBinding> FreeColumns(const LogicalOperator& plan);
 
+// Replaces references to the columns `map` names throughout `plan`.
+void RemapColumns(LogicalOperator& plan, const std::map<ColumnBinding, ColumnBinding>& map);
+
 // Equality of two values where NULL equals NULL, as hash join keys: (a IS NULL, coalesce(a, 0))
 // against the same of b. Appends the conditions to `conditions`.
 void AddNullSafeConditions(std::vector<ExpressionPtr> left, std::vector<ExpressionPtr> right,
