@@ -1,7 +1,8 @@
-// TPC-H Q1, Q6, Q9 and Q18 on local Parquet (hot cache), Sluice beside DuckDB 1.5.6 in one run,
-// at the same thread count; medians of the repetitions and the ratio Sluice / DuckDB per query.
+// The 22 TPC-H queries on local Parquet (hot cache), Sluice beside DuckDB 1.5.6 in one run, at
+// the same thread count; medians of the repetitions, the ratio Sluice / DuckDB per query, and
+// the sums of the medians.
 //
-//   node bench/tpch_local.mjs [--sf 1] [--repetitions 5] [--threads N]
+//   node bench/tpch_local.mjs [--sf 1] [--repetitions 5] [--threads N] [--queries 1,6,9,18]
 //
 // The data is TPC-H Parquet written by Sluice's CALL dbgen (tests/tpch/generate.mjs), cached
 // under build/bench-data. Both engines read it through views over read_parquet. Sluice's
@@ -26,7 +27,9 @@ const sluice = join(root, 'build', 'sluice');
 const dataDir = join(root, 'build', 'bench-data', `tpch_sf${sf}`);
 generateTpch(sluice, sf, dataDir);
 const views = tpchViews(dataDir);
-const queries = ['q01', 'q06', 'q09', 'q18'];
+const queryArgument = process.argv.indexOf('--queries');
+const queries = (queryArgument > 0 ? process.argv[queryArgument + 1].split(',').map(Number)
+  : Array.from({ length: 22 }, (_, i) => i + 1)).map((n) => `q${String(n).padStart(2, '0')}`);
 const text = (q) => readFileSync(join(root, 'tpch', 'queries', `${q}.sql`), 'utf8');
 
 const instance = await DuckDBInstance.create(':memory:');
@@ -57,9 +60,13 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 
 console.log(`TPC-H SF${sf}, local Parquet, hot, ${threads} threads, median of ${repetitions}`);
 console.log('query   sluice_s   duckdb_s   ratio');
+let sluiceSum = 0, duckSum = 0;
 for (const query of queries) {
   const sluiceTimes = timeSluice(query);
   const duckTimes = await timeDuckDB(query);
   const s = median(sluiceTimes), d = median(duckTimes);
+  sluiceSum += s;
+  duckSum += d;
   console.log(`${query}    ${s.toFixed(3).padStart(7)}    ${d.toFixed(3).padStart(7)}   ${(s / d).toFixed(2)}x`);
 }
+console.log(`sum    ${sluiceSum.toFixed(3).padStart(8)}   ${duckSum.toFixed(3).padStart(8)}   ${(sluiceSum / duckSum).toFixed(2)}x`);
