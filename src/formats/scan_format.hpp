@@ -80,6 +80,9 @@ public:
     virtual const std::vector<ScanColumn>& Columns() const = 0;
     // Rows in the file as far as known without reading it (negative: unknown).
     virtual double EstimatedRows() const = 0;
+    // At most how many distinct values column `column` holds, as far as known without reading
+    // it (negative: unknown); the optimizer sizes joins with it.
+    virtual double DistinctEstimate(size_t column) const { return -1; }
     // Whether decoded jobs know each row's number in the file (file_row_number).
     virtual bool KnowsRowNumbers() const = 0;
     // Cuts the file into jobs reading `projection`. Called once, before any Decode.

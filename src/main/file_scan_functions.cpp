@@ -104,6 +104,7 @@ BoundTableFunction BindFileScan(Database& database, std::shared_ptr<ScanFormat> 
     bound.names = binding->names;
     bound.types = binding->types;
     bound.estimated_rows = binding->estimated_rows;
+    bound.distinct_estimates = binding->distinct_estimates;
     bound.make_source = [&database, format, binding](const std::vector<idx_t>& column_ids,
                                                      const std::vector<TableFilter>& filters) {
         binding->CheckReadable(column_ids);

@@ -247,6 +247,12 @@ std::shared_ptr<MultiFileBinding> BindMultiFile(ScanFormat& format, FileSystem& 
         binding->columns.push_back({MultiFileColumn::Kind::FileRowNumber, 0});
     }
 
+    for (const MultiFileColumn& column : binding->columns) {
+        binding->distinct_estimates.push_back(
+            column.kind == MultiFileColumn::Kind::File
+                ? binding->opened[0]->DistinctEstimate(column.index)
+                : -1);
+    }
     // Files not opened yet are assumed to be like the first.
     double first_rows = binding->opened[0]->EstimatedRows();
     if (first_rows >= 0) {

@@ -53,6 +53,9 @@ public:
     std::vector<LogicalType> types;
     std::vector<MultiFileColumn> columns;
     double estimated_rows = -1;
+    // Per column (of `names`): at most how many distinct values, from the first file (negative:
+    // unknown).
+    std::vector<double> distinct_estimates;
 
     // The files a scan needs: those whose partition values can satisfy `filters` (on output
     // column indices). No request is made for the others.

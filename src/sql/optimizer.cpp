@@ -496,6 +496,10 @@ LogicalOperatorPtr Optimizer::PushDownJoinRegion(LogicalOperatorPtr op,
 
 double Optimizer::DistinctEstimate(const Expression& key, double fallback) const {
     if (key.kind == ExpressionKind::BoundColumn) {
+        auto known = column_distinct_.find({key.binding.table_index, key.binding.column_index});
+        if (known != column_distinct_.end()) {
+            return std::max(1.0, std::min(known->second, fallback));
+        }
         auto found = base_rows_.find(key.binding.table_index);
         if (found != base_rows_.end()) {
             return std::max(1.0, found->second);
@@ -622,6 +626,11 @@ double Optimizer::Estimate(LogicalOperator& op) {
     case LogicalOperatorKind::Get:
         rows = op.function->estimated_rows >= 0 ? op.function->estimated_rows : 1000;
         base_rows_[op.table_index] = rows;
+        for (idx_t id = 0; id < op.function->distinct_estimates.size(); id++) {
+            if (op.function->distinct_estimates[id] >= 0) {
+                column_distinct_[{op.table_index, id}] = op.function->distinct_estimates[id];
+            }
+        }
         break;
     case LogicalOperatorKind::Filter:
         rows = Estimate(*op.children[0]) *
@@ -630,6 +639,17 @@ double Optimizer::Estimate(LogicalOperator& op) {
     case LogicalOperatorKind::Projection:
         rows = Estimate(*op.children[0]);
         base_rows_[op.table_index] = rows;
+        for (idx_t i = 0; i < op.expressions.size(); i++) {
+            const Expression& expression = *op.expressions[i];
+            if (expression.kind != ExpressionKind::BoundColumn) {
+                continue;
+            }
+            auto known = column_distinct_.find(
+                {expression.binding.table_index, expression.binding.column_index});
+            if (known != column_distinct_.end()) {
+                column_distinct_[{op.table_index, i}] = known->second;
+            }
+        }
         break;
     case LogicalOperatorKind::Aggregate:
         rows = Estimate(*op.children[0]);

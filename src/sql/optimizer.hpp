@@ -30,6 +30,8 @@ private:
     void PruneColumns(LogicalOperator& root);
 
     std::map<idx_t, double> base_rows_; // table index -> rows before filters
+    // (table index, column) -> at most how many distinct values (from scan statistics)
+    std::map<std::pair<idx_t, idx_t>, double> column_distinct_;
 };
 
 // The table indexes an expression's columns come from.

@@ -20,6 +20,8 @@ struct BoundTableFunction {
     // Rows the source will produce, as far as known before reading (negative: unknown); the
     // optimizer orders joins by it.
     double estimated_rows = -1;
+    // Per column, at most how many distinct values it holds (negative or absent: unknown).
+    std::vector<double> distinct_estimates;
     // `column_ids` index `names`; the source's chunks hold those columns in that order. `filters`
     // (on columns by their index in `names`) may be used to skip data; they need not be applied.
     std::function<std::shared_ptr<PipelineSource>(const std::vector<idx_t>& column_ids,

@@ -3,6 +3,9 @@
 #include "formats/parquet/parquet_footer_cache.hpp"
 #include "formats/parquet/parquet_statistics.hpp"
 
+#include <algorithm>
+#include <optional>
+
 namespace sluice {
 
 namespace {
@@ -34,6 +37,46 @@ ParquetScanFile::ParquetScanFile(std::shared_ptr<FileHandle> handle,
 
 double ParquetScanFile::EstimatedRows() const {
     return static_cast<double>(reader_->metadata().num_rows);
+}
+
+double ParquetScanFile::DistinctEstimate(size_t column_index) const {
+    // Integers, dates and times hold at most max - min + 1 values (nation keys: 25), whatever
+    // the row count; other types are not bounded by their statistics.
+    const parquet::ParquetColumn& column = reader_->columns()[column_index];
+    switch (column.type.id()) {
+    case LogicalTypeId::TINYINT:
+    case LogicalTypeId::SMALLINT:
+    case LogicalTypeId::INTEGER:
+    case LogicalTypeId::BIGINT:
+    case LogicalTypeId::UTINYINT:
+    case LogicalTypeId::USMALLINT:
+    case LogicalTypeId::UINTEGER:
+    case LogicalTypeId::DATE:
+        break;
+    default:
+        return -1;
+    }
+    std::optional<int64_t> low, high;
+    for (const parquet::RowGroup& group : reader_->metadata().row_groups) {
+        ColumnStatistics statistics =
+            parquet::ReadColumnStatistics(column, group.columns[column.leaf_index], group.num_rows);
+        if (group.num_rows == 0) {
+            continue;
+        }
+        if (!statistics.min || !statistics.max || statistics.min->IsNull() ||
+            statistics.max->IsNull()) {
+            return -1;
+        }
+        auto min = static_cast<int64_t>(statistics.min->GetInteger());
+        auto max = static_cast<int64_t>(statistics.max->GetInteger());
+        low = low ? std::min(*low, min) : min;
+        high = high ? std::max(*high, max) : max;
+    }
+    if (!low) {
+        return -1;
+    }
+    double range = static_cast<double>(*high) - static_cast<double>(*low) + 1;
+    return std::min(range, EstimatedRows());
 }
 
 bool ParquetScanFile::RowGroupMayMatch(size_t row_group,

@@ -23,6 +23,7 @@ public:
     std::shared_ptr<FileHandle> handle() const override { return handle_; }
     const std::vector<ScanColumn>& Columns() const override { return columns_; }
     double EstimatedRows() const override;
+    double DistinctEstimate(size_t column) const override;
     bool KnowsRowNumbers() const override { return true; }
     FileJobs PlanJobs(const FileProjection& projection) override;
     std::unique_ptr<ScanJobDecoder> Decode(const ScanJobPlan& job,
