@@ -22,7 +22,7 @@ void Usage() {
                  "  -help         show this message\n"
                  "Without -c or -f, statements are read from stdin (interactively on a terminal).\n"
                  "\n"
-                 "       sluice gen-tpch --out DIR [--sf N] [--format parquet|csv] ...\n"
+                 "       sluice gen-tpch --out DIR [--sf N] [--format parquet|csv|tbl] ...\n"
                  "  writes TPC-H tables to files (sluice gen-tpch --help for the options)\n";
 }
 

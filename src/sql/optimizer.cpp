@@ -111,6 +111,32 @@ void SplitConjuncts(ExpressionPtr expression, std::vector<ExpressionPtr>& out) {
     out.push_back(std::move(expression));
 }
 
+// From a disjunction over several relations, the weaker filter it implies for the relation
+// `tables` alone: (A1 AND B1) OR (A2 AND B2) with the A's over that relation implies (A1 OR A2).
+// TPC-H Q7's nation pairs then filter each nation scan. Null when some branch says nothing
+// about the relation.
+ExpressionPtr ImpliedFilter(const Expression& disjunction, const std::set<idx_t>& tables) {
+    std::vector<ExpressionPtr> disjuncts;
+    CollectDisjuncts(disjunction.Copy(), disjuncts);
+    ExpressionPtr implied;
+    for (auto& disjunct : disjuncts) {
+        std::vector<ExpressionPtr> conjuncts, own;
+        SplitConjuncts(std::move(disjunct), conjuncts);
+        for (auto& conjunct : conjuncts) {
+            auto used = TablesOf(*conjunct);
+            if (!used.empty() && IsSubset(used, tables)) {
+                own.push_back(std::move(conjunct));
+            }
+        }
+        if (own.empty()) {
+            return nullptr;
+        }
+        ExpressionPtr branch = CombineConjuncts(std::move(own));
+        implied = implied ? MakeOr(std::move(implied), std::move(branch)) : std::move(branch);
+    }
+    return implied;
+}
+
 ExpressionPtr CombineConjuncts(std::vector<ExpressionPtr> conjuncts) {
     ExpressionPtr result;
     for (auto& conjunct : conjuncts) {
@@ -468,6 +494,13 @@ LogicalOperatorPtr Optimizer::PushDownJoinRegion(LogicalOperatorPtr op,
             }
         }
         if (!placed) {
+            if (filter->kind == ExpressionKind::Or) {
+                for (size_t i = 0; i < relations.size(); i++) {
+                    if (auto implied = ImpliedFilter(*filter, tables[i])) {
+                        pushed[i].push_back(std::move(implied));
+                    }
+                }
+            }
             predicates.push_back(std::move(filter));
         }
     }
