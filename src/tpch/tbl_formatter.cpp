@@ -2,6 +2,7 @@
 
 #include "common/date_time.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 namespace sluice::tpch {
@@ -74,6 +75,11 @@ TblFormatter::TblFormatter(Table table) {
 }
 
 void TblFormatter::AppendRows(const DataChunk& chunk, std::string& out) const {
+    // Room for the chunk at once, growing geometrically (a batch is many chunks).
+    size_t needed = out.size() + chunk.size() * 24 * fields_.size();
+    if (out.capacity() < needed) {
+        out.reserve(std::max(needed, out.capacity() * 2));
+    }
     for (idx_t row = 0; row < chunk.size(); row++) {
         for (size_t column = 0; column < fields_.size(); column++) {
             const Vector& vector = chunk.column(column);
