@@ -3,7 +3,9 @@
 #include "common/exception.hpp"
 #include "execution/vector_loops.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <string>
 
 namespace sluice {
 
@@ -153,8 +155,285 @@ BoundFunction BindSubstring(size_t argument_count) {
     return BoundFunction{arguments, LogicalTypeId::VARCHAR, body};
 }
 
-std::optional<BoundFunction> BindStringFunction(const std::string& name) {
+namespace {
+
+// One argument's value in a row: text, or a number.
+struct Argument {
+    std::string_view text;
+    int64_t number = 0;
+};
+
+// A function evaluated row by row over arguments of `types` (VARCHAR or BIGINT): `op(args,
+// result, row)` writes the row and returns false to make it NULL. Rows with a NULL argument
+// are NULL unless `nulls_reach_op`, when a NULL argument arrives as `absent` set.
+template <class Op>
+ScalarFunctionBody RowWise(std::vector<LogicalType> types, Op op, bool nulls_reach_op = false) {
+    return [types, op, nulls_reach_op](const std::vector<const Vector*>& vectors, idx_t count,
+                                       Vector& result) {
+        std::vector<Argument> args(types.size());
+        std::vector<bool> absent(types.size());
+        for (idx_t row = 0; row < count; row++) {
+            bool any_null = false;
+            for (size_t i = 0; i < types.size(); i++) {
+                const Vector& vector = *vectors[i];
+                idx_t index = vector.vector_type() == VectorType::CONSTANT ? 0 : row;
+                absent[i] = !vector.validity().RowIsValid(index);
+                any_null |= absent[i];
+                if (absent[i]) {
+                    args[i] = {};
+                } else if (types[i].id() == LogicalTypeId::VARCHAR) {
+                    args[i].text = vector.data<string_t>()[index].view();
+                } else {
+                    args[i].number = vector.data<int64_t>()[index];
+                }
+            }
+            if ((any_null && !nulls_reach_op) || !op(args, absent, result, row)) {
+                result.SetNull(row);
+            }
+        }
+    };
+}
+
+void SetText(Vector& result, idx_t row, std::string_view text) {
+    result.data<string_t>()[row] = result.AddString(text);
+}
+
+void SetNumber(Vector& result, idx_t row, int64_t value) {
+    result.data<int64_t>()[row] = value;
+}
+
+void SetBool(Vector& result, idx_t row, bool value) {
+    result.data<bool>()[row] = value;
+}
+
+// The first `n` characters (all but the last -n when negative).
+std::string_view LeftCharacters(std::string_view text, int64_t n) {
+    int64_t total = CharacterCount(text);
+    int64_t keep = n >= 0 ? std::min(n, total) : std::max<int64_t>(0, total + n);
+    return text.substr(0, CharacterOffset(text, keep));
+}
+
+// The last `n` characters (all but the first -n when negative).
+std::string_view RightCharacters(std::string_view text, int64_t n) {
+    int64_t total = CharacterCount(text);
+    int64_t keep = n >= 0 ? std::min(n, total) : std::max<int64_t>(0, total + n);
+    return text.substr(CharacterOffset(text, total - keep));
+}
+
+// The 1-based character position of `needle` in `text`, 0 when absent.
+int64_t CharacterPosition(std::string_view text, std::string_view needle) {
+    size_t found = text.find(needle);
+    return found == std::string_view::npos ? 0 : CharacterCount(text.substr(0, found)) + 1;
+}
+
+std::string Pad(std::string_view text, int64_t length, std::string_view fill, bool left) {
+    int64_t have = CharacterCount(text);
+    if (length <= have) {
+        return std::string(LeftCharacters(text, std::max<int64_t>(length, 0)));
+    }
+    if (fill.empty()) {
+        return std::string(text);
+    }
+    std::string padding;
+    int64_t fill_characters = CharacterCount(fill);
+    for (int64_t added = 0; added < length - have;) {
+        int64_t take = std::min(fill_characters, length - have - added);
+        padding += LeftCharacters(fill, take);
+        added += take;
+    }
+    return left ? padding + std::string(text) : std::string(text) + padding;
+}
+
+std::string_view Trim(std::string_view text, std::string_view characters, bool left, bool right) {
+    size_t begin = 0, end = text.size();
+    while (left && begin < end && characters.find(text[begin]) != std::string_view::npos) {
+        begin++;
+    }
+    while (right && end > begin && characters.find(text[end - 1]) != std::string_view::npos) {
+        end--;
+    }
+    return text.substr(begin, end - begin);
+}
+
+} // namespace
+
+std::optional<BoundFunction> BindStringFunction(const std::string& name, size_t argument_count) {
     LogicalType varchar = LogicalTypeId::VARCHAR;
+    LogicalType bigint = LogicalTypeId::BIGINT;
+    auto texts = [&](size_t n) { return std::vector<LogicalType>(n, varchar); };
+    if (name == "concat" || name == "concat_ws") {
+        // NULLs are skipped (concat_ws: a NULL separator makes the result NULL).
+        bool separated = name == "concat_ws";
+        if (argument_count < (separated ? 2u : 1u)) {
+            return BoundFunction{texts(separated ? 2 : 1), varchar, nullptr};
+        }
+        return BoundFunction{
+            texts(argument_count), varchar,
+            RowWise(
+                texts(argument_count),
+                [separated](const std::vector<Argument>& args, const std::vector<bool>& absent,
+                            Vector& result, idx_t row) {
+                    if (separated && absent[0]) {
+                        return false;
+                    }
+                    std::string joined;
+                    bool first = true;
+                    for (size_t i = separated ? 1 : 0; i < args.size(); i++) {
+                        if (absent[i]) {
+                            continue;
+                        }
+                        if (separated && !first) {
+                            joined += args[0].text;
+                        }
+                        joined += args[i].text;
+                        first = false;
+                    }
+                    SetText(result, row, joined);
+                    return true;
+                },
+                true)};
+    }
+    if ((name == "trim" || name == "ltrim" || name == "rtrim") &&
+        (argument_count == 1 || argument_count == 2)) {
+        bool left = name != "rtrim", right = name != "ltrim";
+        return BoundFunction{
+            texts(argument_count), varchar,
+            RowWise(texts(argument_count),
+                    [left, right](const std::vector<Argument>& args, const std::vector<bool>&,
+                                  Vector& result, idx_t row) {
+                        std::string_view characters = args.size() > 1 ? args[1].text : " ";
+                        SetText(result, row, Trim(args[0].text, characters, left, right));
+                        return true;
+                    })};
+    }
+    if (name == "replace") {
+        return BoundFunction{
+            texts(3), varchar,
+            RowWise(texts(3), [](const std::vector<Argument>& args, const std::vector<bool>&,
+                                 Vector& result, idx_t row) {
+                std::string_view text = args[0].text, from = args[1].text;
+                if (from.empty()) {
+                    SetText(result, row, text);
+                    return true;
+                }
+                std::string replaced;
+                size_t at = 0;
+                for (size_t found; (found = text.find(from, at)) != std::string_view::npos;
+                     at = found + from.size()) {
+                    replaced.append(text.substr(at, found - at));
+                    replaced.append(args[2].text);
+                }
+                replaced.append(text.substr(at));
+                SetText(result, row, replaced);
+                return true;
+            })};
+    }
+    if (name == "reverse") {
+        return BoundFunction{
+            texts(1), varchar,
+            RowWise(texts(1), [](const std::vector<Argument>& args, const std::vector<bool>&,
+                                 Vector& result, idx_t row) {
+                std::string_view text = args[0].text;
+                std::string reversed;
+                for (size_t end = text.size(); end > 0;) {
+                    size_t begin = end - 1;
+                    while (begin > 0 && IsContinuationByte(text[begin])) {
+                        begin--;
+                    }
+                    reversed.append(text.substr(begin, end - begin));
+                    end = begin;
+                }
+                SetText(result, row, reversed);
+                return true;
+            })};
+    }
+    if (name == "left" || name == "right" || name == "repeat") {
+        std::vector<LogicalType> types = {varchar, bigint};
+        std::string which = name;
+        return BoundFunction{
+            types, varchar,
+            RowWise(types, [which](const std::vector<Argument>& args, const std::vector<bool>&,
+                                   Vector& result, idx_t row) {
+                if (which == "left") {
+                    SetText(result, row, LeftCharacters(args[0].text, args[1].number));
+                } else if (which == "right") {
+                    SetText(result, row, RightCharacters(args[0].text, args[1].number));
+                } else {
+                    std::string repeated;
+                    for (int64_t i = 0; i < args[1].number; i++) {
+                        repeated += args[0].text;
+                    }
+                    SetText(result, row, repeated);
+                }
+                return true;
+            })};
+    }
+    if (name == "lpad" || name == "rpad") {
+        bool left = name == "lpad";
+        std::vector<LogicalType> types = {varchar, bigint, varchar};
+        return BoundFunction{
+            types, varchar,
+            RowWise(types, [left](const std::vector<Argument>& args, const std::vector<bool>&,
+                                  Vector& result, idx_t row) {
+                SetText(result, row, Pad(args[0].text, args[1].number, args[2].text, left));
+                return true;
+            })};
+    }
+    if (name == "starts_with" || name == "prefix" || name == "ends_with" || name == "suffix" ||
+        name == "contains") {
+        int kind = name == "contains" ? 0 : (name == "starts_with" || name == "prefix" ? 1 : 2);
+        return BoundFunction{
+            texts(2), LogicalTypeId::BOOLEAN,
+            RowWise(texts(2), [kind](const std::vector<Argument>& args, const std::vector<bool>&,
+                                     Vector& result, idx_t row) {
+                std::string_view text = args[0].text, part = args[1].text;
+                bool found = kind == 0   ? text.find(part) != std::string_view::npos
+                             : kind == 1 ? text.substr(0, part.size()) == part
+                                         : text.size() >= part.size() &&
+                                               text.substr(text.size() - part.size()) == part;
+                SetBool(result, row, found);
+                return true;
+            })};
+    }
+    if (name == "strpos" || name == "instr" || name == "position") {
+        return BoundFunction{
+            texts(2), bigint,
+            RowWise(texts(2), [](const std::vector<Argument>& args, const std::vector<bool>&,
+                                 Vector& result, idx_t row) {
+                SetNumber(result, row, CharacterPosition(args[0].text, args[1].text));
+                return true;
+            })};
+    }
+    if (name == "split_part") {
+        std::vector<LogicalType> types = {varchar, varchar, bigint};
+        return BoundFunction{
+            types, varchar,
+            RowWise(types, [](const std::vector<Argument>& args, const std::vector<bool>&,
+                              Vector& result, idx_t row) {
+                // Parts counted from 1 (from the end when negative); an
+                // index beyond them gives the empty string.
+                std::vector<std::string_view> parts;
+                std::string_view text = args[0].text, separator = args[1].text;
+                if (separator.empty()) {
+                    parts.push_back(text);
+                } else {
+                    size_t at = 0;
+                    for (size_t found; (found = text.find(separator, at)) != std::string_view::npos;
+                         at = found + separator.size()) {
+                        parts.push_back(text.substr(at, found - at));
+                    }
+                    parts.push_back(text.substr(at));
+                }
+                int64_t index = args[2].number;
+                auto size = static_cast<int64_t>(parts.size());
+                int64_t position = index > 0 ? index - 1 : size + index;
+                SetText(result, row,
+                        index != 0 && position >= 0 && position < size
+                            ? parts[static_cast<size_t>(position)]
+                            : std::string_view());
+                return true;
+            })};
+    }
     if (name == "lower" || name == "lcase" || name == "upper" || name == "ucase") {
         bool upper = name == "upper" || name == "ucase";
         ScalarFunctionBody body = [upper](const std::vector<const Vector*>& args, idx_t count,

@@ -16,7 +16,10 @@ bool LikeMatches(std::string_view text, std::string_view pattern, bool case_inse
 BoundFunction BindLike(bool case_insensitive);
 // substring(s, start[, length]): 1-based, in characters, as DuckDB counts them.
 BoundFunction BindSubstring(size_t argument_count);
-// lower, upper, length (characters); nullopt for other names.
-std::optional<BoundFunction> BindStringFunction(const std::string& name);
+// DuckDB's string functions called with `argument_count` arguments: lower, upper, length,
+// concat, concat_ws, trim, ltrim, rtrim, replace, reverse, left, right, repeat, lpad, rpad,
+// starts_with, ends_with, contains, strpos / instr / position, split_part (positions and
+// lengths in characters). nullopt for other names.
+std::optional<BoundFunction> BindStringFunction(const std::string& name, size_t argument_count);
 
 } // namespace sluice

@@ -79,6 +79,8 @@ ParsedExpressionPtr CloneExpression(const ParsedExpression& expression) {
     copy->from_extract = expression.from_extract;
     copy->subquery_kind = expression.subquery_kind;
     copy->subquery = expression.subquery;
+    copy->subquery_text = expression.subquery_text;
+    copy->filter = expression.filter;
     for (const auto& child : expression.children) {
         copy->children.push_back(CloneExpression(*child));
     }
@@ -104,7 +106,8 @@ std::string ParsedExpression::ToString() const {
         if (text == "year" || text == "month" || text == "day") {
             return "\"" + text + "\"(" + JoinChildren(children, 0) + ")";
         }
-        return text + "(" + (distinct ? "DISTINCT " : "") + JoinChildren(children, 0) + ")";
+        return text + "(" + (distinct ? "DISTINCT " : "") + JoinChildren(children, 0) + ")" +
+               (filter ? " FILTER (WHERE " + filter->ToString() + ")" : "");
     case ParsedExpressionKind::Between:
         return std::string(negated ? "(NOT " : "") + "(" + children[0]->ToString() + " BETWEEN " +
                children[1]->ToString() + " AND " + children[2]->ToString() + ")" +

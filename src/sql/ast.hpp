@@ -64,6 +64,7 @@ struct ParsedExpression {
     SubqueryKind subquery_kind = SubqueryKind::Scalar;
     std::shared_ptr<SelectStatement> subquery;
     std::string subquery_text; // ANY / ALL: the subquery's own text (`text` is the operator)
+    std::shared_ptr<ParsedExpression> filter; // an aggregate's FILTER (WHERE ...) condition
 
     // The column name DuckDB would derive for this expression, e.g. "(1 + 2)".
     std::string ToString() const;

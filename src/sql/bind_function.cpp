@@ -4,6 +4,7 @@
 #include "common/string_util.hpp"
 #include "execution/conditional_functions.hpp"
 #include "execution/date_functions.hpp"
+#include "execution/math_functions.hpp"
 #include "execution/scalar_functions.hpp"
 #include "execution/string_functions.hpp"
 #include "sql/binder.hpp"
@@ -24,6 +25,13 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
     };
     if (IsAggregateFunctionName(name)) {
         return BindAggregate(expression);
+    }
+    if (expression.filter) {
+        Fail(ErrorKind::Binder,
+             "Function \"" + name +
+                 "\" is a Scalar Function. \"DISTINCT\", \"FILTER\", and \"ORDER BY\" are only "
+                 "applicable to aggregate functions.",
+             expression.location);
     }
     if (name == "typeof") {
         arity(1, 1);
@@ -85,13 +93,54 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
             type = LogicalTypeId::INTEGER;
         }
         function = sluice::BindCoalesce(arguments.size(), type);
+    } else if (name == "greatest" || name == "least") {
+        if (arguments.empty()) {
+            arity(1, SIZE_MAX);
+        }
+        LogicalType type = arguments[0]->type;
+        for (const auto& argument : arguments) {
+            auto common = CommonSuperType(type, argument->type);
+            if (!common) {
+                Fail(ErrorKind::Binder,
+                     "Cannot mix values of type " + type.ToString() + " and " +
+                         argument->type.ToString() + " in " + name +
+                         " - an explicit cast is required",
+                     expression.location);
+            }
+            type = *common;
+        }
+        if (type.id() == LogicalTypeId::SQLNULL) {
+            type = LogicalTypeId::INTEGER;
+        }
+        function = BindGreatestLeast(name == "greatest", arguments.size(), type);
+    } else if (name == "mod" || name == "fmod") {
+        arity(2, 2);
+        function = BindArithmetic("%", arguments[0]->type, arguments[1]->type);
     } else if (name.rfind("to_", 0) == 0 && name.size() > 4 && name.back() == 's') {
         arity(1, 1);
         function = BindToInterval(name.substr(3, name.size() - 4));
     } else {
-        function = BindStringFunction(name);
-        if (function) {
-            arity(function->argument_types.size(), function->argument_types.size());
+        std::vector<LogicalType> types;
+        for (const auto& argument : arguments) {
+            types.push_back(argument->type);
+        }
+        std::optional<int64_t> digits;
+        if (name == "round" && arguments.size() == 2) {
+            Value count;
+            if (arguments[1]->kind != ExpressionKind::Constant ||
+                !TryCastValue(arguments[1]->value, LogicalTypeId::BIGINT, count) ||
+                count.IsNull()) {
+                Fail(ErrorKind::Binder, "round: the number of digits must be a constant integer",
+                     expression.location);
+            }
+            digits = static_cast<int64_t>(count.GetInteger());
+        }
+        function = BindMathFunction(name, types, digits);
+        if (!function) {
+            function = BindStringFunction(name, arguments.size());
+            if (function) {
+                arity(function->argument_types.size(), function->argument_types.size());
+            }
         }
     }
     if (!function) {
@@ -117,7 +166,6 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
 }
 
 Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
-    const std::string& name = expression.text;
     if (!aggregate_) {
         Fail(ErrorKind::Binder, no_aggregates_reason_, expression.location);
     }
@@ -133,6 +181,26 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
     for (const auto& child : expression.children) {
         arguments.push_back(Bind(*child).expression);
         types.push_back(arguments.back()->type);
+    }
+    std::string name = expression.text;
+    if (expression.filter) {
+        // agg(x) FILTER (WHERE c) is agg(CASE WHEN c THEN x END): aggregates skip NULLs.
+        ExpressionPtr condition = BindBoolean(*expression.filter, "FILTER");
+        if (name == "count_star") {
+            name = "count";
+            arguments.push_back(MakeConstant(Value::Integer(LogicalTypeId::INTEGER, 1)));
+            types.push_back(LogicalTypeId::INTEGER);
+        }
+        for (auto& argument : arguments) {
+            LogicalType type = argument->type.id() == LogicalTypeId::SQLNULL
+                                   ? LogicalType(LogicalTypeId::INTEGER)
+                                   : argument->type;
+            std::vector<ExpressionPtr> branches;
+            branches.push_back(condition->Copy());
+            branches.push_back(CastTo(std::move(argument), type));
+            branches.push_back(MakeConstant(Value::Null(type)));
+            argument = MakeFunction("case", sluice::BindCase(1, type), std::move(branches));
+        }
     }
     aggregate_ = context;
     from_plan_ = saved_from;

@@ -779,11 +779,6 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
             }
         }
         if (!column) {
-            if (select.distinct) {
-                Fail(ErrorKind::Binder,
-                     "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
-                     parsed.location);
-            }
             ExpressionPtr expression = bind_output(parsed);
             for (size_t i = 0; i < projections.size() && !column; i++) {
                 if (projections[i]->Equals(*expression)) {
@@ -825,10 +820,27 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
             distinct->expressions.push_back(MakeBoundColumn({projection_index, i}, types[i]));
             binding_names_[{distinct->table_index, i}] = names[i];
         }
-        distinct->children.push_back(std::move(plan));
+        // ORDER BY terms the SELECT list lacks: each distinct row is ordered by the smallest of
+        // its values (the largest, descending). DuckDB takes an arbitrary one; any is allowed.
+        std::map<size_t, idx_t> hidden;
         for (auto& order : orders) {
-            order.expression->binding.table_index = distinct->table_index;
+            idx_t column = order.expression->binding.column_index;
+            if (column < visible) {
+                order.expression->binding.table_index = distinct->table_index;
+                continue;
+            }
+            if (!hidden.count(column)) {
+                LogicalType type = order.expression->type;
+                std::vector<ExpressionPtr> arguments;
+                arguments.push_back(MakeBoundColumn({projection_index, column}, type));
+                hidden[column] = distinct->aggregates.size();
+                distinct->aggregates.push_back(
+                    {*BindAggregateFunction(order.descending ? "max" : "min", {type}),
+                     std::move(arguments), false});
+            }
+            order.expression->binding = {distinct->aggregate_index, hidden[column]};
         }
+        distinct->children.push_back(std::move(plan));
         plan = std::move(distinct);
     }
     if (!orders.empty()) {

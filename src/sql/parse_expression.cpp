@@ -401,7 +401,7 @@ ParsedExpressionPtr Parser::ParsePrimary() {
         // NOT EXISTS binds like EXISTS; NOT is handled by ParseNot.
         SyntaxError(token);
     }
-    if (IsReservedKeyword(word)) {
+    if (IsReservedKeyword(word) && !((word == "LEFT" || word == "RIGHT") && IsOperator("(", 1))) {
         SyntaxError(token);
     }
     std::string name = Take().text;
@@ -444,6 +444,7 @@ ParsedExpressionPtr Parser::ParseFunctionCall(std::string name, SourceLocation l
         Take();
         Take();
         function->text = "count_star";
+        AcceptFilter(*function);
         return function;
     }
     if (function->text == "extract") {
@@ -460,6 +461,21 @@ ParsedExpressionPtr Parser::ParseFunctionCall(std::string name, SourceLocation l
         function->from_extract = true;
         function->children.push_back(std::move(literal));
         function->children.push_back(ParseExpression());
+        ExpectOperator(")");
+        return function;
+    }
+    if (function->text == "position" && !IsOperator(")")) {
+        // POSITION(needle IN text) is strpos(text, needle).
+        auto needle = ParseConcat();
+        if (AcceptKeyword("IN")) {
+            function->children.push_back(ParseExpression());
+            function->children.push_back(std::move(needle));
+        } else {
+            function->children.push_back(std::move(needle));
+            while (AcceptOperator(",")) {
+                function->children.push_back(ParseExpression());
+            }
+        }
         ExpectOperator(")");
         return function;
     }
@@ -491,7 +507,18 @@ ParsedExpressionPtr Parser::ParseFunctionCall(std::string name, SourceLocation l
         }
     }
     ExpectOperator(")");
+    AcceptFilter(*function);
     return function;
+}
+
+void Parser::AcceptFilter(ParsedExpression& function) {
+    if (IsKeyword("FILTER") && IsOperator("(", 1)) {
+        // agg(...) FILTER (WHERE condition): only rows meeting the condition are aggregated.
+        pos_ += 2;
+        ExpectKeyword("WHERE");
+        function.filter = ParseExpression();
+        ExpectOperator(")");
+    }
 }
 
 ParsedExpressionPtr Parser::ParseCase(SourceLocation location) {

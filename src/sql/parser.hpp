@@ -64,6 +64,8 @@ private:
     ParsedExpressionPtr ParseFunctionCall(std::string name, SourceLocation location);
     ParsedExpressionPtr ParseInterval(SourceLocation location);
     ParsedExpressionPtr ParseSubqueryExpression(SubqueryKind kind, SourceLocation location);
+    // An aggregate call's FILTER (WHERE ...), if one follows.
+    void AcceptFilter(ParsedExpression& function);
     TypeName ParseTypeName();
     // The table function a quoted path in FROM stands for ("" for none).
     static std::string ReplacementScan(const std::string& path);
