@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -218,6 +219,108 @@ struct MinMaxState {
     bool has_value;
 };
 
+// Welford's running mean and sum of squared deviations, combined as Chan et al. do.
+struct VarianceState {
+    int64_t count;
+    double mean;
+    double squares; // sum of squared deviations from the mean
+};
+
+enum class Spread : uint8_t {
+    SampleVariance,
+    PopulationVariance,
+    SampleDeviation,
+    PopulationDeviation
+};
+
+AggregateFunction VarianceFunction(const std::string& name, Spread spread) {
+    AggregateFunction function;
+    function.name = name;
+    function.argument_types = {LogicalTypeId::DOUBLE};
+    function.return_type = LogicalTypeId::DOUBLE;
+    function.state_size = sizeof(VarianceState);
+    function.initialize = [](uint8_t* state) { As<VarianceState>(state) = {0, 0, 0}; };
+    function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
+                         idx_t offset, StringHeap&) {
+        const double* data = args[0]->data<double>();
+        ForValidRows(*args[0], count, [&](idx_t row, idx_t index) {
+            auto& state = As<VarianceState>(states[row] + offset);
+            double value = data[index];
+            state.count++;
+            double delta = value - state.mean;
+            state.mean += delta / static_cast<double>(state.count);
+            state.squares += delta * (value - state.mean);
+        });
+    };
+    function.combine = [](const uint8_t* source, uint8_t* target) {
+        const auto& s = As<VarianceState>(source);
+        auto& t = As<VarianceState>(target);
+        if (s.count == 0) {
+            return;
+        }
+        if (t.count == 0) {
+            t = s;
+            return;
+        }
+        auto total = static_cast<double>(t.count + s.count);
+        double delta = s.mean - t.mean;
+        t.squares += s.squares + delta * delta * static_cast<double>(t.count) *
+                                     static_cast<double>(s.count) / total;
+        t.mean += delta * static_cast<double>(s.count) / total;
+        t.count += s.count;
+    };
+    function.finalize = [spread](const uint8_t* state, Vector& result, idx_t row) {
+        const auto& s = As<VarianceState>(state);
+        bool sample = spread == Spread::SampleVariance || spread == Spread::SampleDeviation;
+        if (s.count == 0 || (sample && s.count == 1)) {
+            result.SetNull(row);
+            return;
+        }
+        double variance = s.squares / static_cast<double>(sample ? s.count - 1 : s.count);
+        bool deviation = spread == Spread::SampleDeviation || spread == Spread::PopulationDeviation;
+        result.data<double>()[row] = deviation ? std::sqrt(variance) : variance;
+    };
+    return function;
+}
+
+// bool_and / bool_or: 0 no value yet, 1 false, 2 true.
+AggregateFunction BoolFunction(bool all) {
+    AggregateFunction function;
+    function.name = all ? "bool_and" : "bool_or";
+    function.argument_types = {LogicalTypeId::BOOLEAN};
+    function.return_type = LogicalTypeId::BOOLEAN;
+    function.state_size = sizeof(uint8_t);
+    function.initialize = [](uint8_t* state) { *state = 0; };
+    auto fold = [all](uint8_t state, bool value) -> uint8_t {
+        uint8_t code = value ? 2 : 1;
+        if (state == 0) {
+            return code;
+        }
+        return all ? std::min(state, code) : std::max(state, code);
+    };
+    function.update = [fold](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
+                             idx_t offset, StringHeap&) {
+        const bool* data = args[0]->data<bool>();
+        ForValidRows(*args[0], count, [&](idx_t row, idx_t index) {
+            uint8_t& state = *(states[row] + offset);
+            state = fold(state, data[index]);
+        });
+    };
+    function.combine = [fold](const uint8_t* source, uint8_t* target) {
+        if (*source != 0) {
+            *target = fold(*target, *source == 2);
+        }
+    };
+    function.finalize = [](const uint8_t* state, Vector& result, idx_t row) {
+        if (*state == 0) {
+            result.SetNull(row);
+        } else {
+            result.data<bool>()[row] = *state == 2;
+        }
+    };
+    return function;
+}
+
 template <class T>
 AggregateFunction MinMaxTyped(bool is_max, const LogicalType& argument) {
     AggregateFunction function;
@@ -378,9 +481,23 @@ AggregateFunction MakeDistinct(AggregateFunction inner) {
     return function;
 }
 
+namespace {
+
+const std::map<std::string, Spread>& Spreads() {
+    static const std::map<std::string, Spread> spreads = {
+        {"var_samp", Spread::SampleVariance},    {"variance", Spread::SampleVariance},
+        {"var_pop", Spread::PopulationVariance}, {"stddev_samp", Spread::SampleDeviation},
+        {"stddev", Spread::SampleDeviation},     {"stddev_pop", Spread::PopulationDeviation},
+    };
+    return spreads;
+}
+
+} // namespace
+
 bool IsAggregateFunctionName(const std::string& name) {
     return name == "sum" || name == "avg" || name == "mean" || name == "min" || name == "max" ||
-           name == "count" || name == "count_star";
+           name == "count" || name == "count_star" || name == "bool_and" || name == "bool_or" ||
+           Spreads().count(name) > 0;
 }
 
 std::optional<AggregateFunction> BindAggregateFunction(const std::string& name,
@@ -409,6 +526,16 @@ std::optional<AggregateFunction> BindAggregateFunction(const std::string& name,
             return std::nullopt;
         }
         return SumOrAverage(name != "sum", argument);
+    }
+    if (auto spread = Spreads().find(name); spread != Spreads().end()) {
+        if (argument.id() != LogicalTypeId::SQLNULL && !argument.IsNumeric()) {
+            return std::nullopt;
+        }
+        return VarianceFunction(name, spread->second);
+    }
+    if ((name == "bool_and" || name == "bool_or") &&
+        (argument.id() == LogicalTypeId::BOOLEAN || argument.id() == LogicalTypeId::SQLNULL)) {
+        return BoolFunction(name == "bool_and");
     }
     return std::nullopt;
 }

@@ -58,7 +58,8 @@ ScalarFunctionBody SameTypeUnary(PhysicalType physical, Op op) {
     return [physical, op](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
         DispatchPhysical(physical, [&](auto zero) {
             using T = decltype(zero);
-            if constexpr ((std::is_integral_v<T> && !std::is_same_v<T, bool>) || std::is_same_v<T, hugeint_t>) {
+            if constexpr ((std::is_integral_v<T> && !std::is_same_v<T, bool>) ||
+                          std::is_same_v<T, hugeint_t>) {
                 UnaryLoop<T, T>(*args[0], count, result, [&](T in, T& out) {
                     out = static_cast<T>(op(static_cast<hugeint_t>(in)));
                     return true;
@@ -97,8 +98,8 @@ double RoundDouble(double value, int64_t digits) {
 
 std::optional<BoundFunction> BindRounding(const std::string& name, const LogicalType& type,
                                           std::optional<int64_t> digits) {
-    Rounding rounding = name == "floor"  ? Rounding::Floor
-                        : name == "ceil" ? Rounding::Ceil
+    Rounding rounding = name == "floor"   ? Rounding::Floor
+                        : name == "ceil"  ? Rounding::Ceil
                         : name == "trunc" ? Rounding::Trunc
                                           : Rounding::Round;
     int64_t keep = digits.value_or(0); // decimal places to keep
@@ -143,12 +144,13 @@ std::optional<BoundFunction> BindRounding(const std::string& name, const Logical
     }
     int64_t scale = type.scale();
     if (rounding == Rounding::Round && keep >= scale) {
-        return BoundFunction{arguments, type, [](const std::vector<const Vector*>& args,
-                                                 idx_t count, Vector& result) {
-                                 for (idx_t row = 0; row < count; row++) {
-                                     result.CopyRow(*args[0], row, row);
-                                 }
-                             }};
+        return BoundFunction{
+            arguments, type,
+            [](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+                for (idx_t row = 0; row < count; row++) {
+                    result.CopyRow(*args[0], row, row);
+                }
+            }};
     }
     // The digits that go: to `kept` decimal places (none for ceil, floor, trunc and negative
     // digits, which round further to a multiple of 10^-digits).
@@ -157,8 +159,9 @@ std::optional<BoundFunction> BindRounding(const std::string& name, const Logical
     hugeint_t refill = rounding == Rounding::Round && keep < 0 ? PowerOfTen(-keep) : 1;
     LogicalType result_type = LogicalType::Decimal(type.width(), static_cast<uint8_t>(kept));
     if (dropped > kMaxDecimalWidth) {
-        return BoundFunction{arguments, result_type,
-                             SameTypeUnary(type.physical(), [](hugeint_t) { return hugeint_t(0); })};
+        return BoundFunction{arguments, result_type, SameTypeUnary(type.physical(), [](hugeint_t) {
+                                 return hugeint_t(0);
+                             })};
     }
     hugeint_t divisor = PowerOfTen(dropped);
     return BoundFunction{arguments, result_type,
@@ -170,17 +173,18 @@ std::optional<BoundFunction> BindRounding(const std::string& name, const Logical
 std::optional<BoundFunction> BindAbsOrSign(bool sign, const LogicalType& type) {
     if (type.IsFloating() || type.id() == LogicalTypeId::SQLNULL) {
         if (sign) {
-            return BoundFunction{{LogicalTypeId::DOUBLE}, LogicalTypeId::TINYINT,
-                                 [](const std::vector<const Vector*>& args, idx_t count,
-                                    Vector& result) {
-                                     UnaryLoop<double, int8_t>(
-                                         *args[0], count, result, [](double in, int8_t& out) {
-                                             out = static_cast<int8_t>(in > 0 ? 1 : (in < 0 ? -1 : 0));
-                                             return true;
-                                         });
-                                 }};
+            return BoundFunction{
+                {LogicalTypeId::DOUBLE},
+                LogicalTypeId::TINYINT,
+                [](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+                    UnaryLoop<double, int8_t>(*args[0], count, result, [](double in, int8_t& out) {
+                        out = static_cast<int8_t>(in > 0 ? 1 : (in < 0 ? -1 : 0));
+                        return true;
+                    });
+                }};
         }
-        return BoundFunction{{LogicalTypeId::DOUBLE}, LogicalTypeId::DOUBLE,
+        return BoundFunction{{LogicalTypeId::DOUBLE},
+                             LogicalTypeId::DOUBLE,
                              DoubleUnary([](double value) { return std::fabs(value); })};
     }
     if (!type.IsInteger() && type.id() != LogicalTypeId::DECIMAL) {
@@ -189,11 +193,13 @@ std::optional<BoundFunction> BindAbsOrSign(bool sign, const LogicalType& type) {
     if (sign) {
         PhysicalType physical = type.physical();
         return BoundFunction{
-            {type}, LogicalTypeId::TINYINT,
+            {type},
+            LogicalTypeId::TINYINT,
             [physical](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
                 DispatchPhysical(physical, [&](auto zero) {
                     using T = decltype(zero);
-                    if constexpr ((std::is_integral_v<T> && !std::is_same_v<T, bool>) || std::is_same_v<T, hugeint_t>) {
+                    if constexpr ((std::is_integral_v<T> && !std::is_same_v<T, bool>) ||
+                                  std::is_same_v<T, hugeint_t>) {
                         UnaryLoop<T, int8_t>(*args[0], count, result, [](T in, int8_t& out) {
                             out = static_cast<int8_t>(in > 0 ? 1 : (in < 0 ? -1 : 0));
                             return true;
@@ -211,14 +217,13 @@ std::optional<BoundFunction> BindAbsOrSign(bool sign, const LogicalType& type) {
         }
     });
     std::string type_name = type.ToString();
-    return BoundFunction{{type}, type,
-                         SameTypeUnary(type.physical(), [lowest, type_name](hugeint_t value) {
-                             if (lowest != 0 && value == lowest) {
-                                 throw Exception(ErrorKind::OutOfRange,
-                                                 "Overflow on abs of " + type_name);
-                             }
-                             return value < 0 ? -value : value;
-                         })};
+    return BoundFunction{
+        {type}, type, SameTypeUnary(type.physical(), [lowest, type_name](hugeint_t value) {
+            if (lowest != 0 && value == lowest) {
+                throw Exception(ErrorKind::OutOfRange, "Overflow on abs of " + type_name);
+            }
+            return value < 0 ? -value : value;
+        })};
 }
 
 } // namespace
@@ -228,24 +233,24 @@ std::optional<BoundFunction> BindMathFunction(const std::string& name,
                                               std::optional<int64_t> digits) {
     const LogicalTypeId kDouble = LogicalTypeId::DOUBLE;
     if (name == "pi" && arguments.empty()) {
-        return BoundFunction{{}, kDouble,
-                             [](const std::vector<const Vector*>&, idx_t count, Vector& result) {
-                                 for (idx_t row = 0; row < count; row++) {
-                                     result.data<double>()[row] = M_PI;
-                                 }
-                             }};
+        return BoundFunction{
+            {}, kDouble, [](const std::vector<const Vector*>&, idx_t count, Vector& result) {
+                for (idx_t row = 0; row < count; row++) {
+                    result.data<double>()[row] = M_PI;
+                }
+            }};
     }
     if (arguments.size() == 2 && (name == "power" || name == "pow")) {
-        return BoundFunction{{kDouble, kDouble}, kDouble,
-                             [](const std::vector<const Vector*>& args, idx_t count,
-                                Vector& result) {
-                                 BinaryLoop<double, double, double>(
-                                     *args[0], *args[1], count, result,
-                                     [](double x, double y, double& out) {
-                                         out = std::pow(x, y);
-                                         return true;
-                                     });
-                             }};
+        return BoundFunction{
+            {kDouble, kDouble},
+            kDouble,
+            [](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+                BinaryLoop<double, double, double>(*args[0], *args[1], count, result,
+                                                   [](double x, double y, double& out) {
+                                                       out = std::pow(x, y);
+                                                       return true;
+                                                   });
+            }};
     }
     if (name == "round" && (arguments.size() == 1 || (arguments.size() == 2 && digits))) {
         return BindRounding(name, arguments[0], digits);
@@ -306,8 +311,8 @@ BoundFunction BindGreatestLeast(bool greatest, size_t argument_count, const Logi
                     if (!argument->validity().RowIsValid(index)) {
                         continue;
                     }
-                    if (!chosen || better(argument->data<T>()[index],
-                                          chosen->data<T>()[chosen_index])) {
+                    if (!chosen ||
+                        better(argument->data<T>()[index], chosen->data<T>()[chosen_index])) {
                         chosen = argument;
                         chosen_index = index;
                     }
