@@ -4,7 +4,9 @@
 #include "common/exception.hpp"
 #include "execution/vector_loops.hpp"
 
+#include <cctype>
 #include <cmath>
+#include <string>
 
 namespace sluice {
 
@@ -221,6 +223,327 @@ std::optional<BoundFunction> BindToInterval(const std::string& unit) {
         });
     };
     return BoundFunction{{LogicalTypeId::BIGINT}, LogicalTypeId::INTERVAL, body};
+}
+
+namespace {
+
+enum class DatePart : uint8_t { Year, Quarter, Month, Week, Day };
+
+std::optional<DatePart> ParseDatePart(std::string_view name) {
+    std::string part(name);
+    for (char& c : part) {
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    if (part == "year" || part == "years" || part == "y" || part == "yr" || part == "yrs") {
+        return DatePart::Year;
+    }
+    if (part == "quarter" || part == "quarters") {
+        return DatePart::Quarter;
+    }
+    if (part == "month" || part == "months" || part == "mon") {
+        return DatePart::Month;
+    }
+    if (part == "week" || part == "weeks" || part == "w") {
+        return DatePart::Week;
+    }
+    if (part == "day" || part == "days" || part == "d") {
+        return DatePart::Day;
+    }
+    return std::nullopt;
+}
+
+[[noreturn]] void UnknownPart(std::string_view part) {
+    throw Exception(ErrorKind::InvalidInput,
+                    "extract specifier \"" + std::string(part) +
+                        "\" not recognized (supported: year, quarter, month, week, day)");
+}
+
+// Days since 1970-01-01 of the first day of `part` holding `days`.
+int32_t TruncateDays(int32_t days, DatePart part) {
+    int64_t year;
+    int32_t month, day;
+    date::ToCivil(days, year, month, day);
+    switch (part) {
+    case DatePart::Year:
+        return date::FromCivil(year, 1, 1);
+    case DatePart::Quarter:
+        return date::FromCivil(year, (month - 1) / 3 * 3 + 1, 1);
+    case DatePart::Month:
+        return date::FromCivil(year, month, 1);
+    case DatePart::Week: {
+        // ISO weeks start on Monday; 1970-01-01 was a Thursday.
+        int32_t weekday = static_cast<int32_t>(((days + 3) % 7 + 7) % 7); // 0 = Monday
+        return days - weekday;
+    }
+    case DatePart::Day:
+        return days;
+    }
+    return days;
+}
+
+// How many `part` boundaries lie between two days (DuckDB's date_diff).
+int64_t DifferenceInParts(int32_t start, int32_t end, DatePart part) {
+    int64_t y1, y2;
+    int32_t m1, m2, d1, d2;
+    date::ToCivil(start, y1, m1, d1);
+    date::ToCivil(end, y2, m2, d2);
+    switch (part) {
+    case DatePart::Year:
+        return y2 - y1;
+    case DatePart::Quarter:
+        return (y2 * 4 + (m2 - 1) / 3) - (y1 * 4 + (m1 - 1) / 3);
+    case DatePart::Month:
+        return (y2 * 12 + m2) - (y1 * 12 + m1);
+    case DatePart::Week:
+        return (static_cast<int64_t>(end) - start) / 7;
+    case DatePart::Day:
+        return static_cast<int64_t>(end) - start;
+    }
+    return 0;
+}
+
+bool IsDateOrTimestamp(const LogicalType& type) {
+    return type.id() == LogicalTypeId::DATE || type.id() == LogicalTypeId::TIMESTAMP;
+}
+
+// The day a DATE or TIMESTAMP value falls on; false for infinities.
+bool DayOf(const Vector& vector, idx_t index, bool is_date, int32_t& days) {
+    if (is_date) {
+        days = vector.data<int32_t>()[index];
+        return days != date::kInfinity && days != date::kNegativeInfinity;
+    }
+    int64_t micros = vector.data<int64_t>()[index];
+    if (micros == timestamp::kInfinity || micros == timestamp::kNegativeInfinity) {
+        return false;
+    }
+    days = timestamp::ToDate(micros);
+    return true;
+}
+
+idx_t IndexOf(const Vector& vector, idx_t row) {
+    return vector.vector_type() == VectorType::CONSTANT ? 0 : row;
+}
+
+const char* const kDayNames[] = {"Monday", "Tuesday",  "Wednesday", "Thursday",
+                                 "Friday", "Saturday", "Sunday"};
+const char* const kMonthNames[] = {"January",   "February", "March",    "April",
+                                   "May",       "June",     "July",     "August",
+                                   "September", "October",  "November", "December"};
+
+int32_t Weekday(int32_t days) {
+    return static_cast<int32_t>(((days + 3) % 7 + 7) % 7); // 0 = Monday
+}
+
+std::string Strftime(int32_t days, int64_t micros_of_day, std::string_view format) {
+    int64_t year;
+    int32_t month, day;
+    date::ToCivil(days, year, month, day);
+    auto two = [](int64_t value) {
+        std::string text = std::to_string(value);
+        return text.size() < 2 ? "0" + text : text;
+    };
+    std::string out;
+    for (size_t i = 0; i < format.size(); i++) {
+        if (format[i] != '%' || i + 1 == format.size()) {
+            out += format[i];
+            continue;
+        }
+        char spec = format[++i];
+        int64_t seconds = micros_of_day / dtime::kMicrosPerSecond;
+        switch (spec) {
+        case 'Y':
+            out += std::to_string(year);
+            break;
+        case 'y':
+            out += two(((year % 100) + 100) % 100);
+            break;
+        case 'm':
+            out += two(month);
+            break;
+        case 'd':
+            out += two(day);
+            break;
+        case 'H':
+            out += two(seconds / 3600);
+            break;
+        case 'M':
+            out += two(seconds / 60 % 60);
+            break;
+        case 'S':
+            out += two(seconds % 60);
+            break;
+        case 'j': {
+            std::string text = std::to_string(days - date::FromCivil(year, 1, 1) + 1);
+            out += std::string(3 - std::min<size_t>(3, text.size()), '0') + text;
+            break;
+        }
+        case 'a':
+            out += std::string(kDayNames[Weekday(days)]).substr(0, 3);
+            break;
+        case 'A':
+            out += kDayNames[Weekday(days)];
+            break;
+        case 'b':
+            out += std::string(kMonthNames[month - 1]).substr(0, 3);
+            break;
+        case 'B':
+            out += kMonthNames[month - 1];
+            break;
+        case '%':
+            out += '%';
+            break;
+        default:
+            throw Exception(ErrorKind::InvalidInput, std::string("strftime: format specifier %") +
+                                                         spec + " is not supported");
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+std::optional<BoundFunction> BindDateFunction(const std::string& name,
+                                              const std::vector<LogicalType>& arguments) {
+    LogicalType varchar = LogicalTypeId::VARCHAR;
+    if (name == "date_trunc" || name == "datetrunc") {
+        if (arguments.size() != 2 || !IsDateOrTimestamp(arguments[1])) {
+            return std::nullopt;
+        }
+        bool is_date = arguments[1].id() == LogicalTypeId::DATE;
+        return BoundFunction{
+            {varchar, arguments[1]},
+            LogicalTypeId::TIMESTAMP,
+            [is_date](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+                for (idx_t row = 0; row < count; row++) {
+                    idx_t p = IndexOf(*args[0], row), v = IndexOf(*args[1], row);
+                    int32_t days;
+                    if (!args[0]->validity().RowIsValid(p) || !args[1]->validity().RowIsValid(v) ||
+                        !DayOf(*args[1], v, is_date, days)) {
+                        result.SetNull(row);
+                        continue;
+                    }
+                    std::string_view text = args[0]->data<string_t>()[p].view();
+                    auto part = ParseDatePart(text);
+                    if (!part) {
+                        UnknownPart(text);
+                    }
+                    result.data<int64_t>()[row] = timestamp::FromDate(TruncateDays(days, *part));
+                }
+            }};
+    }
+    if (name == "date_diff" || name == "datediff") {
+        if (arguments.size() != 3 || !IsDateOrTimestamp(arguments[1]) ||
+            !IsDateOrTimestamp(arguments[2])) {
+            return std::nullopt;
+        }
+        bool start_date = arguments[1].id() == LogicalTypeId::DATE;
+        bool end_date = arguments[2].id() == LogicalTypeId::DATE;
+        return BoundFunction{
+            {varchar, arguments[1], arguments[2]},
+            LogicalTypeId::BIGINT,
+            [start_date, end_date](const std::vector<const Vector*>& args, idx_t count,
+                                   Vector& result) {
+                for (idx_t row = 0; row < count; row++) {
+                    idx_t p = IndexOf(*args[0], row), a = IndexOf(*args[1], row),
+                          b = IndexOf(*args[2], row);
+                    int32_t start, end;
+                    if (!args[0]->validity().RowIsValid(p) || !args[1]->validity().RowIsValid(a) ||
+                        !args[2]->validity().RowIsValid(b) ||
+                        !DayOf(*args[1], a, start_date, start) ||
+                        !DayOf(*args[2], b, end_date, end)) {
+                        result.SetNull(row);
+                        continue;
+                    }
+                    std::string_view text = args[0]->data<string_t>()[p].view();
+                    auto part = ParseDatePart(text);
+                    if (!part) {
+                        UnknownPart(text);
+                    }
+                    result.data<int64_t>()[row] = DifferenceInParts(start, end, *part);
+                }
+            }};
+    }
+    if ((name == "last_day" || name == "dayname" || name == "monthname") && arguments.size() == 1 &&
+        IsDateOrTimestamp(arguments[0])) {
+        bool is_date = arguments[0].id() == LogicalTypeId::DATE;
+        std::string which = name;
+        LogicalType type = which == "last_day" ? LogicalType(LogicalTypeId::DATE) : varchar;
+        return BoundFunction{
+            {arguments[0]},
+            type,
+            [is_date, which](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+                for (idx_t row = 0; row < count; row++) {
+                    idx_t v = IndexOf(*args[0], row);
+                    int32_t days;
+                    if (!args[0]->validity().RowIsValid(v) || !DayOf(*args[0], v, is_date, days)) {
+                        result.SetNull(row);
+                        continue;
+                    }
+                    int64_t year;
+                    int32_t month, day;
+                    date::ToCivil(days, year, month, day);
+                    if (which == "last_day") {
+                        int64_t next_year = month == 12 ? year + 1 : year;
+                        int32_t next_month = month == 12 ? 1 : month + 1;
+                        result.data<int32_t>()[row] = date::FromCivil(next_year, next_month, 1) - 1;
+                    } else if (which == "dayname") {
+                        result.data<string_t>()[row] = result.AddString(kDayNames[Weekday(days)]);
+                    } else {
+                        result.data<string_t>()[row] = result.AddString(kMonthNames[month - 1]);
+                    }
+                }
+            }};
+    }
+    if (name == "make_date" && arguments.size() == 3) {
+        LogicalType bigint = LogicalTypeId::BIGINT;
+        return BoundFunction{
+            {bigint, bigint, bigint},
+            LogicalTypeId::DATE,
+            [](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+                for (idx_t row = 0; row < count; row++) {
+                    idx_t y = IndexOf(*args[0], row), m = IndexOf(*args[1], row),
+                          d = IndexOf(*args[2], row);
+                    if (!args[0]->validity().RowIsValid(y) || !args[1]->validity().RowIsValid(m) ||
+                        !args[2]->validity().RowIsValid(d)) {
+                        result.SetNull(row);
+                        continue;
+                    }
+                    int64_t year = args[0]->data<int64_t>()[y];
+                    int64_t month = args[1]->data<int64_t>()[m], day = args[2]->data<int64_t>()[d];
+                    if (month < 1 || month > 12 || day < 1 || day > 31 ||
+                        !date::IsValidCivil(year, static_cast<int32_t>(month),
+                                            static_cast<int32_t>(day))) {
+                        throw Exception(ErrorKind::OutOfRange,
+                                        "Date out of range: " + std::to_string(year) + "-" +
+                                            std::to_string(month) + "-" + std::to_string(day));
+                    }
+                    result.data<int32_t>()[row] = date::FromCivil(year, static_cast<int32_t>(month),
+                                                                  static_cast<int32_t>(day));
+                }
+            }};
+    }
+    if (name == "strftime" && arguments.size() == 2 && IsDateOrTimestamp(arguments[0])) {
+        bool is_date = arguments[0].id() == LogicalTypeId::DATE;
+        return BoundFunction{
+            {arguments[0], varchar},
+            varchar,
+            [is_date](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+                for (idx_t row = 0; row < count; row++) {
+                    idx_t v = IndexOf(*args[0], row), f = IndexOf(*args[1], row);
+                    int32_t days;
+                    if (!args[0]->validity().RowIsValid(v) || !args[1]->validity().RowIsValid(f) ||
+                        !DayOf(*args[0], v, is_date, days)) {
+                        result.SetNull(row);
+                        continue;
+                    }
+                    int64_t micros_of_day =
+                        is_date ? 0 : args[0]->data<int64_t>()[v] - timestamp::FromDate(days);
+                    result.data<string_t>()[row] = result.AddString(
+                        Strftime(days, micros_of_day, args[1]->data<string_t>()[f].view()));
+                }
+            }};
+    }
+    return std::nullopt;
 }
 
 } // namespace sluice

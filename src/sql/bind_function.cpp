@@ -137,6 +137,18 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
         }
         function = BindMathFunction(name, types, digits);
         if (!function) {
+            // String literals stand for dates and timestamps here, as in DuckDB.
+            for (size_t i = 0; i < arguments.size(); i++) {
+                if (i > 0 && arguments[i]->kind == ExpressionKind::Constant &&
+                    arguments[i]->type.id() == LogicalTypeId::VARCHAR &&
+                    (name == "date_diff" || name == "datediff")) {
+                    arguments[i] = CastTo(std::move(arguments[i]), LogicalTypeId::TIMESTAMP);
+                    types[i] = arguments[i]->type;
+                }
+            }
+            function = BindDateFunction(name, types);
+        }
+        if (!function) {
             function = BindStringFunction(name, arguments.size());
             if (function) {
                 arity(function->argument_types.size(), function->argument_types.size());
