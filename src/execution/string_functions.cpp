@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace sluice {
 
@@ -86,6 +88,65 @@ bool LikeMatches(std::string_view text, std::string_view pattern, bool case_inse
     return p == pattern.size();
 }
 
+namespace {
+
+// A LIKE pattern made of literal pieces between %s: whether it is anchored at either end.
+struct LikePieces {
+    std::vector<std::string_view> pieces;
+    bool anchored_start = false;
+    bool anchored_end = false;
+};
+
+// The pattern as pieces, or nullopt when it has _ or an escape character.
+std::optional<LikePieces> SplitOnPercent(std::string_view pattern, char escape) {
+    if (pattern.find('_') != std::string_view::npos ||
+        (escape != 0 && pattern.find(escape) != std::string_view::npos)) {
+        return std::nullopt;
+    }
+    LikePieces split;
+    split.anchored_start = pattern.empty() || pattern.front() != '%';
+    split.anchored_end = pattern.empty() || pattern.back() != '%';
+    size_t start = 0;
+    while (start <= pattern.size()) {
+        size_t end = std::min(pattern.find('%', start), pattern.size());
+        split.pieces.push_back(pattern.substr(start, end - start));
+        start = end + 1;
+    }
+    return split;
+}
+
+bool MatchesPieces(std::string_view text, const LikePieces& split) {
+    const auto& pieces = split.pieces;
+    if (pieces.size() == 1) {
+        return text == pieces[0]; // no % at all
+    }
+    size_t begin = 0, end = text.size();
+    if (split.anchored_start) {
+        if (text.substr(0, pieces.front().size()) != pieces.front()) {
+            return false;
+        }
+        begin = pieces.front().size();
+    }
+    if (split.anchored_end) {
+        const std::string_view& last = pieces.back();
+        if (last.size() > end - begin || text.substr(end - last.size()) != last) {
+            return false;
+        }
+        end -= last.size();
+    }
+    // The middle pieces, each found as early as possible after the one before.
+    for (size_t i = 1; i + 1 < pieces.size(); i++) {
+        size_t found = text.substr(0, end).find(pieces[i], begin);
+        if (found == std::string_view::npos) {
+            return false;
+        }
+        begin = found + pieces[i].size();
+    }
+    return begin <= end;
+}
+
+} // namespace
+
 BoundFunction BindLike(bool case_insensitive) {
     ScalarFunctionBody body = [case_insensitive](const std::vector<const Vector*>& args,
                                                  idx_t count, Vector& result) {
@@ -100,6 +161,21 @@ BoundFunction BindLike(bool case_insensitive) {
                                     "character.");
                 }
                 escape = text.empty() ? 0 : text[0];
+            }
+        }
+        const Vector& patterns = *args[1];
+        if (!case_insensitive && patterns.vector_type() == VectorType::CONSTANT &&
+            patterns.RowIsValid(0)) {
+            // A constant pattern of literals and %s ('%special%requests%'): found piece by
+            // piece with memchr/memcmp-based searches instead of character-wise backtracking.
+            std::string_view pattern = patterns.data<string_t>()[0].view();
+            if (auto pieces = SplitOnPercent(pattern, escape)) {
+                UnaryLoop<string_t, bool>(*args[0], count, result,
+                                          [&](const string_t& text, bool& out) {
+                                              out = MatchesPieces(text.view(), *pieces);
+                                              return true;
+                                          });
+                return;
             }
         }
         BinaryLoop<string_t, string_t, bool>(
