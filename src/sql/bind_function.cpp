@@ -39,6 +39,24 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
         return {MakeConstant(Value::Varchar(child.expression->type.ToString())),
                 LiteralOrigin::None};
     }
+    if (name == "nullif") {
+        // nullif(a, b) is CASE WHEN a = b THEN NULL ELSE a END.
+        arity(2, 2);
+        Bound value = Bind(*expression.children[0]);
+        Bound other = Bind(*expression.children[1]);
+        ExpressionPtr kept = value.expression->Copy();
+        ExpressionPtr equal = BindComparisonOf("=", std::move(value), std::move(other),
+                                               expression.location);
+        LogicalType type = kept->type.id() == LogicalTypeId::SQLNULL
+                               ? LogicalType(LogicalTypeId::INTEGER)
+                               : kept->type;
+        std::vector<ExpressionPtr> branches;
+        branches.push_back(std::move(equal));
+        branches.push_back(MakeConstant(Value::Null(type)));
+        branches.push_back(CastTo(std::move(kept), type));
+        return {Fold(MakeFunction("nullif", sluice::BindCase(1, type), std::move(branches))),
+                LiteralOrigin::None};
+    }
     std::vector<ExpressionPtr> arguments;
     for (const auto& child : expression.children) {
         arguments.push_back(Bind(*child).expression);
@@ -74,7 +92,7 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
     } else if (name == "substring" || name == "substr") {
         arity(2, 3);
         function = BindSubstring(arguments.size());
-    } else if (name == "coalesce") {
+    } else if (name == "coalesce" || name == "ifnull") {
         if (arguments.empty()) {
             arity(1, SIZE_MAX);
         }
