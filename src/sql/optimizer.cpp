@@ -702,9 +702,22 @@ double Optimizer::Estimate(LogicalOperator& op) {
             rows = std::max(left, op.estimated_rows > 0 ? op.estimated_rows : left);
             break;
         case PhysicalJoinType::Semi:
-        case PhysicalJoinType::Anti:
-            rows = std::max(1.0, left * 0.5);
+        case PhysicalJoinType::Anti: {
+            // The share of the left rows with a match: the right side's keys among all the
+            // values the key can take (half, without keys to judge by).
+            double matching = 0.5;
+            for (const auto& condition : op.conditions) {
+                // Base rows, or the statistics' range: the values the key can take at all.
+                double values = DistinctEstimate(*condition.right, 1e18);
+                if (values < 1e18) {
+                    matching = std::min(matching, std::min(1.0, right / std::max(1.0, values)));
+                }
+            }
+            rows = std::max(1.0, left * (op.join_type == PhysicalJoinType::Semi
+                                             ? matching
+                                             : 1.0 - std::min(matching, 0.9)));
             break;
+        }
         case PhysicalJoinType::Mark:
             rows = left;
             break;
