@@ -16,6 +16,7 @@ struct BuildLocal : public LocalState {
             spill.AppendBuild(*held);
         }
         chunks.clear();
+        filling = nullptr;
         reservation.Resize(0);
     }
 
@@ -23,6 +24,7 @@ struct BuildLocal : public LocalState {
         : held(std::make_unique<MemoryReservation>(memory, "a hash join build", statistics)),
           reservation(*held) {}
     std::vector<std::unique_ptr<DataChunk>> chunks;
+    DataChunk* filling = nullptr; // the chunk of `chunks` sparse input is copied into
     // Handed to the sink with the rows by Combine: they stay reserved as long as the table lives.
     std::unique_ptr<MemoryReservation> held;
     MemoryReservation& reservation;
@@ -51,8 +53,8 @@ SinkResult HashJoinBuildSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*
         spill->AppendBuild(chunk);
         return SinkResult::NeedMoreInput;
     }
-    state.chunks.push_back(ReferenceChunk(chunk));
-    idx_t wanted = state.reservation.size() + ChunkMemory(*state.chunks.back());
+    idx_t wanted =
+        state.reservation.size() + AppendRowsCompactly(state.chunks, state.filling, chunk);
     if (!state.reservation.TryResize(wanted)) {
         if (!CanSpill()) {
             state.reservation.Resize(wanted); // the Out of Memory error

@@ -124,15 +124,16 @@ int CompareRows(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
     });
 }
 
-idx_t ChunkMemory(const DataChunk& chunk) {
+namespace {
+
+// The bytes of a chunk's strings too long to inline, wherever they live.
+idx_t LongStringBytes(const DataChunk& chunk) {
     idx_t bytes = 0;
     for (idx_t column = 0; column < chunk.ColumnCount(); column++) {
         const Vector& vector = chunk.column(column);
-        bytes += vector.capacity() * PhysicalTypeSize(vector.type().physical());
         if (vector.type().physical() != PhysicalType::VARCHAR) {
             continue;
         }
-        // The bytes of strings too long to inline, wherever they live.
         const string_t* strings = vector.data<string_t>();
         idx_t rows = vector.vector_type() == VectorType::CONSTANT ? 1 : chunk.size();
         for (idx_t row = 0; row < rows; row++) {
@@ -141,6 +142,41 @@ idx_t ChunkMemory(const DataChunk& chunk) {
             }
         }
     }
+    return bytes;
+}
+
+idx_t BufferBytes(const DataChunk& chunk) {
+    idx_t bytes = 0;
+    for (idx_t column = 0; column < chunk.ColumnCount(); column++) {
+        const Vector& vector = chunk.column(column);
+        bytes += vector.capacity() * PhysicalTypeSize(vector.type().physical());
+    }
+    return bytes;
+}
+
+} // namespace
+
+idx_t ChunkMemory(const DataChunk& chunk) {
+    return BufferBytes(chunk) + LongStringBytes(chunk);
+}
+
+idx_t AppendRowsCompactly(std::vector<std::unique_ptr<DataChunk>>& chunks, DataChunk*& filling,
+                          const DataChunk& source) {
+    if (source.size() >= kVectorSize / 2) {
+        chunks.push_back(ReferenceChunk(source));
+        return ChunkMemory(*chunks.back());
+    }
+    idx_t bytes = LongStringBytes(source);
+    if (!filling || filling->size() + source.size() > kVectorSize) {
+        chunks.push_back(std::make_unique<DataChunk>(source.Types(), kVectorSize));
+        filling = chunks.back().get();
+        bytes += BufferBytes(*filling);
+    }
+    idx_t rows[kVectorSize];
+    for (idx_t row = 0; row < source.size(); row++) {
+        rows[row] = row;
+    }
+    filling->AppendSelected(source, rows, source.size());
     return bytes;
 }
 

@@ -29,6 +29,13 @@ idx_t ChunkMemory(const DataChunk& chunk);
 // A chunk showing `source`'s rows without copying them (see Vector::Reference).
 std::unique_ptr<DataChunk> ReferenceChunk(const DataChunk& source);
 
+// Keeps `source`'s rows in `chunks` for a sink: a chunk at least half full is referenced as it
+// is; sparser ones (after selective filters and joins) are copied together into `filling`, a
+// chunk of the list with room, since each would otherwise hold whole vectors for a few rows
+// (TPC-H Q9's join build: 3 GB for 3 million rows). Returns the bytes newly held.
+idx_t AppendRowsCompactly(std::vector<std::unique_ptr<DataChunk>>& chunks, DataChunk*& filling,
+                          const DataChunk& source);
+
 // Where a row lives in a list of chunks.
 struct RowLocation {
     uint32_t chunk;

@@ -45,8 +45,8 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
         Bound value = Bind(*expression.children[0]);
         Bound other = Bind(*expression.children[1]);
         ExpressionPtr kept = value.expression->Copy();
-        ExpressionPtr equal = BindComparisonOf("=", std::move(value), std::move(other),
-                                               expression.location);
+        ExpressionPtr equal =
+            BindComparisonOf("=", std::move(value), std::move(other), expression.location);
         LogicalType type = kept->type.id() == LogicalTypeId::SQLNULL
                                ? LogicalType(LogicalTypeId::INTEGER)
                                : kept->type;

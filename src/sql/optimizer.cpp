@@ -531,7 +531,7 @@ double Optimizer::DistinctEstimate(const Expression& key, double fallback) const
     if (key.kind == ExpressionKind::BoundColumn) {
         auto known = column_distinct_.find({key.binding.table_index, key.binding.column_index});
         if (known != column_distinct_.end()) {
-            return std::max(1.0, std::min(known->second, fallback));
+            return std::max(1.0, known->second);
         }
         auto found = base_rows_.find(key.binding.table_index);
         if (found != base_rows_.end()) {
