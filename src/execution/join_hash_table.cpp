@@ -1,6 +1,7 @@
 #include "execution/join_hash_table.hpp"
 
 #include "common/exception.hpp"
+#include "common/physical_dispatch.hpp"
 
 namespace sluice {
 
@@ -42,6 +43,26 @@ void JoinHashTable::Build() {
     for (idx_t k = 0; k < key_count_; k++) {
         key_equal_.push_back(RowsEqualFor(types_[k].physical()));
     }
+    views_.assign(types_.size(), {});
+    for (idx_t column = 0; column < types_.size(); column++) {
+        for (const auto& chunk : chunks_) {
+            const Vector& vector = chunk->column(column);
+            views_[column].push_back({vector.data<uint8_t>(),
+                                      vector.validity().AllValid() ? nullptr : &vector.validity(),
+                                      vector.vector_type() == VectorType::CONSTANT});
+        }
+    }
+    flat_keys_ = key_count_ > 0;
+    for (idx_t k = 0; k < key_count_; k++) {
+        PhysicalType physical = types_[k].physical();
+        bool integer = physical != PhysicalType::VARCHAR && physical != PhysicalType::FLOAT &&
+                       physical != PhysicalType::DOUBLE && physical != PhysicalType::BOOL;
+        key_widths_.push_back(PhysicalTypeSize(physical));
+        flat_keys_ = flat_keys_ && integer;
+        for (const ColumnView& view : views_[k]) {
+            flat_keys_ = flat_keys_ && !view.constant;
+        }
+    }
     uint64_t hashes[kVectorSize];
     for (idx_t c = 0; c < chunks_.size(); c++) {
         DataChunk& chunk = *chunks_[c];
@@ -69,8 +90,8 @@ void JoinHashTable::Build() {
     }
 }
 
-bool JoinHashTable::KeysEqual(uint32_t entry, const std::vector<const Vector*>& keys,
-                              idx_t row) const {
+bool JoinHashTable::KeysEqualGeneric(uint32_t entry, const std::vector<const Vector*>& keys,
+                                     idx_t row) const {
     const RowLocation& location = entries_[entry - 1].row;
     const DataChunk& chunk = *chunks_[location.chunk];
     for (idx_t k = 0; k < key_count_; k++) {
@@ -79,6 +100,31 @@ bool JoinHashTable::KeysEqual(uint32_t entry, const std::vector<const Vector*>& 
         }
     }
     return true;
+}
+
+void JoinHashTable::Gather(idx_t column, const RowLocation* rows, idx_t count, Vector& target,
+                           const std::shared_ptr<const void>& owner) const {
+    if (types_[column].physical() == PhysicalType::VARCHAR) {
+        GatherRows(chunks_, column, rows, count, target, 0, owner);
+        return;
+    }
+    const std::vector<ColumnView>& views = views_[column];
+    DispatchPhysical(types_[column].physical(), [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (!std::is_same_v<T, string_t>) {
+            T* out = target.data<T>();
+            for (idx_t i = 0; i < count; i++) {
+                const ColumnView& view = views[rows[i].chunk];
+                idx_t index = view.constant ? 0 : rows[i].row;
+                if (!view.validity || view.validity->RowIsValid(index)) {
+                    out[i] = reinterpret_cast<const T*>(view.data)[index];
+                    target.validity().SetValid(i);
+                } else {
+                    target.SetNull(i);
+                }
+            }
+        }
+    });
 }
 
 } // namespace sluice

@@ -3,6 +3,7 @@
 #include "common/data_chunk.hpp"
 #include "execution/row_operations.hpp"
 
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -53,9 +54,40 @@ public:
     uint64_t EntryHash(uint32_t entry) const { return entries_[entry - 1].hash; }
     const RowLocation& EntryRow(uint32_t entry) const { return entries_[entry - 1].row; }
     // The build row of `entry` has keys equal to row `row` of `keys`.
-    bool KeysEqual(uint32_t entry, const std::vector<const Vector*>& keys, idx_t row) const;
+    bool KeysEqual(uint32_t entry, const std::vector<const Vector*>& keys, idx_t row) const {
+        if (flat_keys_) {
+            // Integer keys: compared as bytes straight from the build chunks' buffers (rows
+            // with NULL keys are not in the index, and the probe skips NULL keys).
+            const RowLocation& location = entries_[entry - 1].row;
+            for (idx_t k = 0; k < key_count_; k++) {
+                const ColumnView& view = views_[k][location.chunk];
+                idx_t width = key_widths_[k];
+                const Vector& probe = *keys[k];
+                idx_t index = probe.vector_type() == VectorType::CONSTANT ? 0 : row;
+                if (std::memcmp(view.data + location.row * width,
+                                probe.data<uint8_t>() + index * width, width) != 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return KeysEqualGeneric(entry, keys, row);
+    }
+    // Column `column` of the build rows `rows[0..count)` into `target` from row 0.
+    void Gather(idx_t column, const RowLocation* rows, idx_t count, Vector& target,
+                const std::shared_ptr<const void>& owner) const;
 
 private:
+    bool KeysEqualGeneric(uint32_t entry, const std::vector<const Vector*>& keys, idx_t row) const;
+
+    // One column of one build chunk, found without going through the chunk (probes touch
+    // rows of random chunks: each indirection would be a cache miss).
+    struct ColumnView {
+        const uint8_t* data;
+        const ValidityMask* validity; // null when every row is valid
+        bool constant;
+    };
+
     idx_t key_count_;
     std::vector<LogicalType> types_;
     std::mutex mutex_;
@@ -74,6 +106,9 @@ private:
     std::vector<uint32_t> heads_;
     std::vector<Entry> entries_;
     std::vector<RowsEqualFunction> key_equal_;
+    std::vector<std::vector<ColumnView>> views_; // [column][chunk], set by Build
+    std::vector<idx_t> key_widths_;
+    bool flat_keys_ = false; // every key an integer column, flat in every chunk
     uint64_t mask_ = 0;
 };
 

@@ -233,8 +233,8 @@ bool HashJoinProbe::NextPairs(ProbeState& state, const DataChunk& input, DataChu
     }
     idx_t key_count = table_->key_count();
     for (idx_t column = key_count; column < table_->types().size(); column++) {
-        GatherRows(table_->chunks(), column, build_rows, pair_count,
-                   pairs.column(probe_types_.size() + column - key_count), 0, table_);
+        table_->Gather(column, build_rows, pair_count,
+                       pairs.column(probe_types_.size() + column - key_count), table_);
     }
     pairs.SetSize(pair_count);
     if (residual_ == nullptr) {
