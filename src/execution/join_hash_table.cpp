@@ -63,6 +63,7 @@ void JoinHashTable::Build() {
             flat_keys_ = flat_keys_ && !view.constant;
         }
     }
+    inline_key_ = flat_keys_ && key_count_ == 1 && key_widths_[0] <= sizeof(uint64_t);
     uint64_t hashes[kVectorSize];
     for (idx_t c = 0; c < chunks_.size(); c++) {
         DataChunk& chunk = *chunks_[c];
@@ -83,8 +84,9 @@ void JoinHashTable::Build() {
                 continue;
             }
             uint32_t& head = heads_[hashes[row] & mask_];
-            entries_.push_back(
-                {hashes[row], {static_cast<uint32_t>(c), static_cast<uint32_t>(row)}, head});
+            entries_.push_back({inline_key_ ? InlineKey(chunk.column(0), row) : hashes[row],
+                                {static_cast<uint32_t>(c), static_cast<uint32_t>(row)},
+                                head});
             head = static_cast<uint32_t>(entries_.size());
         }
     }

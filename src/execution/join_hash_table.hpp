@@ -51,7 +51,15 @@ public:
         }
     }
     uint32_t NextEntry(uint32_t entry) const { return entries_[entry - 1].next; }
-    uint64_t EntryHash(uint32_t entry) const { return entries_[entry - 1].hash; }
+    // The build row of `entry` has the keys of probe row `row` (whose keys hash to `hash`).
+    bool Matches(uint32_t entry, uint64_t hash, const std::vector<const Vector*>& keys,
+                 idx_t row) const {
+        if (inline_key_) {
+            // One integer key of at most 8 bytes: the entry holds the key itself.
+            return entries_[entry - 1].hash == InlineKey(*keys[0], row);
+        }
+        return entries_[entry - 1].hash == hash && KeysEqual(entry, keys, row);
+    }
     const RowLocation& EntryRow(uint32_t entry) const { return entries_[entry - 1].row; }
     // The build row of `entry` has keys equal to row `row` of `keys`.
     bool KeysEqual(uint32_t entry, const std::vector<const Vector*>& keys, idx_t row) const {
@@ -78,6 +86,12 @@ public:
                 const std::shared_ptr<const void>& owner) const;
 
 private:
+    uint64_t InlineKey(const Vector& keys, idx_t row) const {
+        idx_t index = keys.vector_type() == VectorType::CONSTANT ? 0 : row;
+        uint64_t key = 0;
+        std::memcpy(&key, keys.data<uint8_t>() + index * key_widths_[0], key_widths_[0]);
+        return key;
+    }
     bool KeysEqualGeneric(uint32_t entry, const std::vector<const Vector*>& keys, idx_t row) const;
 
     // One column of one build chunk, found without going through the chunk (probes touch
@@ -99,7 +113,7 @@ private:
     // One entry per build row with non-NULL keys; a chain's entries in one array, so that
     // following a chain touches one cache line per entry.
     struct Entry {
-        uint64_t hash;
+        uint64_t hash; // or, with inline_key_, the key's bytes
         RowLocation row;
         uint32_t next; // 1-based; 0 ends the chain
     };
@@ -108,7 +122,8 @@ private:
     std::vector<RowsEqualFunction> key_equal_;
     std::vector<std::vector<ColumnView>> views_; // [column][chunk], set by Build
     std::vector<idx_t> key_widths_;
-    bool flat_keys_ = false; // every key an integer column, flat in every chunk
+    bool flat_keys_ = false;  // every key an integer column, flat in every chunk
+    bool inline_key_ = false; // one flat integer key of at most 8 bytes, held in the entries
     uint64_t mask_ = 0;
 };
 

@@ -200,8 +200,7 @@ bool HashJoinProbe::NextPairs(ProbeState& state, const DataChunk& input, DataChu
         while (state.entry != 0 && pair_count < kVectorSize) {
             uint32_t entry = state.entry;
             state.entry = table_->NextEntry(entry);
-            if (table_->EntryHash(entry) != state.hashes[row] ||
-                !table_->KeysEqual(entry, state.key_pointers, row)) {
+            if (!table_->Matches(entry, state.hashes[row], state.key_pointers, row)) {
                 continue;
             }
             if (existence_only) {
