@@ -1,6 +1,6 @@
 // The 22 TPC-H queries on local Parquet (hot cache), Sluice beside DuckDB 1.5.6 in one run, at
-// the same thread count; medians of the repetitions, the ratio Sluice / DuckDB per query, and
-// the sums of the medians.
+// the same thread count; medians and ranges of interleaved repetitions, the ratio Sluice /
+// DuckDB per query, and the sums of the medians.
 //
 //   node bench/tpch_local.mjs [--sf 1] [--repetitions 5] [--threads N] [--queries 1,6,9,18]
 //
@@ -21,7 +21,7 @@ const argument = (name, fallback) => {
   return at > 0 ? Number(process.argv[at + 1]) : fallback;
 };
 const sf = argument('--sf', 1);
-const repetitions = argument('--repetitions', 5);
+const repetitions = argument('--repetitions', 3);
 const threads = argument('--threads', cpus().length);
 const sluice = join(root, 'build', 'sluice');
 const dataDir = join(root, 'build', 'bench-data', `tpch_sf${sf}`);
@@ -37,36 +37,41 @@ const duck = await instance.connect();
 await duck.run(`SET threads = ${threads}`);
 await duck.run(views);
 
-// One shell per query: the views, then the query repeated; the last `repetitions` timer lines
-// are the query's.
+// One shell per query and repetition: the views, the query once to warm the cache, then once
+// timed by .timer (no process start-up in the figure).
 function timeSluice(query) {
-  const script = `SET threads = ${threads};\n${views}\n.timer on\n` +
-    (text(query) + '\n').repeat(repetitions + 1);
+  const script = `SET threads = ${threads};\n${views}\n.timer on\n` + (text(query) + '\n').repeat(2);
   const out = execFileSync(sluice, ['-csv'], { input: script, encoding: 'utf8', maxBuffer: 1 << 28 });
   const times = [...out.matchAll(/Run Time \(s\): real ([0-9.]+)/g)].map((m) => Number(m[1]));
-  return times.slice(-repetitions); // the first run warms the cache
+  return times[times.length - 1];
 }
 async function timeDuckDB(query) {
-  const times = [];
-  await duck.runAndReadAll(text(query)); // warm-up
-  for (let i = 0; i < repetitions; i++) {
-    const start = process.hrtime.bigint();
-    await duck.runAndReadAll(text(query));
-    times.push(Number(process.hrtime.bigint() - start) / 1e9);
-  }
-  return times;
+  const start = process.hrtime.bigint();
+  await duck.runAndReadAll(text(query));
+  return Number(process.hrtime.bigint() - start) / 1e9;
 }
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-console.log(`TPC-H SF${sf}, local Parquet, hot, ${threads} threads, median of ${repetitions}`);
-console.log('query   sluice_s   duckdb_s   ratio');
+// Repetitions interleaved: every query on both engines, then again (the machine is shared and
+// noisy; a slow minute then touches both).
+for (const query of queries) await duck.runAndReadAll(text(query)); // DuckDB's warm-up
+const runs = Object.fromEntries(queries.map((q) => [q, { sluice: [], duckdb: [] }]));
+for (let rep = 0; rep < repetitions; rep++) {
+  for (const query of queries) {
+    runs[query].sluice.push(timeSluice(query));
+    runs[query].duckdb.push(await timeDuckDB(query));
+  }
+}
+const range = (values) => `${Math.min(...values).toFixed(3)}-${Math.max(...values).toFixed(3)}`;
+console.log(`TPC-H SF${sf}, local Parquet, hot, ${threads} threads, medians of ${repetitions} interleaved runs (range)`);
+console.log('| query | Sluice s | DuckDB s | Sluice / DuckDB |');
+console.log('|---|---:|---:|---:|');
 let sluiceSum = 0, duckSum = 0;
 for (const query of queries) {
-  const sluiceTimes = timeSluice(query);
-  const duckTimes = await timeDuckDB(query);
-  const s = median(sluiceTimes), d = median(duckTimes);
+  const s = median(runs[query].sluice), d = median(runs[query].duckdb);
   sluiceSum += s;
   duckSum += d;
-  console.log(`${query}    ${s.toFixed(3).padStart(7)}    ${d.toFixed(3).padStart(7)}   ${(s / d).toFixed(2)}x`);
+  console.log(`| ${query} | ${s.toFixed(3)} (${range(runs[query].sluice)}) | ` +
+    `${d.toFixed(3)} (${range(runs[query].duckdb)}) | ${(s / d).toFixed(2)}x |`);
 }
-console.log(`sum    ${sluiceSum.toFixed(3).padStart(8)}   ${duckSum.toFixed(3).padStart(8)}   ${(sluiceSum / duckSum).toFixed(2)}x`);
+console.log(`| sum | ${sluiceSum.toFixed(3)} | ${duckSum.toFixed(3)} | ${(sluiceSum / duckSum).toFixed(2)}x |`);

@@ -258,6 +258,16 @@ std::optional<DatePart> ParseDatePart(std::string_view name) {
                         "\" not recognized (supported: year, quarter, month, week, day)");
 }
 
+// The date part named at row `index` of `parts`; an error for names it does not know.
+DatePart PartAt(const Vector& parts, idx_t index) {
+    std::string_view text = parts.data<string_t>()[index].view();
+    auto part = ParseDatePart(text);
+    if (!part) {
+        UnknownPart(text);
+    }
+    return *part;
+}
+
 // Days since 1970-01-01 of the first day of `part` holding `days`.
 int32_t TruncateDays(int32_t days, DatePart part) {
     int64_t year;
@@ -422,12 +432,8 @@ std::optional<BoundFunction> BindDateFunction(const std::string& name,
                         result.SetNull(row);
                         continue;
                     }
-                    std::string_view text = args[0]->data<string_t>()[p].view();
-                    auto part = ParseDatePart(text);
-                    if (!part) {
-                        UnknownPart(text);
-                    }
-                    result.data<int64_t>()[row] = timestamp::FromDate(TruncateDays(days, *part));
+                    result.data<int64_t>()[row] =
+                        timestamp::FromDate(TruncateDays(days, PartAt(*args[0], p)));
                 }
             }};
     }
@@ -438,30 +444,26 @@ std::optional<BoundFunction> BindDateFunction(const std::string& name,
         }
         bool start_date = arguments[1].id() == LogicalTypeId::DATE;
         bool end_date = arguments[2].id() == LogicalTypeId::DATE;
-        return BoundFunction{
-            {varchar, arguments[1], arguments[2]},
-            LogicalTypeId::BIGINT,
-            [start_date, end_date](const std::vector<const Vector*>& args, idx_t count,
-                                   Vector& result) {
-                for (idx_t row = 0; row < count; row++) {
-                    idx_t p = IndexOf(*args[0], row), a = IndexOf(*args[1], row),
-                          b = IndexOf(*args[2], row);
-                    int32_t start, end;
-                    if (!args[0]->validity().RowIsValid(p) || !args[1]->validity().RowIsValid(a) ||
-                        !args[2]->validity().RowIsValid(b) ||
-                        !DayOf(*args[1], a, start_date, start) ||
-                        !DayOf(*args[2], b, end_date, end)) {
-                        result.SetNull(row);
-                        continue;
-                    }
-                    std::string_view text = args[0]->data<string_t>()[p].view();
-                    auto part = ParseDatePart(text);
-                    if (!part) {
-                        UnknownPart(text);
-                    }
-                    result.data<int64_t>()[row] = DifferenceInParts(start, end, *part);
-                }
-            }};
+        return BoundFunction{{varchar, arguments[1], arguments[2]},
+                             LogicalTypeId::BIGINT,
+                             [start_date, end_date](const std::vector<const Vector*>& args,
+                                                    idx_t count, Vector& result) {
+                                 for (idx_t row = 0; row < count; row++) {
+                                     idx_t p = IndexOf(*args[0], row), a = IndexOf(*args[1], row),
+                                           b = IndexOf(*args[2], row);
+                                     int32_t start, end;
+                                     if (!args[0]->validity().RowIsValid(p) ||
+                                         !args[1]->validity().RowIsValid(a) ||
+                                         !args[2]->validity().RowIsValid(b) ||
+                                         !DayOf(*args[1], a, start_date, start) ||
+                                         !DayOf(*args[2], b, end_date, end)) {
+                                         result.SetNull(row);
+                                         continue;
+                                     }
+                                     result.data<int64_t>()[row] =
+                                         DifferenceInParts(start, end, PartAt(*args[0], p));
+                                 }
+                             }};
     }
     if ((name == "last_day" || name == "dayname" || name == "monthname") && arguments.size() == 1 &&
         IsDateOrTimestamp(arguments[0])) {

@@ -156,6 +156,14 @@ ExpressionPtr MakeNot(ExpressionPtr child) {
     return negation;
 }
 
+ExpressionPtr MakeIsNull(ExpressionPtr child) {
+    auto result = std::make_unique<Expression>();
+    result->kind = ExpressionKind::IsNull;
+    result->type = LogicalTypeId::BOOLEAN;
+    result->children.push_back(std::move(child));
+    return result;
+}
+
 ExpressionPtr MakeBoundColumn(ColumnBinding binding, LogicalType type) {
     auto expression = std::make_unique<Expression>();
     expression->kind = ExpressionKind::BoundColumn;

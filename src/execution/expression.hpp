@@ -81,6 +81,7 @@ ExpressionPtr MakeBoundColumn(ColumnBinding binding, LogicalType type);
 ExpressionPtr MakeAnd(ExpressionPtr left, ExpressionPtr right);
 ExpressionPtr MakeOr(ExpressionPtr left, ExpressionPtr right);
 ExpressionPtr MakeNot(ExpressionPtr child);
+ExpressionPtr MakeIsNull(ExpressionPtr child);
 ExpressionPtr MakeCast(ExpressionPtr child, LogicalType target, bool try_cast = false);
 
 } // namespace sluice

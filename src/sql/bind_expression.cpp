@@ -1021,10 +1021,7 @@ Binder::Bound Binder::BindQuantifiedComparison(const ParsedExpression& expressio
     Bound value{MakeBoundColumn(column, query.types[0]), LiteralOrigin::None};
     ExpressionPtr compared =
         BindComparisonOf(op, std::move(operand), std::move(value), expression.location);
-    auto is_null = std::make_unique<Expression>();
-    is_null->kind = ExpressionKind::IsNull;
-    is_null->type = LogicalTypeId::BOOLEAN;
-    is_null->children.push_back(compared->Copy());
+    ExpressionPtr is_null = MakeIsNull(compared->Copy());
     std::vector<ExpressionPtr> code;
     code.push_back(std::move(compared));
     code.push_back(IntegerConstant(2));

@@ -13,6 +13,23 @@
 
 namespace sluice {
 
+LogicalType Binder::CommonTypeOf(const std::vector<ExpressionPtr>& arguments,
+                                 const std::string& function, SourceLocation location) {
+    LogicalType type = arguments[0]->type;
+    for (const auto& argument : arguments) {
+        auto common = CommonSuperType(type, argument->type);
+        if (!common) {
+            Fail(ErrorKind::Binder,
+                 "Cannot mix values of type " + type.ToString() + " and " +
+                     argument->type.ToString() + " in " + function +
+                     " - an explicit cast is required",
+                 location);
+        }
+        type = *common;
+    }
+    return type.id() == LogicalTypeId::SQLNULL ? LogicalType(LogicalTypeId::INTEGER) : type;
+}
+
 Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
     const std::string& name = expression.text;
     auto arity = [&](size_t low, size_t high) {
@@ -96,41 +113,14 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
         if (arguments.empty()) {
             arity(1, SIZE_MAX);
         }
-        LogicalType type = arguments[0]->type;
-        for (const auto& argument : arguments) {
-            auto common = CommonSuperType(type, argument->type);
-            if (!common) {
-                Fail(ErrorKind::Binder,
-                     "Cannot mix values of type " + type.ToString() + " and " +
-                         argument->type.ToString() + " in COALESCE - an explicit cast is required",
-                     expression.location);
-            }
-            type = *common;
-        }
-        if (type.id() == LogicalTypeId::SQLNULL) {
-            type = LogicalTypeId::INTEGER;
-        }
-        function = sluice::BindCoalesce(arguments.size(), type);
+        function = sluice::BindCoalesce(arguments.size(),
+                                        CommonTypeOf(arguments, "COALESCE", expression.location));
     } else if (name == "greatest" || name == "least") {
         if (arguments.empty()) {
             arity(1, SIZE_MAX);
         }
-        LogicalType type = arguments[0]->type;
-        for (const auto& argument : arguments) {
-            auto common = CommonSuperType(type, argument->type);
-            if (!common) {
-                Fail(ErrorKind::Binder,
-                     "Cannot mix values of type " + type.ToString() + " and " +
-                         argument->type.ToString() + " in " + name +
-                         " - an explicit cast is required",
-                     expression.location);
-            }
-            type = *common;
-        }
-        if (type.id() == LogicalTypeId::SQLNULL) {
-            type = LogicalTypeId::INTEGER;
-        }
-        function = BindGreatestLeast(name == "greatest", arguments.size(), type);
+        function = BindGreatestLeast(name == "greatest", arguments.size(),
+                                     CommonTypeOf(arguments, name, expression.location));
     } else if (name == "mod" || name == "fmod") {
         arity(2, 2);
         function = BindArithmetic("%", arguments[0]->type, arguments[1]->type);

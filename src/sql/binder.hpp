@@ -148,6 +148,10 @@ private:
     ExpressionPtr BindBoolean(const ParsedExpression& expression, const char* clause);
     uint64_t BindCount(const ParsedExpression& expression, const char* clause);
     ExpressionPtr CastTo(ExpressionPtr expression, const LogicalType& type);
+    // The type every argument can be brought to (NULL alone: INTEGER); an error naming
+    // `function` when there is none.
+    LogicalType CommonTypeOf(const std::vector<ExpressionPtr>& arguments,
+                             const std::string& function, SourceLocation location);
     // Lets integer and string literals take the type of the other operand, as DuckDB does.
     void AdaptLiterals(Bound& left, Bound& right, bool strings_too);
     ExpressionPtr Fold(ExpressionPtr expression);

@@ -4,6 +4,30 @@
 
 namespace sluice {
 
+void LogicalOperator::ForEachExpression(const std::function<void(ExpressionPtr&)>& visit) {
+    for (auto& expression : expressions) {
+        visit(expression);
+    }
+    for (auto& aggregate : aggregates) {
+        for (auto& argument : aggregate.arguments) {
+            visit(argument);
+        }
+    }
+    for (auto& condition : conditions) {
+        visit(condition.left);
+        visit(condition.right);
+    }
+    if (residual) {
+        visit(residual);
+    }
+    for (auto& order : orders) {
+        visit(order.expression);
+    }
+    for (auto& column : delim_columns) {
+        visit(column);
+    }
+}
+
 std::vector<ColumnBinding> LogicalOperator::Bindings() const {
     std::vector<ColumnBinding> bindings;
     switch (kind) {

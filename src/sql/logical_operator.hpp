@@ -5,6 +5,7 @@
 #include "execution/physical_hash_join.hpp"
 #include "sql/table_function.hpp"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -85,6 +86,8 @@ struct LogicalOperator {
     explicit LogicalOperator(LogicalOperatorKind k) : kind(k) {}
 
     std::vector<ColumnBinding> Bindings() const;
+    // Calls `visit` on each of this operator's own expressions (not its children's).
+    void ForEachExpression(const std::function<void(ExpressionPtr&)>& visit);
     std::vector<LogicalType> Types() const;
     // The plan as an indented tree, for EXPLAIN.
     std::string ToString(int indent = 0) const;

@@ -242,28 +242,9 @@ void ExtractTableFilters(LogicalOperator& get, const std::vector<ExpressionPtr>&
     }
 }
 
+// Every expression of `op` and the operators below it.
 void ForEachExpression(LogicalOperator& op, const std::function<void(ExpressionPtr&)>& visit) {
-    for (auto& expression : op.expressions) {
-        visit(expression);
-    }
-    for (auto& aggregate : op.aggregates) {
-        for (auto& argument : aggregate.arguments) {
-            visit(argument);
-        }
-    }
-    for (auto& condition : op.conditions) {
-        visit(condition.left);
-        visit(condition.right);
-    }
-    if (op.residual) {
-        visit(op.residual);
-    }
-    for (auto& order : op.orders) {
-        visit(order.expression);
-    }
-    for (auto& column : op.delim_columns) {
-        visit(column);
-    }
+    op.ForEachExpression(visit);
     for (auto& child : op.children) {
         ForEachExpression(*child, visit);
     }

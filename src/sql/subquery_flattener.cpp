@@ -12,30 +12,6 @@ namespace sluice {
 
 namespace {
 
-void VisitExpressions(LogicalOperator& op, const std::function<void(ExpressionPtr&)>& visit) {
-    for (auto& expression : op.expressions) {
-        visit(expression);
-    }
-    for (auto& aggregate : op.aggregates) {
-        for (auto& argument : aggregate.arguments) {
-            visit(argument);
-        }
-    }
-    for (auto& condition : op.conditions) {
-        visit(condition.left);
-        visit(condition.right);
-    }
-    if (op.residual) {
-        visit(op.residual);
-    }
-    for (auto& order : op.orders) {
-        visit(order.expression);
-    }
-    for (auto& column : op.delim_columns) {
-        visit(column);
-    }
-}
-
 void CollectColumns(const Expression& expression, std::set<ColumnBinding>& out) {
     if (expression.kind == ExpressionKind::BoundColumn) {
         out.insert(expression.binding);
@@ -61,7 +37,7 @@ void CollectProducedAndRead(LogicalOperator& op, std::set<ColumnBinding>& produc
             produced.insert({op.aggregate_index, i});
         }
     }
-    VisitExpressions(op, [&](ExpressionPtr& expression) { CollectColumns(*expression, read); });
+    op.ForEachExpression([&](ExpressionPtr& expression) { CollectColumns(*expression, read); });
     for (auto& child : op.children) {
         CollectProducedAndRead(*child, produced, read);
     }
@@ -91,10 +67,7 @@ Value ZeroOf(const LogicalType& type) {
 
 std::vector<ExpressionPtr> NullSafeKey(ExpressionPtr value) {
     LogicalType type = value->type;
-    auto is_null = std::make_unique<Expression>();
-    is_null->kind = ExpressionKind::IsNull;
-    is_null->type = LogicalTypeId::BOOLEAN;
-    is_null->children.push_back(value->Copy());
+    ExpressionPtr is_null = MakeIsNull(value->Copy());
     std::vector<ExpressionPtr> arguments;
     arguments.push_back(std::move(value));
     arguments.push_back(MakeConstant(ZeroOf(type)));
@@ -154,8 +127,8 @@ std::vector<ColumnBinding> FreeColumns(const LogicalOperator& plan) {
 }
 
 void RemapColumns(LogicalOperator& plan, const std::map<ColumnBinding, ColumnBinding>& map) {
-    VisitExpressions(
-        plan, [&](ExpressionPtr& expression) { expression = Remap(std::move(expression), map); });
+    plan.ForEachExpression(
+        [&](ExpressionPtr& expression) { expression = Remap(std::move(expression), map); });
     for (auto& child : plan.children) {
         RemapColumns(*child, map);
     }
@@ -192,7 +165,7 @@ bool SubqueryFlattener::DependsOnOuter(const LogicalOperator& op) const {
         }
     };
     std::function<void(LogicalOperator&)> walk = [&](LogicalOperator& node) {
-        VisitExpressions(node, [&](ExpressionPtr& expression) { check(*expression); });
+        node.ForEachExpression([&](ExpressionPtr& expression) { check(*expression); });
         for (auto& child : node.children) {
             walk(*child);
         }
@@ -215,8 +188,8 @@ void SubqueryFlattener::Rewrite(LogicalOperator& op, const std::vector<ColumnBin
     for (size_t i = 0; i < correlated_.size(); i++) {
         map[correlated_[i]] = delim[i];
     }
-    VisitExpressions(
-        op, [&](ExpressionPtr& expression) { expression = Remap(std::move(expression), map); });
+    op.ForEachExpression(
+        [&](ExpressionPtr& expression) { expression = Remap(std::move(expression), map); });
 }
 
 SubqueryFlattener::Result SubqueryFlattener::Flatten(LogicalOperatorPtr op) {
