@@ -21,23 +21,27 @@ std::vector<std::unique_ptr<DataChunk>> JoinHashTable::TakeChunks() {
     return std::move(chunks_);
 }
 
-idx_t JoinHashTable::IndexMemory(idx_t rows) {
+idx_t JoinHashTable::BucketCount(idx_t rows) {
+    // Two buckets a row; eight for small tables, whose heads stay in cache anyway: most probes
+    // of a selective join (TPC-H Q17: 60 million rows against 2,000) then end at an empty head.
+    idx_t per_row = rows <= 65536 ? 8 : 2;
     idx_t buckets = 1;
-    while (buckets < rows * 2) {
+    while (buckets < rows * per_row) {
         buckets *= 2;
     }
-    return buckets * sizeof(uint32_t) + rows * sizeof(Entry);
+    return buckets;
+}
+
+idx_t JoinHashTable::IndexMemory(idx_t rows) {
+    return BucketCount(rows) * sizeof(uint32_t) + rows * sizeof(Entry);
 }
 
 void JoinHashTable::Build() {
     if (row_count_ >= UINT32_MAX - 1) {
         throw Exception(ErrorKind::OutOfMemory, "hash join build side has too many rows");
     }
-    idx_t buckets = 1;
-    while (buckets < row_count_ * 2) {
-        buckets *= 2;
-    }
-    heads_.assign(buckets, 0);
+    heads_.assign(BucketCount(row_count_), 0);
+    idx_t buckets = heads_.size();
     mask_ = buckets - 1;
     entries_.reserve(row_count_);
     for (idx_t k = 0; k < key_count_; k++) {

@@ -31,6 +31,8 @@ public:
     idx_t RowCount() const { return row_count_; }
     // The bytes the index over `rows` rows takes.
     static idx_t IndexMemory(idx_t rows);
+    // The chain heads of an index over `rows` rows (a power of two).
+    static idx_t BucketCount(idx_t rows);
     // Some build row has a NULL key (IN then yields NULL instead of false).
     bool has_null_key() const { return has_null_key_; }
     // The whole build side has no rows (the table may hold one partition of it).
