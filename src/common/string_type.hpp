@@ -20,7 +20,9 @@ public:
         value_.inlined.length = length;
         if (length <= kInlineLength) {
             std::memset(value_.inlined.inlined, 0, kInlineLength);
-            std::memcpy(value_.inlined.inlined, data, length);
+            if (length > 0) { // an empty view's data may be null
+                std::memcpy(value_.inlined.inlined, data, length);
+            }
         } else {
             std::memcpy(value_.pointer.prefix, data, 4);
             value_.pointer.ptr = data;

@@ -247,11 +247,12 @@ std::shared_ptr<MultiFileBinding> BindMultiFile(ScanFormat& format, FileSystem& 
         binding->columns.push_back({MultiFileColumn::Kind::FileRowNumber, 0});
     }
 
+    // From the first file's statistics (with union_by_name, columns are not the first file's).
     for (const MultiFileColumn& column : binding->columns) {
+        bool own = column.kind == MultiFileColumn::Kind::File && !options.union_by_name &&
+                   column.index < binding->opened[0]->Columns().size();
         binding->distinct_estimates.push_back(
-            column.kind == MultiFileColumn::Kind::File
-                ? binding->opened[0]->DistinctEstimate(column.index)
-                : -1);
+            own ? binding->opened[0]->DistinctEstimate(column.index) : -1);
     }
     // Files not opened yet are assumed to be like the first.
     double first_rows = binding->opened[0]->EstimatedRows();
