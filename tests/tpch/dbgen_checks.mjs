@@ -45,12 +45,16 @@ async function textRows(sql) {
   return [names, ...text.getRows().map((r) => r.map((v) => (v === null ? NULL : String(v))))];
 }
 
-// Schema of each table as Sluice declares it (DESCRIBE), for typed CSV reading in DuckDB.
+// Schema of each table as Sluice declares it (DESCRIBE), for typed CSV reading in DuckDB: one
+// process for all (each builds dbgen's text pool first).
 const schemas = {};
-for (const table of TPCH_TABLES) {
-  const out = sluiceRows(sluice, `CALL dbgen(sf = 0.001, tables = ['${table}']); DESCRIBE ${table};`);
-  const header = out.findIndex((r) => r[0] === 'column_name'); // after CALL's summary
-  schemas[table] = out.slice(header + 1).map((r) => [r[0], r[1]]);
+{
+  const out = sluiceRows(sluice, `CALL dbgen(sf = 0.001); ${TPCH_TABLES.map((t) => `DESCRIBE ${t};`).join(' ')}`);
+  let table = -1;
+  for (const row of out) {
+    if (row[0] === 'column_name') table++;
+    else if (table >= 0) (schemas[TPCH_TABLES[table]] ||= []).push([row[0], row[1]]);
+  }
 }
 
 // Aggregates over every column: what DuckDB computes from the files must equal what Sluice
@@ -83,8 +87,7 @@ function filesUnder(dir) {
 for (const sfText of scaleFactors) {
   const sf = Number(sfText);
   const dir = path.join(work, `sf${sfText}`);
-  sluiceRun(`CALL dbgen(sf = ${sf}, path = '${dir}/parquet')`);
-  sluiceRun(`CALL dbgen(sf = ${sf}, path = '${dir}/csv', format = 'csv')`);
+  sluiceRun(`CALL dbgen(sf = ${sf}, path = '${dir}/parquet'); CALL dbgen(sf = ${sf}, path = '${dir}/csv', format = 'csv')`);
   for (const table of TPCH_TABLES) {
     await duck.run(`create or replace view ${table} as select * from read_parquet('${dir}/parquet/${table}.parquet')`);
     const columns = '{' + schemas[table].map(([n, t]) => `'${n}': '${t}'`).join(', ') + '}';
@@ -199,12 +202,17 @@ for (const sfText of scaleFactors) {
     report(bad === 0, `sf ${sf} ${what}`, bad ? `${bad} violations` : '');
   }
 
-  // The same aggregates: DuckDB over the Parquet files, over the CSV files, Sluice in memory.
-  for (const table of TPCH_TABLES) {
+  // The same aggregates: DuckDB over the Parquet files, over the CSV files, Sluice in memory
+  // (one process for every table; each result starts with its header row, 'n' first).
+  const sluiceResults = [];
+  for (const row of sluiceRows(sluice, `CALL dbgen(sf = ${sf}); ${TPCH_TABLES.map((t) => aggregateSql(t) + ';').join(' ')}`)) {
+    if (row[0] === 'n') sluiceResults.push([row]);
+    else if (sluiceResults.length) sluiceResults[sluiceResults.length - 1].push(row);
+  }
+  for (const [t, table] of TPCH_TABLES.entries()) {
     const fromParquet = await textRows(aggregateSql(table));
     const fromCsv = await textRows(aggregateSql(table).replace(` from ${table}`, ` from csv_${table}`));
-    const both = sluiceRows(sluice, `CALL dbgen(sf = ${sf}, tables = ['${table}']); ${aggregateSql(table)};`);
-    const ours = both.slice(both.findIndex((r) => r[0] === 'n'));
+    const ours = sluiceResults[t];
     const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
     report(same(fromParquet, ours), `sf ${sf} ${table}: DuckDB on our Parquet = Sluice in memory`,
       same(fromParquet, ours) ? '' : `${JSON.stringify(fromParquet[1])} vs ${JSON.stringify(ours[1])}`);
@@ -216,9 +224,11 @@ for (const sfText of scaleFactors) {
 // Layouts: row groups of exactly row_group_size rows (the last of each file shorter), rows split
 // evenly over `files` files; and one row group per file.
 const layoutDir = path.join(work, 'layout');
-for (const [rowGroup, files] of [[10000, 3], [1000000000, 2], [4096, 1]]) {
+const layouts = [[10000, 3], [1000000000, 2], [4096, 1]];
+sluiceRun(layouts.map(([rowGroup, files]) => `CALL dbgen(sf = 0.01, path = '${path.join(layoutDir, `${rowGroup}_${files}`)}', ` +
+  `tables = ['lineitem'], row_group_size = ${rowGroup}, files = ${files});`).join(' '));
+for (const [rowGroup, files] of layouts) {
   const dir = path.join(layoutDir, `${rowGroup}_${files}`);
-  sluiceRun(`CALL dbgen(sf = 0.01, path = '${dir}', tables = ['lineitem'], row_group_size = ${rowGroup}, files = ${files})`);
   const pattern = files === 1 ? `${dir}/lineitem.parquet` : `${dir}/lineitem/*.parquet`;
   const total = Number(await scalar(`select count(*) from read_parquet('${pattern}')`));
   const groups = await textRows(`select file_name, row_group_id, row_group_num_rows from parquet_metadata('${pattern}')
@@ -248,8 +258,8 @@ for (const [rowGroup, files] of [[10000, 3], [1000000000, 2], [4096, 1]]) {
 // Determinism: the same call twice writes the same bytes (Parquet and CSV, several files).
 const runs = ['a', 'b'].map((run) => {
   const dir = path.join(work, 'determinism', run);
-  sluiceRun(`CALL dbgen(sf = 0.01, path = '${dir}/parquet', files = 2, row_group_size = 5000)`);
-  sluiceRun(`CALL dbgen(sf = 0.01, path = '${dir}/csv', format = 'csv')`);
+  sluiceRun(`CALL dbgen(sf = 0.01, path = '${dir}/parquet', files = 2, row_group_size = 5000); ` +
+    `CALL dbgen(sf = 0.01, path = '${dir}/csv', format = 'csv')`);
   return Object.fromEntries(filesUnder(dir).map((f) => [f, sha(path.join(dir, f))]));
 });
 const identical = JSON.stringify(runs[0]) === JSON.stringify(runs[1]) && Object.keys(runs[0]).length > 0;
