@@ -844,7 +844,7 @@ Binder::Bound Binder::BindCorrelatedSubquery(const ParsedExpression& expression,
     if (!from_plan_ || !*from_plan_) {
         Fail(ErrorKind::NotImplemented,
              "correlated subqueries are not supported here (they are in WHERE, SELECT lists, "
-             "HAVING, ORDER BY and aggregate arguments)",
+             "HAVING, ORDER BY, inner join conditions and aggregate arguments)",
              expression.location);
     }
     bool exists = expression.subquery_kind == SubqueryKind::Exists;

@@ -457,12 +457,30 @@ Binder::JoinInputs Binder::BindJoinInputs(const TableRef& ref, const Scope* oute
         scope_ = &combined;
         LogicalOperatorPtr* saved_from = from_plan_;
         from_plan_ = nullptr;
+        // An inner join's condition is a filter over both inputs: a correlated subquery in it
+        // joins over their product, as it would in WHERE.
+        LogicalOperatorPtr product;
+        LogicalOperator* plain = nullptr;
+        if (ref.join_type == JoinType::Inner) {
+            product = std::make_unique<LogicalOperator>(LogicalOperatorKind::Join);
+            product->join_type = PhysicalJoinType::Inner;
+            product->children.push_back(std::move(inputs.left));
+            product->children.push_back(std::move(inputs.right));
+            plain = product.get();
+            from_plan_ = &product;
+        }
         const char* reason = no_aggregates_reason_;
         no_aggregates_reason_ = "WHERE clause cannot contain aggregates!"; // DuckDB's words
         condition = BindBoolean(*ref.condition, "JOIN ON");
         no_aggregates_reason_ = reason;
         scope_ = saved;
         from_plan_ = saved_from;
+        if (product && product.get() == plain) {
+            inputs.left = std::move(product->children[0]);
+            inputs.right = std::move(product->children[1]);
+        } else if (product) {
+            inputs.joined = std::move(product);
+        }
     }
     inputs.condition = std::move(condition);
     return inputs;
@@ -475,6 +493,12 @@ LogicalOperatorPtr Binder::BindJoin(const TableRef& ref, Scope& scope) {
     JoinInputs inputs = BindJoinInputs(ref, scope.outer);
     for (auto& entry : inputs.scope.entries) {
         scope.entries.push_back(std::move(entry));
+    }
+    if (inputs.joined) {
+        auto filter = std::make_unique<LogicalOperator>(LogicalOperatorKind::Filter);
+        filter->expressions.push_back(std::move(inputs.condition));
+        filter->children.push_back(std::move(inputs.joined));
+        return filter;
     }
     LogicalOperatorPtr left = std::move(inputs.left);
     LogicalOperatorPtr right = std::move(inputs.right);

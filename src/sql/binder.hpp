@@ -105,6 +105,9 @@ private:
         ExpressionPtr condition;
         Scope scope;
         size_t left_entries = 0; // scope entries from the left input, then the right's
+        // An inner join's inputs already joined, with the dependent joins of correlated
+        // subqueries in its condition on top (the condition then filters it).
+        LogicalOperatorPtr joined;
     };
     JoinInputs BindJoinInputs(const TableRef& ref, const Scope* outer);
     LogicalOperatorPtr BindJoin(const TableRef& ref, Scope& scope);
