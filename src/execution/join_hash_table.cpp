@@ -3,6 +3,8 @@
 #include "common/exception.hpp"
 #include "common/physical_dispatch.hpp"
 
+#include <algorithm>
+
 namespace sluice {
 
 void JoinHashTable::Append(std::vector<std::unique_ptr<DataChunk>> chunks) {
@@ -85,6 +87,7 @@ void JoinHashTable::Build() {
             }
             if (null_key) {
                 has_null_key_ = true;
+                null_key_rows_.push_back({static_cast<uint32_t>(c), static_cast<uint32_t>(row)});
                 continue;
             }
             uint32_t& head = heads_[hashes[row] & mask_];
@@ -94,6 +97,20 @@ void JoinHashTable::Build() {
             head = static_cast<uint32_t>(entries_.size());
         }
     }
+}
+
+idx_t JoinHashTable::CollectUnmatched(idx_t from, idx_t to, RowLocation* rows) const {
+    idx_t count = 0;
+    for (idx_t position = from; position < std::min<idx_t>(to, entries_.size()); position++) {
+        std::atomic_ref<uint8_t> matched(entries_[position].matched);
+        if (matched.load(std::memory_order_relaxed) == 0) {
+            rows[count++] = entries_[position].row;
+        }
+    }
+    for (idx_t position = std::max<idx_t>(from, entries_.size()); position < to; position++) {
+        rows[count++] = null_key_rows_[position - entries_.size()];
+    }
+    return count;
 }
 
 bool JoinHashTable::KeysEqualGeneric(uint32_t entry, const std::vector<const Vector*>& keys,

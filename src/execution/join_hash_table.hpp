@@ -3,6 +3,7 @@
 #include "common/data_chunk.hpp"
 #include "execution/row_operations.hpp"
 
+#include <atomic>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -83,6 +84,20 @@ public:
         }
         return KeysEqualGeneric(entry, keys, row);
     }
+    // Right and full joins: the build row of `entry` has a match (any thread, any time
+    // before the unmatched rows are collected).
+    void MarkMatched(uint32_t entry) const {
+        std::atomic_ref<uint8_t> matched(entries_[entry - 1].matched);
+        if (matched.load(std::memory_order_relaxed) == 0) {
+            matched.store(1, std::memory_order_relaxed); // written once: no contended line
+        }
+    }
+    // The build rows that never matched, collected in pieces once every probe is done:
+    // positions [0, UnmatchedPositions()) cover every build row, NULL keys included.
+    idx_t UnmatchedPositions() const { return entries_.size() + null_key_rows_.size(); }
+    // The unmatched rows among positions [from, to) into `rows`; their count.
+    idx_t CollectUnmatched(idx_t from, idx_t to, RowLocation* rows) const;
+
     // Column `column` of the build rows `rows[0..count)` into `target` from row 0.
     void Gather(idx_t column, const RowLocation* rows, idx_t count, Vector& target,
                 const std::shared_ptr<const void>& owner) const;
@@ -117,10 +132,12 @@ private:
     struct Entry {
         uint64_t hash; // or, with inline_key_, the key's bytes
         RowLocation row;
-        uint32_t next; // 1-based; 0 ends the chain
+        uint32_t next;               // 1-based; 0 ends the chain
+        mutable uint8_t matched = 0; // MarkMatched (in what was padding)
     };
     std::vector<uint32_t> heads_;
     std::vector<Entry> entries_;
+    std::vector<RowLocation> null_key_rows_; // never in a chain, never matched
     std::vector<RowsEqualFunction> key_equal_;
     std::vector<std::vector<ColumnView>> views_; // [column][chunk], set by Build
     std::vector<idx_t> key_widths_;

@@ -18,9 +18,9 @@ constexpr uint64_t kMinRowsToSplit = 4 * kVectorSize;
 } // namespace
 
 JoinSpill::JoinSpill(MemoryManager& memory, idx_t key_count, std::vector<LogicalType> build_types,
-                     std::vector<LogicalType> probe_types)
+                     std::vector<LogicalType> probe_types, bool emits_unmatched_build)
     : memory_(memory), key_count_(key_count), build_types_(std::move(build_types)),
-      probe_types_(std::move(probe_types)),
+      probe_types_(std::move(probe_types)), emits_unmatched_build_(emits_unmatched_build),
       buffers_(&memory, "a hash join's spill buffers", &statistics_),
       resident_(kPartitions, false) {
     partitions_ = NewParts(0);
@@ -202,9 +202,9 @@ void JoinSpill::Split(Part& part, const ProbeHasher& probe_hasher) {
     }
     std::lock_guard<std::mutex> guard(mutex_);
     for (auto& sub : parts) {
-        // The joins that spill (inner, left, semi, anti, mark) give nothing for build rows
-        // without probe rows.
-        if (sub->probe->rows() > 0) {
+        // Build rows without probe rows give nothing, except unmatched rows of right and full
+        // joins.
+        if (sub->probe->rows() > 0 || (emits_unmatched_build_ && sub->build->rows() > 0)) {
             pending_.push_back(std::move(sub));
         }
     }

@@ -42,9 +42,10 @@ public:
     // Hashes the probe keys of a chunk of probe input (as the probe does).
     using ProbeHasher = std::function<void(DataChunk& probe_input, uint64_t* hashes)>;
 
-    // `build_types`: [keys..., payload...] of the build chunks; `probe_types`: the probe input.
+    // `build_types`: [keys..., payload...] of the build chunks; `probe_types`: the probe input;
+    // `emits_unmatched_build`: a right or full join, whose parts without probe rows still count.
     JoinSpill(MemoryManager& memory, idx_t key_count, std::vector<LogicalType> build_types,
-              std::vector<LogicalType> probe_types);
+              std::vector<LogicalType> probe_types, bool emits_unmatched_build);
 
     // Build side: the rows of `chunk` to their partitions' files.
     void AppendBuild(const DataChunk& chunk);
@@ -86,6 +87,7 @@ private:
     idx_t key_count_;
     std::vector<LogicalType> build_types_;
     std::vector<LogicalType> probe_types_;
+    bool emits_unmatched_build_;
     std::vector<std::shared_ptr<Part>> partitions_; // level 0
     MemoryReservation buffers_;                     // the level-0 files' write buffers
     std::vector<bool> resident_;

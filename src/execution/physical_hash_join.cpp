@@ -39,8 +39,9 @@ std::unique_ptr<LocalState> HashJoinBuildSink::InitLocal() {
 JoinSpill* HashJoinBuildSink::StartSpilling() {
     std::lock_guard<std::mutex> guard(mutex_);
     if (!state_->spill) {
-        state_->spill = std::make_shared<JoinSpill>(*memory_, table_->key_count(), table_->types(),
-                                                    state_->probe_types);
+        state_->spill =
+            std::make_shared<JoinSpill>(*memory_, table_->key_count(), table_->types(),
+                                        state_->probe_types, state_->emits_unmatched_build);
         spilling_.store(state_->spill.get());
     }
     return state_->spill.get();
@@ -146,7 +147,7 @@ HashJoinProbe::HashJoinProbe(PhysicalJoinType type, std::vector<LogicalType> pro
 }
 
 std::string HashJoinProbe::Name() const {
-    static const char* kTypes[] = {"INNER", "LEFT", "SEMI", "ANTI", "MARK"};
+    static const char* kTypes[] = {"INNER", "LEFT", "SEMI", "ANTI", "MARK", "RIGHT", "FULL"};
     return std::string("HASH_JOIN ") + kTypes[static_cast<int>(type_)] + " (probe)";
 }
 
@@ -154,6 +155,8 @@ std::vector<LogicalType> HashJoinProbe::OutputTypes() const {
     switch (type_) {
     case PhysicalJoinType::Inner:
     case PhysicalJoinType::Left:
+    case PhysicalJoinType::Right:
+    case PhysicalJoinType::Full:
         return pair_types_;
     case PhysicalJoinType::Semi:
     case PhysicalJoinType::Anti:
@@ -181,6 +184,7 @@ std::unique_ptr<LocalState> HashJoinProbe::InitLocal() {
 bool HashJoinProbe::NextPairs(ProbeState& state, const DataChunk& input, DataChunk& output) {
     idx_t probe_rows[kVectorSize];
     RowLocation build_rows[kVectorSize];
+    uint32_t build_entries[kVectorSize];
     idx_t pair_count = 0;
     // Semi, anti and mark joins without a residual only need to know whether a match exists.
     bool existence_only = residual_ == nullptr &&
@@ -210,6 +214,7 @@ bool HashJoinProbe::NextPairs(ProbeState& state, const DataChunk& input, DataChu
             }
             probe_rows[pair_count] = row;
             build_rows[pair_count] = table_->EntryRow(entry);
+            build_entries[pair_count] = entry;
             pair_count++;
         }
         if (state.entry == 0) {
@@ -222,10 +227,7 @@ bool HashJoinProbe::NextPairs(ProbeState& state, const DataChunk& input, DataChu
         return done;
     }
     // Materialise the pairs: probe columns, then the build payload.
-    DataChunk& pairs = (type_ == PhysicalJoinType::Inner || type_ == PhysicalJoinType::Left) &&
-                               residual_ == nullptr
-                           ? output
-                           : state.pairs;
+    DataChunk& pairs = EmitsPairs(type_) && residual_ == nullptr ? output : state.pairs;
     pairs.Reset();
     for (idx_t column = 0; column < probe_types_.size(); column++) {
         pairs.column(column).Gather(input.column(column), probe_rows, pair_count);
@@ -236,9 +238,13 @@ bool HashJoinProbe::NextPairs(ProbeState& state, const DataChunk& input, DataChu
                        pairs.column(probe_types_.size() + column - key_count), table_);
     }
     pairs.SetSize(pair_count);
+    bool track_build = EmitsUnmatchedBuild(type_);
     if (residual_ == nullptr) {
         for (idx_t i = 0; i < pair_count; i++) {
             state.found[probe_rows[i]] = true;
+            if (track_build) {
+                table_->MarkMatched(build_entries[i]);
+            }
         }
         return done;
     }
@@ -246,8 +252,11 @@ bool HashJoinProbe::NextPairs(ProbeState& state, const DataChunk& input, DataChu
     idx_t passing = state.executor.Select(*residual_, pairs, selection);
     for (idx_t i = 0; i < passing; i++) {
         state.found[probe_rows[selection[i]]] = true;
+        if (track_build) {
+            table_->MarkMatched(build_entries[selection[i]]);
+        }
     }
-    if (type_ == PhysicalJoinType::Inner || type_ == PhysicalJoinType::Left) {
+    if (EmitsPairs(type_)) {
         output.AppendSelected(pairs, selection, passing);
     }
     return done;
@@ -258,8 +267,10 @@ void HashJoinProbe::EmitRemaining(ProbeState& state, const DataChunk& input, Dat
     idx_t count = 0;
     switch (type_) {
     case PhysicalJoinType::Inner:
+    case PhysicalJoinType::Right:
         return;
-    case PhysicalJoinType::Left: {
+    case PhysicalJoinType::Left:
+    case PhysicalJoinType::Full: {
         for (idx_t row = 0; row < input.size(); row++) {
             if (!state.found[row]) {
                 selection[count++] = row;
@@ -310,6 +321,24 @@ void HashJoinProbe::EmitRemaining(ProbeState& state, const DataChunk& input, Dat
         return;
     }
     }
+}
+
+void HashJoinProbe::EmitUnmatchedBuild(const std::shared_ptr<JoinHashTable>& owner, idx_t from,
+                                       idx_t to, DataChunk& output) const {
+    const JoinHashTable& table = *owner;
+    RowLocation rows[kVectorSize];
+    idx_t count = table.CollectUnmatched(from, to, rows);
+    for (idx_t column = 0; column < probe_types_.size(); column++) {
+        for (idx_t i = 0; i < count; i++) {
+            output.column(column).SetNull(i);
+        }
+    }
+    idx_t key_count = table.key_count();
+    for (idx_t column = key_count; column < table.types().size(); column++) {
+        table.Gather(column, rows, count, output.column(probe_types_.size() + column - key_count),
+                     owner);
+    }
+    output.SetSize(count);
 }
 
 void HashJoinProbe::HashKeys(DataChunk& input, uint64_t* hashes) const {
@@ -403,27 +432,37 @@ HashJoinProbe::ForPartition(std::shared_ptr<JoinHashTable> table) const {
 
 namespace {
 
-// The continuation of a spilled join: each task claims a partition left on disk, loads its
-// build rows into a table of their own and probes the partition's deferred probe rows.
-class SpilledPartitionSource : public PipelineSource {
+// The continuation of a join, run after every pipeline that probes it. Right and full joins
+// first emit the build rows that found no match, tasks claiming a vector's worth of positions
+// at a time. When the build spilled, each task then claims a partition left on disk, loads its
+// build rows into a table of their own, probes the partition's deferred probe rows and (right
+// and full joins) emits that table's unmatched rows.
+class JoinContinuationSource : public PipelineSource {
 public:
-    SpilledPartitionSource(const HashJoinProbe& probe, std::shared_ptr<HashJoinState> state)
-        : probe_(probe), state_(std::move(state)) {}
+    JoinContinuationSource(const HashJoinProbe& probe, PhysicalJoinType type,
+                           std::shared_ptr<HashJoinState> state)
+        : probe_(probe), emits_unmatched_(EmitsUnmatchedBuild(type)), state_(std::move(state)) {}
 
-    std::string Name() const override { return "HASH_JOIN (spilled partitions)"; }
+    std::string Name() const override {
+        return state_->spill ? "HASH_JOIN (spilled partitions)" : "HASH_JOIN (unmatched build)";
+    }
     std::vector<LogicalType> OutputTypes() const override { return probe_.OutputTypes(); }
-    idx_t MaxThreads() const override { return state_->spill ? JoinSpill::kPartitions : 1; }
-    bool HiddenFromProfile() const override { return state_->spill == nullptr; }
+    idx_t MaxThreads() const override {
+        return state_->spill ? JoinSpill::kPartitions : (emits_unmatched_ ? kMaxTasks : 1);
+    }
+    bool HiddenFromProfile() const override { return !state_->spill && !emits_unmatched_; }
 
     struct Local : public LocalState {
         explicit Local(MemoryManager* memory, MemoryStatistics* statistics)
             : reservation(memory, "a spilled hash join partition", statistics) {}
+        std::shared_ptr<JoinHashTable> table; // the partition's
         std::unique_ptr<HashJoinProbe> probe;
         std::unique_ptr<LocalState> probe_state;
         std::shared_ptr<JoinSpill::Part> part;
         std::unique_ptr<SpillFile::Reader> reader;
         std::unique_ptr<DataChunk> input;
         bool input_active = false;
+        idx_t unmatched_position = 0; // in the partition's table, once its probe rows are done
         MemoryReservation reservation;
         idx_t batch = 0;
     };
@@ -434,6 +473,19 @@ public:
 
     SourceResult GetData(DataChunk& out, LocalState* local_state, TaskContext&) override {
         auto& local = *static_cast<Local*>(local_state);
+        out.Reset();
+        while (emits_unmatched_) {
+            const JoinHashTable& table = *state_->table;
+            idx_t from = next_position_.fetch_add(kVectorSize);
+            if (from >= table.UnmatchedPositions()) {
+                break;
+            }
+            probe_.EmitUnmatchedBuild(
+                state_->table, from, std::min(from + kVectorSize, table.UnmatchedPositions()), out);
+            if (out.size() > 0) {
+                return Emitted(local);
+            }
+        }
         JoinSpill* spill = state_->spill.get();
         if (!spill) {
             return SourceResult::Finished;
@@ -445,8 +497,7 @@ public:
                     local.probe->Execute(*local.input, out, local.probe_state.get());
                 local.input_active = result != OperatorResult::NeedMoreInput;
                 if (out.size() > 0) {
-                    local.batch = next_batch_.fetch_add(1);
-                    return SourceResult::HaveMoreOutput;
+                    return Emitted(local);
                 }
                 continue;
             }
@@ -454,20 +505,33 @@ public:
                 local.input_active = true;
                 continue;
             }
+            if (local.table && emits_unmatched_ &&
+                local.unmatched_position < local.table->UnmatchedPositions()) {
+                idx_t from = local.unmatched_position;
+                local.unmatched_position =
+                    std::min(from + kVectorSize, local.table->UnmatchedPositions());
+                probe_.EmitUnmatchedBuild(local.table, from, local.unmatched_position, out);
+                if (out.size() > 0) {
+                    return Emitted(local);
+                }
+                continue;
+            }
             local.reader.reset();
             local.probe.reset();
             local.probe_state.reset();
+            local.table.reset();
             local.part = spill->NextPart();
             if (!local.part) {
                 return SourceResult::Finished;
             }
-            auto table = spill->LoadPart(
+            local.table = spill->LoadPart(
                 *local.part, local.reservation,
                 [&](DataChunk& input, uint64_t* hashes) { probe_.HashKeys(input, hashes); });
-            if (!table) {
+            if (!local.table) {
                 continue; // split into smaller parts, claimed like the others
             }
-            local.probe = probe_.ForPartition(std::move(table));
+            local.unmatched_position = 0;
+            local.probe = probe_.ForPartition(local.table);
             local.probe_state = local.probe->InitLocal();
             const SpillFile& probe_rows = *local.part->probe;
             local.reader = std::make_unique<SpillFile::Reader>(probe_rows, 64 << 10);
@@ -482,15 +546,24 @@ public:
     }
 
 private:
+    static constexpr idx_t kMaxTasks = 64;
+
+    SourceResult Emitted(Local& local) {
+        local.batch = next_batch_.fetch_add(1);
+        return SourceResult::HaveMoreOutput;
+    }
+
     const HashJoinProbe& probe_;
+    bool emits_unmatched_;
     std::shared_ptr<HashJoinState> state_;
+    std::atomic<idx_t> next_position_{0};
     std::atomic<idx_t> next_batch_{0};
 };
 
 } // namespace
 
-std::shared_ptr<PipelineSource> HashJoinProbe::MakeSpilledPartitionSource() const {
-    return std::make_shared<SpilledPartitionSource>(*this, state_);
+std::shared_ptr<PipelineSource> HashJoinProbe::MakeContinuationSource() const {
+    return std::make_shared<JoinContinuationSource>(*this, type_, state_);
 }
 
 } // namespace sluice

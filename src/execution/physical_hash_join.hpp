@@ -16,7 +16,19 @@ enum class PhysicalJoinType : uint8_t {
     Semi,  // probe rows with a match
     Anti,  // probe rows without a match
     Mark,  // every probe row + BOOLEAN "has a match" (NULL when unknown, as IN decides)
+    Right, // as Inner, plus unmatched build rows with NULL probe columns (after every probe)
+    Full,  // as Left and Right at once
 };
+
+// The join's output has a row for every matching pair (and the columns of both sides).
+inline bool EmitsPairs(PhysicalJoinType type) {
+    return type == PhysicalJoinType::Inner || type == PhysicalJoinType::Left ||
+           type == PhysicalJoinType::Right || type == PhysicalJoinType::Full;
+}
+// Build rows without a match are emitted too, once every probe is done.
+inline bool EmitsUnmatchedBuild(PhysicalJoinType type) {
+    return type == PhysicalJoinType::Right || type == PhysicalJoinType::Full;
+}
 
 // What a join's build sink, probe and spilled-partition source share: the table, and the
 // partitions on disk when the build side did not fit (set by the build, before any probe).
@@ -26,6 +38,7 @@ struct HashJoinState {
     std::shared_ptr<JoinHashTable> table;
     std::vector<LogicalType> probe_types;
     std::shared_ptr<JoinSpill> spill;
+    bool emits_unmatched_build = false; // a right or full join: keep build-only partitions
     MemoryManager* memory = nullptr;
     MemoryStatistics statistics; // of the build rows and index
 };
@@ -78,11 +91,17 @@ public:
 
     // The same join over one spilled partition's table.
     std::unique_ptr<HashJoinProbe> ForPartition(std::shared_ptr<JoinHashTable> table) const;
-    // The source of the pipeline that joins the partitions left on disk and feeds the
-    // operators after this one (planned after every pipeline that runs this probe).
-    std::shared_ptr<PipelineSource> MakeSpilledPartitionSource() const;
-    // Equi-joins can spill; a join without keys (a cross product) cannot.
-    bool CanSpill() const { return !probe_keys_.empty(); }
+    // The source of the pipeline that finishes the join after every pipeline that runs this
+    // probe and feeds the operators after it: the build rows without a match (right and full
+    // joins), and the partitions left on disk when the build spilled.
+    std::shared_ptr<PipelineSource> MakeContinuationSource() const;
+    // Equi-joins can spill (a join without keys, a cross product, cannot), and right and full
+    // joins emit their unmatched build rows last: both need the continuation.
+    bool NeedsContinuation() const { return !probe_keys_.empty() || EmitsUnmatchedBuild(type_); }
+    // The build rows of `table` at positions [from, to) that found no match, with NULL probe
+    // columns, into `output` (at most a vector's worth of positions).
+    void EmitUnmatchedBuild(const std::shared_ptr<JoinHashTable>& table, idx_t from, idx_t to,
+                            DataChunk& output) const;
     // The hashes of the probe keys of `input`, as the probe computes them (to split a spilled
     // partition's probe rows further).
     void HashKeys(DataChunk& input, uint64_t* hashes) const;

@@ -440,15 +440,29 @@ Binder::JoinInputs Binder::BindJoinInputs(const TableRef& ref, const Scope* oute
             };
             auto [l_entry, l_column] = find(left_scope, "left");
             auto [r_entry, r_column] = find(right_scope, "right");
-            Bound l{MakeBoundColumn(l_entry->bindings[l_column], l_entry->types[l_column])};
-            Bound r{MakeBoundColumn(r_entry->bindings[r_column], r_entry->types[r_column])};
-            ExpressionPtr equal = BindComparisonOf("=", std::move(l), std::move(r), ref.location);
+            auto l_column_of = [&]() {
+                return MakeBoundColumn(l_entry->bindings[l_column], l_entry->types[l_column]);
+            };
+            auto r_column_of = [&]() {
+                return MakeBoundColumn(r_entry->bindings[r_column], r_entry->types[r_column]);
+            };
+            inputs.using_columns.push_back({name, l_column_of(), r_column_of()});
+            ExpressionPtr equal =
+                BindComparisonOf("=", Bound{l_column_of()}, Bound{r_column_of()}, ref.location);
             condition = MakeAnd(std::move(condition), std::move(equal));
-            // The right side's copy is not repeated by *.
+            // The right side's copy is not repeated by *; in right and full joins neither is
+            // (MergeUsingColumns adds the merged one).
             size_t offset = left_scope.entries.size();
             for (size_t e = 0; e < right_scope.entries.size(); e++) {
                 if (&right_scope.entries[e] == r_entry) {
                     combined.entries[offset + e].hidden[r_column] = true;
+                }
+            }
+            if (ref.join_type == JoinType::Right || ref.join_type == JoinType::Full) {
+                for (size_t e = 0; e < left_scope.entries.size(); e++) {
+                    if (&left_scope.entries[e] == l_entry) {
+                        combined.entries[e].hidden[l_column] = true;
+                    }
                 }
             }
         }
@@ -486,13 +500,50 @@ Binder::JoinInputs Binder::BindJoinInputs(const TableRef& ref, const Scope* oute
     return inputs;
 }
 
-LogicalOperatorPtr Binder::BindJoin(const TableRef& ref, Scope& scope) {
-    if (ref.join_type == JoinType::Full) {
-        return BindFullJoin(ref, scope);
-    }
-    JoinInputs inputs = BindJoinInputs(ref, scope.outer);
+LogicalOperatorPtr Binder::MergeUsingColumns(LogicalOperatorPtr join, JoinType type,
+                                             JoinInputs& inputs) {
+    std::vector<ExpressionPtr> columns;
+    idx_t projection_index = next_table_index_++;
     for (auto& entry : inputs.scope.entries) {
-        scope.entries.push_back(std::move(entry));
+        for (idx_t i = 0; i < entry.bindings.size(); i++) {
+            columns.push_back(MakeBoundColumn(entry.bindings[i], entry.types[i]));
+            entry.bindings[i] = {projection_index, columns.size() - 1};
+        }
+    }
+    ScopeEntry merged;
+    for (auto& column : inputs.using_columns) {
+        ExpressionPtr value;
+        if (type == JoinType::Right) {
+            value = std::move(column.right);
+        } else {
+            std::vector<ExpressionPtr> both;
+            both.push_back(std::move(column.left));
+            both.push_back(std::move(column.right));
+            LogicalType common = CommonTypeOf(both, "USING", {});
+            for (auto& side : both) {
+                side = CastTo(std::move(side), common);
+            }
+            value = MakeFunction("coalesce", BindCoalesce(2, common), std::move(both));
+        }
+        merged.names.push_back(column.name);
+        merged.types.push_back(value->type);
+        merged.bindings.push_back({projection_index, columns.size()});
+        merged.hidden.push_back(false);
+        columns.push_back(std::move(value));
+    }
+    // First, so that * lists the merged columns where the left side's would be.
+    inputs.scope.entries.insert(inputs.scope.entries.begin(), std::move(merged));
+    return MakeProjection(projection_index, std::move(columns), std::move(join));
+}
+
+LogicalOperatorPtr Binder::BindJoin(const TableRef& ref, Scope& scope) {
+    JoinInputs inputs = BindJoinInputs(ref, scope.outer);
+    bool merge_using = !inputs.using_columns.empty() &&
+                       (ref.join_type == JoinType::Right || ref.join_type == JoinType::Full);
+    if (!merge_using) {
+        for (auto& entry : inputs.scope.entries) {
+            scope.entries.push_back(std::move(entry));
+        }
     }
     if (inputs.joined) {
         auto filter = std::make_unique<LogicalOperator>(LogicalOperatorKind::Filter);
@@ -519,6 +570,7 @@ LogicalOperatorPtr Binder::BindJoin(const TableRef& ref, Scope& scope) {
         join->join_type = PhysicalJoinType::Anti;
         break;
     case JoinType::Full:
+        join->join_type = PhysicalJoinType::Full;
         break;
     }
     if (ref.join_type == JoinType::Right) {
@@ -528,69 +580,14 @@ LogicalOperatorPtr Binder::BindJoin(const TableRef& ref, Scope& scope) {
     join->children.push_back(std::move(right));
     // The optimizer splits the condition into equalities (hash keys) and the rest.
     join->residual = std::move(inputs.condition);
+    if (merge_using) {
+        LogicalOperatorPtr merged = MergeUsingColumns(std::move(join), ref.join_type, inputs);
+        for (auto& entry : inputs.scope.entries) {
+            scope.entries.push_back(std::move(entry));
+        }
+        return merged;
+    }
     return join;
-}
-
-LogicalOperatorPtr Binder::BindFullJoin(const TableRef& ref, Scope& scope) {
-    // a FULL JOIN b is (a LEFT JOIN b) UNION ALL (b's rows without a match, a's columns NULL):
-    // both inputs are bound twice, once for each half.
-    JoinInputs first = BindJoinInputs(ref, scope.outer);
-    JoinInputs second = BindJoinInputs(ref, scope.outer);
-    auto columns_of = [](const std::vector<ScopeEntry>& entries, size_t from, size_t to) {
-        std::vector<std::pair<ColumnBinding, LogicalType>> columns;
-        for (size_t e = from; e < to; e++) {
-            for (size_t i = 0; i < entries[e].bindings.size(); i++) {
-                columns.emplace_back(entries[e].bindings[i], entries[e].types[i]);
-            }
-        }
-        return columns;
-    };
-    size_t total = first.scope.entries.size();
-    auto left_columns = columns_of(first.scope.entries, 0, first.left_entries);
-    auto right_columns = columns_of(first.scope.entries, first.left_entries, total);
-    auto right_again = columns_of(second.scope.entries, second.left_entries, total);
-
-    auto left_join = std::make_unique<LogicalOperator>(LogicalOperatorKind::Join);
-    left_join->join_type = PhysicalJoinType::Left;
-    left_join->residual = std::move(first.condition);
-    left_join->children.push_back(std::move(first.left));
-    left_join->children.push_back(std::move(first.right));
-    std::vector<ExpressionPtr> matched;
-    for (const auto& [binding, type] : left_columns) {
-        matched.push_back(MakeBoundColumn(binding, type));
-    }
-    for (const auto& [binding, type] : right_columns) {
-        matched.push_back(MakeBoundColumn(binding, type));
-    }
-
-    auto anti_join = std::make_unique<LogicalOperator>(LogicalOperatorKind::Join);
-    anti_join->join_type = PhysicalJoinType::Anti;
-    anti_join->residual = std::move(second.condition);
-    anti_join->children.push_back(std::move(second.right));
-    anti_join->children.push_back(std::move(second.left));
-    std::vector<ExpressionPtr> unmatched;
-    for (const auto& column : left_columns) {
-        unmatched.push_back(CastTo(MakeConstant(Value()), column.second));
-    }
-    for (const auto& [binding, type] : right_again) {
-        unmatched.push_back(MakeBoundColumn(binding, type));
-    }
-
-    auto all = std::make_unique<LogicalOperator>(LogicalOperatorKind::Union);
-    all->table_index = next_table_index_++;
-    all->children.push_back(
-        MakeProjection(next_table_index_++, std::move(matched), std::move(left_join)));
-    all->children.push_back(
-        MakeProjection(next_table_index_++, std::move(unmatched), std::move(anti_join)));
-    // The query names the union's columns through the first binding of each side.
-    idx_t position = 0;
-    for (auto& entry : first.scope.entries) {
-        for (auto& binding : entry.bindings) {
-            binding = {all->table_index, position++};
-        }
-        scope.entries.push_back(std::move(entry));
-    }
-    return all;
 }
 
 BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* outer) {

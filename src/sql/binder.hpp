@@ -108,10 +108,21 @@ private:
         // An inner join's inputs already joined, with the dependent joins of correlated
         // subqueries in its condition on top (the condition then filters it).
         LogicalOperatorPtr joined;
+        // USING columns: each side's column (the left's and the right's hidden from
+        // unqualified names in right and full joins, which show the merged column instead).
+        struct UsingColumn {
+            std::string name;
+            ExpressionPtr left;
+            ExpressionPtr right;
+        };
+        std::vector<UsingColumn> using_columns;
     };
+    // Right and full joins with USING: the join's columns and each USING column merged (the
+    // right side's, or the first non-NULL of both), named by the unqualified name.
+    LogicalOperatorPtr MergeUsingColumns(LogicalOperatorPtr join, JoinType type,
+                                         JoinInputs& inputs);
     JoinInputs BindJoinInputs(const TableRef& ref, const Scope* outer);
     LogicalOperatorPtr BindJoin(const TableRef& ref, Scope& scope);
-    LogicalOperatorPtr BindFullJoin(const TableRef& ref, Scope& scope);
     LogicalOperatorPtr BindNamedTable(const TableRef& ref, Scope& scope);
     LogicalOperatorPtr MakeGet(std::shared_ptr<BoundTableFunction> function, std::string name,
                                const TableRef& ref, Scope& scope);

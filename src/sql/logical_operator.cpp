@@ -57,7 +57,7 @@ std::vector<ColumnBinding> LogicalOperator::Bindings() const {
         return bindings;
     case LogicalOperatorKind::Join: {
         bindings = children[0]->Bindings();
-        if (join_type == PhysicalJoinType::Inner || join_type == PhysicalJoinType::Left) {
+        if (EmitsPairs(join_type)) {
             auto right = children[1]->Bindings();
             bindings.insert(bindings.end(), right.begin(), right.end());
         } else if (join_type == PhysicalJoinType::Mark) {
@@ -95,7 +95,7 @@ std::vector<LogicalType> LogicalOperator::Types() const {
         return types;
     case LogicalOperatorKind::Join: {
         types = children[0]->Types();
-        if (join_type == PhysicalJoinType::Inner || join_type == PhysicalJoinType::Left) {
+        if (EmitsPairs(join_type)) {
             auto right = children[1]->Types();
             types.insert(types.end(), right.begin(), right.end());
         } else if (join_type == PhysicalJoinType::Mark) {
@@ -144,7 +144,7 @@ std::string LogicalOperator::ToString(int indent) const {
         break;
     }
     case LogicalOperatorKind::Join: {
-        static const char* kNames[] = {"INNER", "LEFT", "SEMI", "ANTI", "MARK"};
+        static const char* kNames[] = {"INNER", "LEFT", "SEMI", "ANTI", "MARK", "RIGHT", "FULL"};
         out += std::string(delim_index ? "DELIM_JOIN " : "HASH_JOIN ") +
                kNames[static_cast<int>(join_type)];
         if (delim_index) {

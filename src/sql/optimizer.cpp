@@ -322,6 +322,9 @@ LogicalOperatorPtr Optimizer::PushDown(LogicalOperatorPtr op, std::vector<Expres
 
 LogicalOperatorPtr Optimizer::PushDownOuterJoin(LogicalOperatorPtr op,
                                                 std::vector<ExpressionPtr> filters) {
+    if (EmitsUnmatchedBuild(op->join_type)) {
+        return PushDownAroundFullJoin(std::move(op), std::move(filters));
+    }
     auto left_tables = TablesOfOperator(*op->children[0]);
     auto right_tables = TablesOfOperator(*op->children[1]);
     std::vector<ExpressionPtr> left_filters, right_filters, above;
@@ -422,7 +425,50 @@ LogicalOperatorPtr Optimizer::PushDownOuterJoin(LogicalOperatorPtr op,
         }
     }
     op->children[0] = PushDown(std::move(op->children[0]), std::move(left_filters));
+    if (op->join_type == PhysicalJoinType::Left && !op->conditions.empty()) {
+        BuildOnSmallerSide(*op);
+    }
     return WrapInFilter(std::move(op), std::move(above));
+}
+
+LogicalOperatorPtr Optimizer::PushDownAroundFullJoin(LogicalOperatorPtr op,
+                                                     std::vector<ExpressionPtr> filters) {
+    // Both sides keep rows without a match (a right join: the build side): no filter goes
+    // below, only the ON clause's equalities become hash keys.
+    auto left_tables = TablesOfOperator(*op->children[0]);
+    auto right_tables = TablesOfOperator(*op->children[1]);
+    if (op->residual) {
+        std::vector<ExpressionPtr> conjuncts, rest;
+        SplitConjuncts(std::move(op->residual), conjuncts);
+        for (auto& conjunct : conjuncts) {
+            if (auto condition = AsJoinCondition(*conjunct, left_tables, right_tables)) {
+                op->conditions.push_back(std::move(*condition));
+            } else {
+                rest.push_back(std::move(conjunct));
+            }
+        }
+        op->residual = CombineConjuncts(std::move(rest));
+    }
+    for (auto& child : op->children) {
+        child = PushDown(std::move(child), {});
+    }
+    return WrapInFilter(std::move(op), std::move(filters));
+}
+
+void Optimizer::BuildOnSmallerSide(LogicalOperator& join) {
+    // A left join builds on its right input; when the left (preserved) input is the smaller,
+    // a right join with the inputs swapped builds on it instead and emits its rows without a
+    // match last (TPC-H Q13: 1.5 million customers against 15 million orders at SF10).
+    double preserved = Estimate(*join.children[0]);
+    double other = Estimate(*join.children[1]);
+    if (preserved >= other) {
+        return;
+    }
+    std::swap(join.children[0], join.children[1]);
+    for (auto& condition : join.conditions) {
+        std::swap(condition.left, condition.right);
+    }
+    join.join_type = PhysicalJoinType::Right;
 }
 
 LogicalOperatorPtr Optimizer::PushDownJoinRegion(LogicalOperatorPtr op,
@@ -681,6 +727,12 @@ double Optimizer::Estimate(LogicalOperator& op) {
             break;
         case PhysicalJoinType::Left:
             rows = std::max(left, op.estimated_rows > 0 ? op.estimated_rows : left);
+            break;
+        case PhysicalJoinType::Right:
+            rows = std::max(right, op.estimated_rows > 0 ? op.estimated_rows : right);
+            break;
+        case PhysicalJoinType::Full:
+            rows = std::max(left + right, op.estimated_rows);
             break;
         case PhysicalJoinType::Semi:
         case PhysicalJoinType::Anti: {

@@ -23,6 +23,9 @@ private:
     LogicalOperatorPtr PushDownJoinRegion(LogicalOperatorPtr op, std::vector<ExpressionPtr> filters,
                                           std::vector<LogicalOperatorPtr> semi_joins = {});
     LogicalOperatorPtr PushDownOuterJoin(LogicalOperatorPtr op, std::vector<ExpressionPtr> filters);
+    LogicalOperatorPtr PushDownAroundFullJoin(LogicalOperatorPtr op,
+                                              std::vector<ExpressionPtr> filters);
+    void BuildOnSmallerSide(LogicalOperator& join);
     LogicalOperatorPtr ReorderJoins(std::vector<LogicalOperatorPtr> relations,
                                     std::vector<ExpressionPtr>& predicates);
     double Estimate(LogicalOperator& op);

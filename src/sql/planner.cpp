@@ -37,7 +37,7 @@ public:
     void PlanSubplan(Subplan& subplan);
     // For every join probe that may spill, the pipeline that joins its partitions on disk and
     // feeds the rest of the probe's pipeline; run once the whole plan is planned.
-    void AddSpilledJoinContinuations();
+    void AddJoinContinuations();
 
 private:
     Pipeline& NewPipeline() {
@@ -378,6 +378,7 @@ Planned PhysicalPlanner::Probe(LogicalOperator& op, JoinBuild& build, Planned pr
     pair_bindings.insert(pair_bindings.end(), build.bindings.begin(), build.bindings.end());
     ExpressionPtr residual = op.residual ? Resolve(*op.residual, pair_bindings) : nullptr;
     build.state->probe_types = probe.types;
+    build.state->emits_unmatched_build = EmitsUnmatchedBuild(op.join_type);
     AddOperator(probe,
                 std::make_shared<HashJoinProbe>(op.join_type, probe.types, std::move(probe_keys),
                                                 build.state, std::move(residual)));
@@ -428,19 +429,19 @@ Planned PhysicalPlanner::PlanDelimJoin(LogicalOperator& op) {
     return Probe(op, build, scan_buffer());
 }
 
-void PhysicalPlanner::AddSpilledJoinContinuations() {
+void PhysicalPlanner::AddJoinContinuations() {
     std::vector<Pipeline*> planned = created_;
     for (Pipeline* pipeline : planned) {
         std::vector<Pipeline*> continuations;
         for (idx_t i = 0; i < pipeline->operators.size(); i++) {
             auto* probe = dynamic_cast<HashJoinProbe*>(pipeline->operators[i].get());
-            if (!probe || !probe->CanSpill()) {
+            if (!probe || !probe->NeedsContinuation()) {
                 continue;
             }
             // After the probe pipeline and the continuations of earlier joins in it, which
             // also feed this probe.
             Pipeline& continuation = executor_.AddPipeline();
-            continuation.source = probe->MakeSpilledPartitionSource();
+            continuation.source = probe->MakeContinuationSource();
             continuation.operators.assign(pipeline->operators.begin() +
                                               static_cast<std::ptrdiff_t>(i + 1),
                                           pipeline->operators.end());
@@ -480,7 +481,7 @@ void PlanQuery(BoundQuery& query, Executor& executor, MemoryManager* memory,
         root.max_threads =
             root.max_threads > 0 ? std::min(root.max_threads, max_threads) : max_threads;
     }
-    planner.AddSpilledJoinContinuations();
+    planner.AddJoinContinuations();
 }
 
 } // namespace sluice

@@ -134,9 +134,18 @@ std::vector<SpillCase> SpillCases() {
                       "ORDER BY l_orderkey"},
         {"inner_join", "SELECT o_orderkey, l_linenumber, o_orderpriority, l_comment FROM lineitem "
                        "JOIN orders ON l_orderkey = o_orderkey ORDER BY o_orderkey, l_linenumber"},
-        {"left_join", "SELECT c_custkey, count(o_orderkey), sum(o_totalprice) FROM customer "
-                      "LEFT JOIN orders ON c_custkey = o_custkey GROUP BY c_custkey "
-                      "ORDER BY c_custkey"},
+        {"left_join",
+         "SELECT l_linenumber, count(o_orderkey), sum(o_totalprice), count(*) FROM "
+         "lineitem LEFT JOIN orders ON l_orderkey = o_orderkey AND o_orderstatus = "
+         "'F' GROUP BY l_linenumber ORDER BY l_linenumber",
+         true, "3MB"},
+        // Built on orders, the preserved side; every partition's unmatched rows emitted.
+        {"right_join", "SELECT o_orderpriority, count(l_orderkey), sum(l_quantity), count(*) FROM "
+                       "orders LEFT JOIN lineitem ON o_orderkey = l_orderkey AND l_linenumber > "
+                       "o_shippriority + 5 GROUP BY o_orderpriority ORDER BY o_orderpriority"},
+        {"full_join", "SELECT count(*), count(o_orderkey), count(l_orderkey), sum(l_quantity), "
+                      "sum(o_totalprice) FROM orders FULL JOIN lineitem ON o_orderkey = "
+                      "l_orderkey AND l_quantity < 10"},
         {"in_and_not_in",
          "SELECT (SELECT count(*) FROM lineitem WHERE l_orderkey IN (SELECT o_orderkey FROM "
          "orders WHERE o_orderstatus = 'F')), (SELECT count(*) FROM lineitem WHERE l_partkey NOT "
