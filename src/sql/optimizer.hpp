@@ -28,6 +28,15 @@ private:
     void BuildOnSmallerSide(LogicalOperator& join);
     LogicalOperatorPtr ReorderJoins(std::vector<LogicalOperatorPtr> relations,
                                     std::vector<ExpressionPtr>& predicates);
+    // Columns equal by the join predicates: a = b and b = c also join a's and c's relations
+    // (TPC-H Q5: customers of the region's nations, before orders and lineitem).
+    using EquivalenceClass = std::vector<ExpressionPtr>;
+    // Moves the equalities between columns of different relations (`relation_tables`: the
+    // tables of each) out of `predicates` into classes, each holding at most one column of a
+    // relation, so that joining two relations' sides needs one equality per shared class.
+    static std::vector<EquivalenceClass>
+    ExtractEquivalenceClasses(std::vector<ExpressionPtr>& predicates,
+                              const std::vector<std::set<idx_t>>& relation_tables);
     double Estimate(LogicalOperator& op);
     double DistinctEstimate(const Expression& key, double fallback) const;
     void PruneColumns(LogicalOperator& root);

@@ -60,6 +60,19 @@ TEST(Optimizer, SmallerInputBuildsTheHashTable) {
     EXPECT_LT(big, small) << plan;
 }
 
+TEST(Optimizer, LeftJoinBuildsOnItsSmallerPreservedSide) {
+    Database database;
+    Connection connection(database);
+    std::string plan = Explain(connection, "SELECT count(y) FROM range(100) small(x) LEFT JOIN "
+                                           "range(100000) big(y) ON x = y");
+    // A right join probing with the big range, whose scan then comes first.
+    EXPECT_NE(plan.find("HASH_JOIN RIGHT"), std::string::npos) << plan;
+    EXPECT_LT(plan.find("SCAN range #1"), plan.find("SCAN range #0")) << plan;
+    plan = Explain(connection, "SELECT count(y) FROM range(100000) big(x) LEFT JOIN "
+                               "range(100) small(y) ON x = y");
+    EXPECT_NE(plan.find("HASH_JOIN LEFT"), std::string::npos) << plan;
+}
+
 TEST(Optimizer, UnusedColumnsArePruned) {
     Database database;
     Connection connection(database);
