@@ -1,6 +1,10 @@
 #include "execution/conditional_functions.hpp"
 
 #include "common/exception.hpp"
+#include "common/physical_dispatch.hpp"
+
+#include <algorithm>
+#include <memory>
 
 namespace sluice {
 
@@ -82,6 +86,115 @@ BoundFunction BindCoalesce(size_t argument_count, const LogicalType& type) {
         }
     };
     return BoundFunction{std::vector<LogicalType>(argument_count, type), type, body};
+}
+
+namespace {
+
+// The non-NULL constants of an IN list, sorted, and whether a NULL was among them.
+template <class T>
+struct ConstantSet {
+    std::shared_ptr<Vector> owner; // holds the strings the values point into
+    std::vector<T> values;
+    bool has_null = false;
+    // Strings: every constant inlined, and the 16 bytes of each.
+    bool all_inlined = false;
+    std::vector<std::pair<uint64_t, uint64_t>> words;
+
+    bool Contains(const T& value) const {
+        if constexpr (std::is_same_v<T, string_t>) {
+            if (all_inlined && values.size() <= 16) {
+                // Inlined strings are equal exactly when their 16 bytes are, and no longer
+                // string equals one of them (the length is among the bytes).
+                uint64_t head, tail;
+                value.InlinedWords(head, tail);
+                bool found = false;
+                for (const auto& [constant_head, constant_tail] : words) {
+                    found |= (head == constant_head) & (tail == constant_tail);
+                }
+                return found;
+            }
+        }
+        if (values.size() <= 16) {
+            bool found = false;
+            for (const T& candidate : values) {
+                found |= candidate == value; // no early exit: the loop stays branch-free
+            }
+            return found;
+        }
+        auto found = std::lower_bound(values.begin(), values.end(), value);
+        return found != values.end() && *found == value;
+    }
+};
+
+} // namespace
+
+std::optional<BoundFunction> BindInConstantList(const LogicalType& type,
+                                                const std::vector<Value>& constants) {
+    PhysicalType physical = type.physical();
+    bool covered = physical == PhysicalType::VARCHAR || physical == PhysicalType::INT8 ||
+                   physical == PhysicalType::INT16 || physical == PhysicalType::INT32 ||
+                   physical == PhysicalType::INT64 || physical == PhysicalType::INT128 ||
+                   physical == PhysicalType::UINT8 || physical == PhysicalType::UINT16 ||
+                   physical == PhysicalType::UINT32 || physical == PhysicalType::UINT64;
+    if (!covered || constants.size() > kVectorSize) {
+        return std::nullopt;
+    }
+    return DispatchPhysical(physical, [&](auto tag) -> std::optional<BoundFunction> {
+        using T = decltype(tag);
+        if constexpr (std::is_same_v<T, bool> || std::is_floating_point_v<T>) {
+            return std::nullopt;
+        } else {
+            auto set = std::make_shared<ConstantSet<T>>();
+            set->owner = std::make_shared<Vector>(type);
+            for (idx_t i = 0; i < constants.size(); i++) {
+                set->owner->SetValue(i, constants[i]);
+                if (constants[i].IsNull()) {
+                    set->has_null = true;
+                } else {
+                    set->values.push_back(set->owner->template data<T>()[i]);
+                }
+            }
+            std::sort(set->values.begin(), set->values.end());
+            if constexpr (std::is_same_v<T, string_t>) {
+                set->all_inlined = true;
+                for (const string_t& value : set->values) {
+                    set->all_inlined = set->all_inlined && value.IsInlined();
+                    uint64_t head = 0, tail = 0;
+                    if (value.IsInlined()) {
+                        value.InlinedWords(head, tail);
+                    }
+                    set->words.emplace_back(head, tail);
+                }
+            }
+            ScalarFunctionBody body = [set](const std::vector<const Vector*>& args, idx_t count,
+                                            Vector& result) {
+                const Vector& input = *args[0];
+                const T* data = input.data<T>();
+                bool* out = result.data<bool>();
+                if (input.vector_type() == VectorType::FLAT && input.validity().AllValid() &&
+                    !set->has_null) {
+                    for (idx_t row = 0; row < count; row++) {
+                        out[row] = set->Contains(data[row]);
+                    }
+                    return;
+                }
+                for (idx_t row = 0; row < count; row++) {
+                    idx_t at = RowOf(input, row);
+                    if (!input.validity().RowIsValid(at)) {
+                        result.SetNull(row);
+                    } else if (set->Contains(data[at])) {
+                        out[row] = true;
+                    } else if (set->has_null) {
+                        result.SetNull(row);
+                    } else {
+                        out[row] = false;
+                    }
+                }
+            };
+            std::vector<LogicalType> arguments(constants.size() + 1, type);
+            return BoundFunction{std::move(arguments), LogicalTypeId::BOOLEAN, body};
+        }
+    });
 }
 
 BoundFunction BindSingleRowCheck(const LogicalType& type) {

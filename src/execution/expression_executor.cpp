@@ -95,7 +95,11 @@ void ExpressionExecutor::Execute(const Expression& expression, const DataChunk& 
         std::vector<std::unique_ptr<Vector>> arguments;
         std::vector<const Vector*> pointers;
         for (const auto& child : expression.children) {
-            arguments.push_back(std::make_unique<Vector>(child->type, std::max<idx_t>(count, 1)));
+            // A constant fills one row (an IN list's constants would otherwise allocate a
+            // vector's worth each, for every chunk).
+            idx_t capacity =
+                child->kind == ExpressionKind::Constant ? 1 : std::max<idx_t>(count, 1);
+            arguments.push_back(std::make_unique<Vector>(child->type, capacity));
             Execute(*child, input, *arguments.back());
             pointers.push_back(arguments.back().get());
         }

@@ -622,10 +622,47 @@ Binder::Bound Binder::BindBetween(const ParsedExpression& expression) {
 
 Binder::Bound Binder::BindInList(const ParsedExpression& expression) {
     // x IN (a, b) is x = a OR x = b, with the same NULL semantics.
-    ExpressionPtr result;
+    std::vector<ExpressionPtr> equalities;
     for (size_t i = 1; i < expression.children.size(); i++) {
-        auto equal = BindComparisonOf("=", Bind(*expression.children[0]),
-                                      Bind(*expression.children[i]), expression.location);
+        equalities.push_back(BindComparisonOf("=", Bind(*expression.children[0]),
+                                              Bind(*expression.children[i]), expression.location));
+    }
+    // Against constants only, x is evaluated once and looked up among them (TPC-H Q22's
+    // substring(c_phone, 1, 2) IN (seven codes)).
+    bool constants = equalities.size() > 1;
+    for (auto& equal : equalities) {
+        constants = constants && equal->kind == ExpressionKind::Function &&
+                    equal->function_name == "=" && equal->children.size() == 2;
+        if (!constants) {
+            break;
+        }
+        equal->children[1] = Fold(std::move(equal->children[1]));
+        constants = equal->children[1]->kind == ExpressionKind::Constant &&
+                    equal->children[1]->type == equal->children[0]->type &&
+                    equal->children[0]->Equals(*equalities[0]->children[0]) &&
+                    !equal->children[0]->IsFoldable();
+    }
+    if (constants) {
+        std::vector<Value> values;
+        for (const auto& equal : equalities) {
+            values.push_back(equal->children[1]->value);
+        }
+        LogicalType type = equalities[0]->children[0]->type;
+        if (auto function = BindInConstantList(type, values)) {
+            std::vector<ExpressionPtr> arguments;
+            arguments.push_back(std::move(equalities[0]->children[0]));
+            for (auto& equal : equalities) {
+                arguments.push_back(std::move(equal->children[1]));
+            }
+            ExpressionPtr result = MakeFunction("in_list", *function, std::move(arguments));
+            if (expression.negated) {
+                result = MakeNot(std::move(result));
+            }
+            return {std::move(result), LiteralOrigin::None};
+        }
+    }
+    ExpressionPtr result;
+    for (auto& equal : equalities) {
         if (!result) {
             result = std::move(equal);
             continue;

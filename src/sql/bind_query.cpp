@@ -147,9 +147,20 @@ BoundQuery Binder::BindUnion(const SelectStatement& select, const Scope* outer) 
              "columns",
              select.location);
     }
+    // A NULL constant of a SELECT list (typed INTEGER for results) takes the other side's type.
+    auto type_of = [](const BoundQuery& side, size_t column) -> LogicalType {
+        const LogicalOperator& plan = *side.plan;
+        if (plan.kind == LogicalOperatorKind::Projection && column < plan.expressions.size()) {
+            const Expression& expression = *plan.expressions[column];
+            if (expression.kind == ExpressionKind::Constant && expression.value.IsNull()) {
+                return LogicalTypeId::SQLNULL;
+            }
+        }
+        return side.types[column];
+    };
     std::vector<LogicalType> types;
     for (size_t i = 0; i < left.types.size(); i++) {
-        auto common = CommonSuperType(left.types[i], right.types[i]);
+        auto common = CommonSuperType(type_of(left, i), type_of(right, i));
         if (!common) {
             Fail(ErrorKind::Binder,
                  "UNION column " + std::to_string(i + 1) + " mixes " + left.types[i].ToString() +
