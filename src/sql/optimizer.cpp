@@ -2,117 +2,15 @@
 
 #include "common/exception.hpp"
 #include "execution/scalar_functions.hpp"
+#include "sql/join_order.hpp"
+#include "sql/plan_predicates.hpp"
 
 #include <algorithm>
-#include <bit>
-#include <cmath>
 #include <functional>
 
 namespace sluice {
 
 namespace {
-
-constexpr double kFilterSelectivity = 0.2;
-// Join regions of up to this many relations are ordered exhaustively (3^n splits).
-constexpr size_t kMaxExhaustiveRelations = 12;
-
-void CollectTables(const Expression& expression, std::set<idx_t>& tables) {
-    if (expression.kind == ExpressionKind::BoundColumn) {
-        tables.insert(expression.binding.table_index);
-    }
-    for (const auto& child : expression.children) {
-        CollectTables(*child, tables);
-    }
-}
-
-std::set<idx_t> TablesOfOperator(const LogicalOperator& op) {
-    std::set<idx_t> tables;
-    for (const auto& binding : op.Bindings()) {
-        tables.insert(binding.table_index);
-    }
-    return tables;
-}
-
-bool IsSubset(const std::set<idx_t>& inner, const std::set<idx_t>& outer) {
-    return std::includes(outer.begin(), outer.end(), inner.begin(), inner.end());
-}
-
-void SplitConjuncts(ExpressionPtr expression, std::vector<ExpressionPtr>& out);
-ExpressionPtr CombineConjuncts(std::vector<ExpressionPtr> conjuncts);
-
-void CollectDisjuncts(ExpressionPtr expression, std::vector<ExpressionPtr>& out) {
-    if (expression->kind == ExpressionKind::Or) {
-        CollectDisjuncts(std::move(expression->children[0]), out);
-        CollectDisjuncts(std::move(expression->children[1]), out);
-        return;
-    }
-    out.push_back(std::move(expression));
-}
-
-// (A AND B) OR (A AND C) is A AND (B OR C) (distributivity holds in SQL's three-valued logic):
-// a join condition repeated in every branch of an OR, as in TPC-H Q19, becomes a join key
-// instead of a filter over a cross product.
-void SplitDisjunction(ExpressionPtr expression, std::vector<ExpressionPtr>& out) {
-    std::vector<ExpressionPtr> disjuncts;
-    CollectDisjuncts(std::move(expression), disjuncts);
-    std::vector<std::vector<ExpressionPtr>> branches(disjuncts.size());
-    for (size_t i = 0; i < disjuncts.size(); i++) {
-        SplitConjuncts(std::move(disjuncts[i]), branches[i]);
-    }
-    std::vector<ExpressionPtr> common;
-    for (auto& candidate : branches[0]) {
-        bool everywhere = true;
-        for (size_t i = 1; i < branches.size() && everywhere; i++) {
-            everywhere = std::any_of(branches[i].begin(), branches[i].end(),
-                                     [&](const ExpressionPtr& e) { return e->Equals(*candidate); });
-        }
-        if (everywhere) {
-            common.push_back(candidate->Copy());
-        }
-    }
-    bool always_true = false; // a branch left without conditions
-    ExpressionPtr rest;
-    for (auto& branch : branches) {
-        std::vector<ExpressionPtr> remaining;
-        for (auto& conjunct : branch) {
-            bool shared = std::any_of(common.begin(), common.end(),
-                                      [&](const ExpressionPtr& e) { return e->Equals(*conjunct); });
-            if (!shared) {
-                remaining.push_back(std::move(conjunct));
-            }
-        }
-        if (remaining.empty()) {
-            always_true = true;
-            continue;
-        }
-        ExpressionPtr conjunction = CombineConjuncts(std::move(remaining));
-        rest = rest ? MakeOr(std::move(rest), std::move(conjunction)) : std::move(conjunction);
-    }
-    for (auto& conjunct : common) {
-        out.push_back(std::move(conjunct));
-    }
-    if (!always_true && rest) {
-        out.push_back(std::move(rest));
-    }
-}
-
-void SplitConjuncts(ExpressionPtr expression, std::vector<ExpressionPtr>& out) {
-    if (expression->kind == ExpressionKind::And) {
-        SplitConjuncts(std::move(expression->children[0]), out);
-        SplitConjuncts(std::move(expression->children[1]), out);
-        return;
-    }
-    if (expression->kind == ExpressionKind::Or) {
-        SplitDisjunction(std::move(expression), out);
-        return;
-    }
-    // TRUE is no condition at all.
-    if (expression->kind == ExpressionKind::Constant && !expression->value.IsNull() &&
-        expression->type.id() == LogicalTypeId::BOOLEAN && expression->value.GetBoolean()) {
-        return;
-    }
-    out.push_back(std::move(expression));
-}
 
 // From a disjunction over several relations, the weaker filter it implies for the relation
 // `tables` alone: (A1 AND B1) OR (A2 AND B2) with the A's over that relation implies (A1 OR A2).
@@ -140,14 +38,6 @@ ExpressionPtr ImpliedFilter(const Expression& disjunction, const std::set<idx_t>
     return implied;
 }
 
-ExpressionPtr CombineConjuncts(std::vector<ExpressionPtr> conjuncts) {
-    ExpressionPtr result;
-    for (auto& conjunct : conjuncts) {
-        result = MakeAnd(std::move(result), std::move(conjunct));
-    }
-    return result;
-}
-
 LogicalOperatorPtr WrapInFilter(LogicalOperatorPtr op, std::vector<ExpressionPtr> filters) {
     if (filters.empty()) {
         return op;
@@ -169,29 +59,6 @@ ExpressionPtr Substitute(ExpressionPtr expression, idx_t table_index,
         child = Substitute(std::move(child), table_index, expressions);
     }
     return expression;
-}
-
-// If `predicate` is `a = b` with one side over `left` tables and the other over `right`, the
-// join condition (left side first).
-std::optional<JoinCondition> AsJoinCondition(const Expression& predicate,
-                                             const std::set<idx_t>& left,
-                                             const std::set<idx_t>& right) {
-    if (predicate.kind != ExpressionKind::Function || predicate.function_name != "=" ||
-        predicate.children.size() != 2) {
-        return std::nullopt;
-    }
-    auto a = TablesOf(*predicate.children[0]);
-    auto b = TablesOf(*predicate.children[1]);
-    if (a.empty() || b.empty()) {
-        return std::nullopt;
-    }
-    if (IsSubset(a, left) && IsSubset(b, right)) {
-        return JoinCondition{predicate.children[0]->Copy(), predicate.children[1]->Copy()};
-    }
-    if (IsSubset(a, right) && IsSubset(b, left)) {
-        return JoinCondition{predicate.children[1]->Copy(), predicate.children[0]->Copy()};
-    }
-    return std::nullopt;
 }
 
 // TableFilters for a scan: `column op constant` conjuncts on its own columns.
@@ -264,16 +131,10 @@ void CollectReferences(const Expression& expression, std::set<std::pair<idx_t, i
 
 } // namespace
 
-std::set<idx_t> TablesOf(const Expression& expression) {
-    std::set<idx_t> tables;
-    CollectTables(expression, tables);
-    return tables;
-}
-
 LogicalOperatorPtr Optimizer::Optimize(LogicalOperatorPtr plan) {
     plan = PushDown(std::move(plan), {});
     PruneColumns(*plan);
-    Estimate(*plan);
+    estimator_.Estimate(*plan);
     return plan;
 }
 
@@ -376,7 +237,7 @@ LogicalOperatorPtr Optimizer::PushDownOuterJoin(LogicalOperatorPtr op,
         // the right input's joins with the left's distinct values are ordered knowing how many
         // there are at most.
         op->children[0] = PushDown(std::move(op->children[0]), std::move(left_filters));
-        double values = Estimate(*op->children[0]);
+        double values = estimator_.Estimate(*op->children[0]);
         std::function<void(LogicalOperator&)> size_values = [&](LogicalOperator& node) {
             if (node.kind == LogicalOperatorKind::DelimGet && node.delim_index == op->delim_index) {
                 node.estimated_rows = values;
@@ -462,8 +323,8 @@ void Optimizer::BuildOnSmallerSide(LogicalOperator& join) {
     // A left join builds on its right input; when the left (preserved) input is the smaller,
     // a right join with the inputs swapped builds on it instead and emits its rows without a
     // match last (TPC-H Q13: 1.5 million customers against 15 million orders at SF10).
-    double preserved = Estimate(*join.children[0]);
-    double other = Estimate(*join.children[1]);
+    double preserved = estimator_.Estimate(*join.children[0]);
+    double other = estimator_.Estimate(*join.children[1]);
     if (preserved >= other) {
         return;
     }
@@ -553,388 +414,8 @@ LogicalOperatorPtr Optimizer::PushDownJoinRegion(LogicalOperatorPtr op,
         semi->children[0] = std::move(relations[target]);
         relations[target] = std::move(semi);
     }
-    auto joined = ReorderJoins(std::move(relations), predicates);
+    auto joined = OrderJoins(std::move(relations), predicates, estimator_);
     return WrapInFilter(std::move(joined), std::move(predicates));
-}
-
-std::vector<Optimizer::EquivalenceClass>
-Optimizer::ExtractEquivalenceClasses(std::vector<ExpressionPtr>& predicates,
-                                     const std::vector<std::set<idx_t>>& relation_tables) {
-    auto relation_of = [&](const Expression& column) {
-        for (size_t r = 0; r < relation_tables.size(); r++) {
-            if (relation_tables[r].count(column.binding.table_index)) {
-                return r;
-            }
-        }
-        return relation_tables.size();
-    };
-    auto class_of = [](std::vector<EquivalenceClass>& classes, const Expression& column) {
-        for (size_t c = 0; c < classes.size(); c++) {
-            for (const auto& member : classes[c]) {
-                if (member->binding == column.binding) {
-                    return c;
-                }
-            }
-        }
-        classes.push_back({});
-        classes.back().push_back(column.Copy());
-        return classes.size() - 1;
-    };
-    std::vector<EquivalenceClass> classes;
-    std::vector<ExpressionPtr> rest;
-    for (auto& predicate : predicates) {
-        bool columns = predicate->kind == ExpressionKind::Function &&
-                       predicate->function_name == "=" && predicate->children.size() == 2 &&
-                       predicate->children[0]->kind == ExpressionKind::BoundColumn &&
-                       predicate->children[1]->kind == ExpressionKind::BoundColumn &&
-                       predicate->children[0]->type == predicate->children[1]->type;
-        if (!columns) {
-            rest.push_back(std::move(predicate));
-            continue;
-        }
-        size_t a = class_of(classes, *predicate->children[0]);
-        size_t b = class_of(classes, *predicate->children[1]);
-        // A class holds at most one column per relation; an equality that would put two of
-        // one relation's columns in a class stays a predicate of its own.
-        std::set<size_t> relations;
-        bool distinct_relations = a != b;
-        for (size_t c : {a, b}) {
-            for (const auto& member : classes[c]) {
-                distinct_relations =
-                    distinct_relations && relations.insert(relation_of(*member)).second;
-            }
-        }
-        if (!distinct_relations) {
-            rest.push_back(std::move(predicate));
-            continue;
-        }
-        for (auto& member : classes[b]) {
-            classes[a].push_back(std::move(member));
-        }
-        classes.erase(classes.begin() + static_cast<std::ptrdiff_t>(b));
-    }
-    // Columns that never joined anything (a class of one, left by an equality kept above).
-    std::erase_if(classes, [](const EquivalenceClass& c) { return c.size() < 2; });
-    predicates = std::move(rest);
-    return classes;
-}
-
-double Optimizer::DistinctEstimate(const Expression& key, double fallback) const {
-    if (key.kind == ExpressionKind::BoundColumn) {
-        auto known = column_distinct_.find({key.binding.table_index, key.binding.column_index});
-        if (known != column_distinct_.end()) {
-            return std::max(1.0, known->second);
-        }
-        auto found = base_rows_.find(key.binding.table_index);
-        if (found != base_rows_.end()) {
-            return std::max(1.0, found->second);
-        }
-    }
-    if (key.kind == ExpressionKind::Cast) {
-        return DistinctEstimate(*key.children[0], fallback);
-    }
-    return std::max(1.0, fallback);
-}
-
-LogicalOperatorPtr Optimizer::ReorderJoins(std::vector<LogicalOperatorPtr> relations,
-                                           std::vector<ExpressionPtr>& predicates) {
-    struct Node {
-        LogicalOperatorPtr op;
-        std::set<idx_t> tables;
-        double rows;
-    };
-    std::vector<Node> nodes;
-    std::vector<std::set<idx_t>> relation_tables;
-    for (auto& relation : relations) {
-        double rows = Estimate(*relation);
-        auto tables = TablesOfOperator(*relation);
-        relation_tables.push_back(tables);
-        nodes.push_back({std::move(relation), std::move(tables), rows});
-    }
-    std::vector<EquivalenceClass> classes = ExtractEquivalenceClasses(predicates, relation_tables);
-    // A class's members among `tables`: its columns from those relations (at most one per
-    // relation, so the first stands for all: they were made equal when the relations joined).
-    auto members_in = [&](const EquivalenceClass& equivalence, const std::set<idx_t>& tables) {
-        std::vector<const Expression*> found;
-        for (const auto& member : equivalence) {
-            if (tables.count(member->binding.table_index)) {
-                found.push_back(member.get());
-            }
-        }
-        return found;
-    };
-    // How much an equality between `x` and `y` divides their product (the larger key's
-    // distinct values, over all the equalities between them); none when nothing connects them.
-    auto divisor_between = [&](const Node& x, const Node& y) -> std::optional<double> {
-        std::optional<double> divisor;
-        auto widen = [&](double value) { divisor = std::max(divisor.value_or(0), value); };
-        for (const auto& predicate : predicates) {
-            if (predicate->kind != ExpressionKind::Function || predicate->function_name != "=" ||
-                predicate->children.size() != 2) {
-                continue;
-            }
-            auto left = TablesOf(*predicate->children[0]);
-            auto right = TablesOf(*predicate->children[1]);
-            if (left.empty() || right.empty()) {
-                continue;
-            }
-            if (IsSubset(left, x.tables) && IsSubset(right, y.tables)) {
-                widen(std::min(DistinctEstimate(*predicate->children[0], x.rows),
-                               DistinctEstimate(*predicate->children[1], y.rows)));
-            } else if (IsSubset(left, y.tables) && IsSubset(right, x.tables)) {
-                widen(std::min(DistinctEstimate(*predicate->children[1], x.rows),
-                               DistinctEstimate(*predicate->children[0], y.rows)));
-            }
-        }
-        for (const auto& equivalence : classes) {
-            auto in_x = members_in(equivalence, x.tables);
-            auto in_y = members_in(equivalence, y.tables);
-            if (!in_x.empty() && !in_y.empty()) {
-                widen(std::min(DistinctEstimate(*in_x[0], x.rows),
-                               DistinctEstimate(*in_y[0], y.rows)));
-            }
-        }
-        return divisor;
-    };
-    // Joins two nodes: the smaller builds; the predicates over both become keys and residual.
-    auto join_nodes = [&](Node a, Node b, double rows) {
-        bool a_builds = a.rows < b.rows;
-        Node& probe = a_builds ? b : a;
-        Node& build = a_builds ? a : b;
-        auto join = std::make_unique<LogicalOperator>(LogicalOperatorKind::Join);
-        join->join_type = PhysicalJoinType::Inner;
-        std::set<idx_t> all = probe.tables;
-        all.insert(build.tables.begin(), build.tables.end());
-        std::vector<ExpressionPtr> residual, remaining;
-        for (auto& predicate : predicates) {
-            if (auto condition = AsJoinCondition(*predicate, probe.tables, build.tables)) {
-                join->conditions.push_back(std::move(*condition));
-            } else if (IsSubset(TablesOf(*predicate), all) && !TablesOf(*predicate).empty()) {
-                residual.push_back(std::move(predicate));
-            } else {
-                remaining.push_back(std::move(predicate));
-            }
-        }
-        predicates = std::move(remaining);
-        // One equality per class the two sides share: each side's members are equal already.
-        for (const auto& equivalence : classes) {
-            auto in_probe = members_in(equivalence, probe.tables);
-            auto in_build = members_in(equivalence, build.tables);
-            if (!in_probe.empty() && !in_build.empty()) {
-                join->conditions.push_back({in_probe[0]->Copy(), in_build[0]->Copy()});
-            }
-        }
-        join->residual = CombineConjuncts(std::move(residual));
-        join->estimated_rows = std::max(1.0, rows);
-        join->children.push_back(std::move(probe.op));
-        join->children.push_back(std::move(build.op));
-        return Node{std::move(join), std::move(all), std::max(1.0, rows)};
-    };
-
-    if (nodes.size() > 2 && nodes.size() <= kMaxExhaustiveRelations) {
-        // Every connected join tree, by dynamic programming over subsets of relations: the
-        // cheapest by the sum of its intermediate results' estimated rows. A greedy choice of
-        // the smallest next join misses plans whose first join is larger but whose later ones
-        // shrink (TPC-H Q5: customers of a region before orders and lineitem).
-        size_t count = nodes.size();
-        std::vector<std::vector<std::optional<double>>> divisors(
-            count, std::vector<std::optional<double>>(count));
-        for (size_t i = 0; i < count; i++) {
-            for (size_t j = i + 1; j < count; j++) {
-                divisors[i][j] = divisors[j][i] = divisor_between(nodes[i], nodes[j]);
-            }
-        }
-        struct Best {
-            double cost = -1; // negative: no connected tree
-            double rows = 0;
-            uint32_t left = 0;
-        };
-        uint32_t full = (1u << count) - 1;
-        std::vector<Best> best(full + 1);
-        for (size_t i = 0; i < count; i++) {
-            best[1u << i] = {0, nodes[i].rows, 0};
-        }
-        for (uint32_t set = 1; set <= full; set++) {
-            if ((set & (set - 1)) == 0) {
-                continue;
-            }
-            // Each split once: the part holding the lowest relation on the left.
-            uint32_t lowest = set & (~set + 1);
-            for (uint32_t left = (set - 1) & set; left > 0; left = (left - 1) & set) {
-                uint32_t right = set & ~left;
-                if (!(left & lowest) || best[left].cost < 0 || best[right].cost < 0) {
-                    continue;
-                }
-                std::optional<double> divisor;
-                for (size_t i = 0; i < count; i++) {
-                    for (size_t j = 0; j < count && (left >> i & 1); j++) {
-                        if ((right >> j & 1) && divisors[i][j]) {
-                            divisor = std::max(divisor.value_or(0), *divisors[i][j]);
-                        }
-                    }
-                }
-                if (!divisor) {
-                    continue;
-                }
-                double rows = std::max(1.0, best[left].rows * best[right].rows / *divisor);
-                double cost = best[left].cost + best[right].cost + rows;
-                if (best[set].cost < 0 || cost < best[set].cost) {
-                    best[set] = {cost, rows, left};
-                }
-            }
-        }
-        if (best[full].cost >= 0) {
-            std::vector<std::optional<Node>> base(count);
-            for (size_t i = 0; i < count; i++) {
-                base[i] = std::move(nodes[i]);
-            }
-            std::function<Node(uint32_t)> build_tree = [&](uint32_t set) -> Node {
-                if ((set & (set - 1)) == 0) {
-                    return std::move(*base[std::countr_zero(set)]);
-                }
-                Node left = build_tree(best[set].left);
-                Node right = build_tree(set & ~best[set].left);
-                return join_nodes(std::move(left), std::move(right), best[set].rows);
-            };
-            return std::move(build_tree(full).op);
-        }
-    }
-
-    // Greedy: join the connected pair with the smallest estimated result until one is left;
-    // without any connected pair, the two smallest relations are crossed.
-    while (nodes.size() > 1) {
-        size_t best_a = 0, best_b = 1;
-        double best_rows = -1;
-        for (size_t x = 0; x < nodes.size(); x++) {
-            for (size_t y = x + 1; y < nodes.size(); y++) {
-                auto divisor = divisor_between(nodes[x], nodes[y]);
-                if (!divisor) {
-                    continue;
-                }
-                double rows = nodes[x].rows * nodes[y].rows / std::max(1.0, *divisor);
-                if (best_rows < 0 || rows < best_rows) {
-                    best_a = x;
-                    best_b = y;
-                    best_rows = rows;
-                }
-            }
-        }
-        if (best_rows < 0) {
-            std::vector<size_t> order(nodes.size());
-            for (size_t n = 0; n < nodes.size(); n++) {
-                order[n] = n;
-            }
-            std::partial_sort(order.begin(), order.begin() + 2, order.end(),
-                              [&](size_t x, size_t y) { return nodes[x].rows < nodes[y].rows; });
-            best_a = std::min(order[0], order[1]);
-            best_b = std::max(order[0], order[1]);
-            best_rows = nodes[best_a].rows * nodes[best_b].rows;
-        }
-        Node merged = join_nodes(std::move(nodes[best_a]), std::move(nodes[best_b]), best_rows);
-        nodes.erase(nodes.begin() + static_cast<long>(best_b));
-        nodes.erase(nodes.begin() + static_cast<long>(best_a));
-        nodes.push_back(std::move(merged));
-    }
-    return std::move(nodes[0].op);
-}
-
-double Optimizer::Estimate(LogicalOperator& op) {
-    double rows = 1;
-    switch (op.kind) {
-    case LogicalOperatorKind::Get:
-        rows = op.function->estimated_rows >= 0 ? op.function->estimated_rows : 1000;
-        base_rows_[op.table_index] = rows;
-        for (idx_t id = 0; id < op.function->distinct_estimates.size(); id++) {
-            if (op.function->distinct_estimates[id] >= 0) {
-                column_distinct_[{op.table_index, id}] = op.function->distinct_estimates[id];
-            }
-        }
-        break;
-    case LogicalOperatorKind::Filter:
-        rows = Estimate(*op.children[0]) *
-               std::pow(kFilterSelectivity, static_cast<double>(op.expressions.size()));
-        break;
-    case LogicalOperatorKind::Projection:
-        rows = Estimate(*op.children[0]);
-        base_rows_[op.table_index] = rows;
-        for (idx_t i = 0; i < op.expressions.size(); i++) {
-            const Expression& expression = *op.expressions[i];
-            if (expression.kind != ExpressionKind::BoundColumn) {
-                continue;
-            }
-            auto known = column_distinct_.find(
-                {expression.binding.table_index, expression.binding.column_index});
-            if (known != column_distinct_.end()) {
-                column_distinct_[{op.table_index, i}] = known->second;
-            }
-        }
-        break;
-    case LogicalOperatorKind::Aggregate:
-        rows = Estimate(*op.children[0]);
-        rows = op.expressions.empty() ? 1 : std::max(1.0, rows / 4);
-        base_rows_[op.table_index] = rows;
-        break;
-    case LogicalOperatorKind::Join: {
-        double left = Estimate(*op.children[0]);
-        double right = Estimate(*op.children[1]);
-        switch (op.join_type) {
-        case PhysicalJoinType::Inner:
-            rows = op.estimated_rows > 0
-                       ? op.estimated_rows
-                       : (op.conditions.empty() ? left * right : std::max(left, right));
-            break;
-        case PhysicalJoinType::Left:
-            rows = std::max(left, op.estimated_rows > 0 ? op.estimated_rows : left);
-            break;
-        case PhysicalJoinType::Right:
-            rows = std::max(right, op.estimated_rows > 0 ? op.estimated_rows : right);
-            break;
-        case PhysicalJoinType::Full:
-            rows = std::max(left + right, op.estimated_rows);
-            break;
-        case PhysicalJoinType::Semi:
-        case PhysicalJoinType::Anti: {
-            // The share of the left rows with a match: the right side's keys among all the
-            // values the key can take (half, without keys to judge by).
-            double matching = 0.5;
-            for (const auto& condition : op.conditions) {
-                // Base rows, or the statistics' range: the values the key can take at all.
-                double values = DistinctEstimate(*condition.right, 1e18);
-                if (values < 1e18) {
-                    matching = std::min(matching, std::min(1.0, right / std::max(1.0, values)));
-                }
-            }
-            rows = std::max(1.0, left * (op.join_type == PhysicalJoinType::Semi
-                                             ? matching
-                                             : 1.0 - std::min(matching, 0.9)));
-            break;
-        }
-        case PhysicalJoinType::Mark:
-            rows = left;
-            break;
-        }
-        break;
-    }
-    case LogicalOperatorKind::Order:
-        rows = Estimate(*op.children[0]);
-        break;
-    case LogicalOperatorKind::Limit:
-        rows = Estimate(*op.children[0]);
-        if (op.limit) {
-            rows = std::min(rows, static_cast<double>(*op.limit));
-        }
-        break;
-    case LogicalOperatorKind::Union:
-        rows = Estimate(*op.children[0]) + Estimate(*op.children[1]);
-        base_rows_[op.table_index] = rows;
-        break;
-    case LogicalOperatorKind::DelimGet:
-        rows = op.estimated_rows > 0 ? op.estimated_rows : 1000;
-        base_rows_[op.table_index] = rows;
-        break;
-    }
-    op.estimated_rows = std::max(1.0, rows);
-    return op.estimated_rows;
 }
 
 void Optimizer::PruneColumns(LogicalOperator& root) {
