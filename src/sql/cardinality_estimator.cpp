@@ -11,7 +11,7 @@ constexpr double kFilterSelectivity = 0.2;
 
 } // namespace
 
-double CardinalityEstimator::DistinctEstimate(const Expression& key, double fallback) const {
+std::optional<double> CardinalityEstimator::KnownDistinct(const Expression& key) const {
     if (key.kind == ExpressionKind::BoundColumn) {
         auto known = column_distinct_.find({key.binding.table_index, key.binding.column_index});
         if (known != column_distinct_.end()) {
@@ -23,9 +23,13 @@ double CardinalityEstimator::DistinctEstimate(const Expression& key, double fall
         }
     }
     if (key.kind == ExpressionKind::Cast) {
-        return DistinctEstimate(*key.children[0], fallback);
+        return KnownDistinct(*key.children[0]);
     }
-    return std::max(1.0, fallback);
+    return std::nullopt;
+}
+
+double CardinalityEstimator::DistinctEstimate(const Expression& key, double fallback) const {
+    return KnownDistinct(key).value_or(std::max(1.0, fallback));
 }
 
 double CardinalityEstimator::Estimate(LogicalOperator& op) {
@@ -89,9 +93,8 @@ double CardinalityEstimator::Estimate(LogicalOperator& op) {
             double matching = 0.5;
             for (const auto& condition : op.conditions) {
                 // Base rows, or the statistics' range: the values the key can take at all.
-                double values = DistinctEstimate(*condition.right, 1e18);
-                if (values < 1e18) {
-                    matching = std::min(matching, std::min(1.0, right / std::max(1.0, values)));
+                if (auto values = KnownDistinct(*condition.right)) {
+                    matching = std::min(matching, std::min(1.0, right / *values));
                 }
             }
             rows = std::max(1.0, left * (op.join_type == PhysicalJoinType::Semi

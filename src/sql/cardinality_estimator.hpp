@@ -3,6 +3,7 @@
 #include "sql/logical_operator.hpp"
 
 #include <map>
+#include <optional>
 #include <utility>
 
 namespace sluice {
@@ -18,6 +19,8 @@ public:
     // At most how many distinct values `key` takes: its column's statistics, else its table's
     // rows, else `fallback`.
     double DistinctEstimate(const Expression& key, double fallback) const;
+    // The same without a fallback: nullopt when neither statistics nor the table are known.
+    std::optional<double> KnownDistinct(const Expression& key) const;
 
 private:
     std::map<idx_t, double> base_rows_; // table index -> rows before filters
