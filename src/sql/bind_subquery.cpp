@@ -55,17 +55,18 @@ Binder::Bound Binder::BindSubquery(const ParsedExpression& expression) {
         expression.subquery_kind != SubqueryKind::Exists) {
         return BindQuantifiedComparison(expression, std::move(query));
     }
+    SubqueryUse use{expression.subquery_kind == SubqueryKind::Exists, expression.negated,
+                    expression.location};
     if (correlated) {
-        return BindCorrelatedSubquery(expression, std::move(query));
+        return BindCorrelatedSubquery(use, std::move(query));
     }
-    return BindUncorrelatedSubquery(expression, std::move(query));
+    return BindUncorrelatedSubquery(use, std::move(query));
 }
 
-Binder::Bound Binder::BindUncorrelatedSubquery(const ParsedExpression& expression,
-                                               BoundQuery query) {
+Binder::Bound Binder::BindUncorrelatedSubquery(const SubqueryUse& use, BoundQuery query) {
     Subplan subquery;
     subquery.value = std::make_shared<SubqueryValue>();
-    subquery.exists = expression.subquery_kind == SubqueryKind::Exists;
+    subquery.exists = use.exists;
     subquery.type = subquery.exists ? LogicalType(LogicalTypeId::BOOLEAN) : query.types[0];
     if (subquery.type.id() == LogicalTypeId::SQLNULL) {
         subquery.type = LogicalTypeId::INTEGER;
@@ -77,7 +78,7 @@ Binder::Bound Binder::BindUncorrelatedSubquery(const ParsedExpression& expressio
     result->subquery_value = subquery.value;
     subplans_.push_back(std::move(subquery));
     ExpressionPtr value = std::move(result);
-    if (expression.negated) {
+    if (use.negated) {
         value = MakeNot(std::move(value));
     }
     return {std::move(value), LiteralOrigin::None};
@@ -114,14 +115,14 @@ LogicalOperatorPtr StripForExists(LogicalOperatorPtr plan) {
 
 } // namespace
 
-Binder::Bound Binder::BindCorrelatedSubquery(const ParsedExpression& expression, BoundQuery query) {
+Binder::Bound Binder::BindCorrelatedSubquery(const SubqueryUse& use, BoundQuery query) {
     if (!from_plan_ || !*from_plan_) {
         Fail(ErrorKind::NotImplemented,
              "correlated subqueries are not supported here (they are in WHERE, SELECT lists, "
              "HAVING, ORDER BY, inner join conditions and aggregate arguments)",
-             expression.location);
+             use.location);
     }
-    bool exists = expression.subquery_kind == SubqueryKind::Exists;
+    bool exists = use.exists;
     LogicalOperatorPtr plan = std::move(query.plan);
     if (exists) {
         plan = StripForExists(std::move(plan));
@@ -178,7 +179,7 @@ Binder::Bound Binder::BindCorrelatedSubquery(const ParsedExpression& expression,
                              "column \"" + entry.names[c] +
                                  "\" must appear in the GROUP BY clause or must be part of an "
                                  "aggregate function. The subquery uses it.",
-                             expression.location);
+                             use.location);
                     }
                 }
             }
@@ -217,7 +218,7 @@ Binder::Bound Binder::BindCorrelatedSubquery(const ParsedExpression& expression,
             AddNullSafeConditions(std::move(outer), std::move(inner), join->conditions);
             join->children.push_back(std::move(flat.plan));
         } catch (const Exception& error) {
-            Relocate(error, expression.location);
+            Relocate(error, use.location);
         }
     }
     ExpressionPtr result;
@@ -225,7 +226,7 @@ Binder::Bound Binder::BindCorrelatedSubquery(const ParsedExpression& expression,
         join->join_type = PhysicalJoinType::Mark;
         join->mark_index = next_table_index_++;
         result = MakeBoundColumn({join->mark_index, 0}, LogicalTypeId::BOOLEAN);
-        if (expression.negated) {
+        if (use.negated) {
             result = MakeNot(std::move(result));
         }
     } else {
@@ -312,10 +313,7 @@ Binder::Bound Binder::BindQuantifiedComparison(const ParsedExpression& expressio
     found.names = {"found"};
     found.types = {LogicalTypeId::INTEGER};
 
-    ParsedExpression scalar;
-    scalar.kind = ParsedExpressionKind::Subquery;
-    scalar.location = expression.location;
-    scalar.subquery_kind = SubqueryKind::Scalar;
+    SubqueryUse scalar{false, false, expression.location};
     Bound result = FreeColumns(*found.plan).empty()
                        ? BindUncorrelatedSubquery(scalar, std::move(found))
                        : BindCorrelatedSubquery(scalar, std::move(found));

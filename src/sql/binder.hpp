@@ -149,11 +149,18 @@ private:
     Bound BindCase(const ParsedExpression& expression);
     Bound BindInterval(const ParsedExpression& expression);
     Bound BindSubquery(const ParsedExpression& expression);
+    // How an expression uses a scalar or EXISTS subquery: its value, or whether it has rows;
+    // negated or not.
+    struct SubqueryUse {
+        bool exists = false;
+        bool negated = false;
+        SourceLocation location;
+    };
     // A subquery that reads columns of the query around it, flattened into a dependent join
     // (SubqueryFlattener) on the current FROM plan.
-    Bound BindCorrelatedSubquery(const ParsedExpression& expression, BoundQuery query);
+    Bound BindCorrelatedSubquery(const SubqueryUse& use, BoundQuery query);
     // A scalar or EXISTS subquery computed once, before the query (a Subplan).
-    Bound BindUncorrelatedSubquery(const ParsedExpression& expression, BoundQuery query);
+    Bound BindUncorrelatedSubquery(const SubqueryUse& use, BoundQuery query);
     // x IN / op ANY / op ALL (subquery) where no mark join can do: as an aggregate subquery.
     Bound BindQuantifiedComparison(const ParsedExpression& expression, BoundQuery query);
     ExpressionPtr BindComparisonOf(const std::string& op, Bound left, Bound right,
