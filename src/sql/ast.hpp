@@ -132,6 +132,7 @@ struct SelectStatement {
     std::unique_ptr<TableRef> from;
     ParsedExpressionPtr where;
     std::vector<ParsedExpressionPtr> group_by;
+    bool group_by_all = false; // GROUP BY ALL: every SELECT item without an aggregate
     ParsedExpressionPtr having;
 
     bool union_all = false; // Union: left and right
@@ -140,7 +141,9 @@ struct SelectStatement {
 
     std::vector<std::vector<ParsedExpressionPtr>> values; // Values: rows
 
+    // ORDER BY ALL: one term without an expression, whose direction applies to every column.
     std::vector<OrderTerm> order_by;
+    bool order_by_all = false;
     ParsedExpressionPtr limit;
     ParsedExpressionPtr offset;
     SourceLocation location;

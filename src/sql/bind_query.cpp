@@ -691,12 +691,12 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
         }
         return false;
     };
-    bool aggregated = !select.group_by.empty() || select.having;
+    bool aggregated = !select.group_by.empty() || select.group_by_all || select.having;
     for (const auto* item : items) {
         aggregated |= has_aggregate(*item);
     }
     for (const auto& term : select.order_by) {
-        aggregated |= has_aggregate(*term.expression);
+        aggregated |= term.expression && has_aggregate(*term.expression);
     }
     AggregateContext context;
     LogicalOperator* aggregate_node = nullptr;
@@ -704,6 +704,15 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
         auto aggregate = std::make_unique<LogicalOperator>(LogicalOperatorKind::Aggregate);
         aggregate->table_index = next_table_index_++;
         aggregate->aggregate_index = next_table_index_++;
+        // GROUP BY ALL: the SELECT items without an aggregate, as if listed.
+        std::vector<const ParsedExpression*> targets;
+        if (select.group_by_all) {
+            for (const auto* item : items) {
+                if (!has_aggregate(*item)) {
+                    targets.push_back(item);
+                }
+            }
+        }
         for (const auto& group : select.group_by) {
             const ParsedExpression* target = group.get();
             if (IsIntegerLiteral(*group)) {
@@ -734,6 +743,9 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
                 Fail(ErrorKind::Binder, "GROUP BY clause cannot contain aggregates!",
                      group->location);
             }
+            targets.push_back(target);
+        }
+        for (const ParsedExpression* target : targets) {
             ExpressionPtr key = Bind(*target).expression;
             binding_names_[{aggregate->table_index, aggregate->expressions.size()}] =
                 target->alias.empty() ? target->ToString() : target->alias;
@@ -785,6 +797,17 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
     std::vector<BoundOrder> orders;
     size_t visible = projections.size();
     for (const auto& term : select.order_by) {
+        if (select.order_by_all) {
+            // ORDER BY ALL: every output column, left to right, in the term's direction.
+            for (size_t i = 0; i < visible; i++) {
+                BoundOrder order;
+                order.descending = term.descending;
+                order.nulls_first = term.nulls_first;
+                order.expression = MakeBoundColumn({0, i}, projections[i]->type);
+                orders.push_back(std::move(order));
+            }
+            continue;
+        }
         const ParsedExpression& parsed = *term.expression;
         std::optional<size_t> column;
         if (IsIntegerLiteral(parsed)) {

@@ -501,9 +501,12 @@ std::shared_ptr<SelectStatement> Parser::ParseQueryBody() {
     }
     if (AcceptKeyword("ORDER")) {
         ExpectKeyword("BY");
+        query->order_by_all = AcceptKeyword("ALL");
         do {
             OrderTerm term;
-            term.expression = ParseExpression();
+            if (!query->order_by_all) {
+                term.expression = ParseExpression();
+            }
             if (AcceptKeyword("DESC")) {
                 term.descending = true;
             } else {
@@ -517,7 +520,7 @@ std::shared_ptr<SelectStatement> Parser::ParseQueryBody() {
                 }
             }
             query->order_by.push_back(std::move(term));
-        } while (AcceptOperator(","));
+        } while (!query->order_by_all && AcceptOperator(","));
     }
     if (AcceptKeyword("LIMIT")) {
         query->limit = ParseExpression();
@@ -604,9 +607,13 @@ std::shared_ptr<SelectStatement> Parser::ParseSelectBlock() {
     if (IsKeyword("GROUP") && IsKeyword("BY", 1)) {
         Take();
         Take();
-        do {
+        select->group_by_all = AcceptKeyword("ALL");
+        while (!select->group_by_all) {
             select->group_by.push_back(ParseExpression());
-        } while (AcceptOperator(","));
+            if (!AcceptOperator(",")) {
+                break;
+            }
+        }
     }
     if (AcceptKeyword("HAVING")) {
         select->having = ParseExpression();
