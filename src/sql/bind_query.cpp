@@ -449,8 +449,14 @@ Binder::JoinInputs Binder::BindJoinInputs(const TableRef& ref, const Scope* oute
                      "Column \"" + name + "\" does not exist on " + which + " side of join!",
                      ref.location);
             };
-            auto [l_entry, l_column] = find(left_scope, "left");
-            auto [r_entry, r_column] = find(right_scope, "right");
+            // Plain variables, not structured bindings: lambdas capture them (C++20 allows
+            // capturing bindings, but clang before 16 does not).
+            std::pair<ScopeEntry*, idx_t> left_found = find(left_scope, "left");
+            std::pair<ScopeEntry*, idx_t> right_found = find(right_scope, "right");
+            ScopeEntry* l_entry = left_found.first;
+            idx_t l_column = left_found.second;
+            ScopeEntry* r_entry = right_found.first;
+            idx_t r_column = right_found.second;
             auto l_column_of = [&]() {
                 return MakeBoundColumn(l_entry->bindings[l_column], l_entry->types[l_column]);
             };
