@@ -184,4 +184,13 @@ std::string LogicalOperator::ToString(int indent) const {
     return out;
 }
 
+LogicalOperatorPtr MakeProjection(idx_t table_index, std::vector<ExpressionPtr> expressions,
+                                  LogicalOperatorPtr child) {
+    auto projection = std::make_unique<LogicalOperator>(LogicalOperatorKind::Projection);
+    projection->table_index = table_index;
+    projection->expressions = std::move(expressions);
+    projection->children.push_back(std::move(child));
+    return projection;
+}
+
 } // namespace sluice

@@ -95,4 +95,8 @@ struct LogicalOperator {
 
 using LogicalOperatorPtr = std::unique_ptr<LogicalOperator>;
 
+// A projection of `expressions` over `child`, its outputs bound as (table_index, position).
+LogicalOperatorPtr MakeProjection(idx_t table_index, std::vector<ExpressionPtr> expressions,
+                                  LogicalOperatorPtr child);
+
 } // namespace sluice

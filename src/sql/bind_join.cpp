@@ -1,0 +1,199 @@
+// Binding joins in FROM: both inputs with the scope over them, the ON or USING condition, and the
+// merged USING columns of right and full joins.
+#include "common/string_util.hpp"
+#include "execution/conditional_functions.hpp"
+#include "sql/binder.hpp"
+
+namespace sluice {
+
+Binder::JoinInputs Binder::BindJoinInputs(const TableRef& ref, const Scope* outer) {
+    JoinInputs inputs;
+    Scope left_scope, right_scope;
+    left_scope.outer = outer;
+    right_scope.outer = outer;
+    inputs.left = BindTableRef(*ref.left, left_scope);
+    inputs.right = BindTableRef(*ref.right, right_scope);
+    inputs.left_entries = left_scope.entries.size();
+    // The combined scope: the condition sees both sides.
+    Scope& combined = inputs.scope;
+    combined.outer = outer;
+    for (auto& entry : left_scope.entries) {
+        combined.entries.push_back(entry);
+    }
+    for (auto& entry : right_scope.entries) {
+        combined.entries.push_back(entry);
+    }
+    ExpressionPtr condition;
+    if (!ref.using_columns.empty()) {
+        for (const auto& name : ref.using_columns) {
+            auto find = [&](Scope& side, const char* which) -> std::pair<ScopeEntry*, idx_t> {
+                for (auto& entry : side.entries) {
+                    for (idx_t i = 0; i < entry.names.size(); i++) {
+                        if (Lower(entry.names[i]) == Lower(name)) {
+                            return {&entry, i};
+                        }
+                    }
+                }
+                Fail(ErrorKind::Binder,
+                     "Column \"" + name + "\" does not exist on " + which + " side of join!",
+                     ref.location);
+            };
+            // Plain variables, not structured bindings: lambdas capture them (C++20 allows
+            // capturing bindings, but clang before 16 does not).
+            std::pair<ScopeEntry*, idx_t> left_found = find(left_scope, "left");
+            std::pair<ScopeEntry*, idx_t> right_found = find(right_scope, "right");
+            ScopeEntry* l_entry = left_found.first;
+            idx_t l_column = left_found.second;
+            ScopeEntry* r_entry = right_found.first;
+            idx_t r_column = right_found.second;
+            auto l_column_of = [&]() {
+                return MakeBoundColumn(l_entry->bindings[l_column], l_entry->types[l_column]);
+            };
+            auto r_column_of = [&]() {
+                return MakeBoundColumn(r_entry->bindings[r_column], r_entry->types[r_column]);
+            };
+            inputs.using_columns.push_back({name, l_column_of(), r_column_of()});
+            ExpressionPtr equal =
+                BindComparisonOf("=", Bound{l_column_of()}, Bound{r_column_of()}, ref.location);
+            condition = MakeAnd(std::move(condition), std::move(equal));
+            // The right side's copy is not repeated by *; in right and full joins neither is
+            // (MergeUsingColumns adds the merged one).
+            size_t offset = left_scope.entries.size();
+            for (size_t e = 0; e < right_scope.entries.size(); e++) {
+                if (&right_scope.entries[e] == r_entry) {
+                    combined.entries[offset + e].hidden[r_column] = true;
+                }
+            }
+            if (ref.join_type == JoinType::Right || ref.join_type == JoinType::Full) {
+                for (size_t e = 0; e < left_scope.entries.size(); e++) {
+                    if (&left_scope.entries[e] == l_entry) {
+                        combined.entries[e].hidden[l_column] = true;
+                    }
+                }
+            }
+        }
+    } else if (ref.condition) {
+        Scope* saved = scope_;
+        scope_ = &combined;
+        LogicalOperatorPtr* saved_from = from_plan_;
+        from_plan_ = nullptr;
+        // An inner join's condition is a filter over both inputs: a correlated subquery in it
+        // joins over their product, as it would in WHERE.
+        LogicalOperatorPtr product;
+        LogicalOperator* plain = nullptr;
+        if (ref.join_type == JoinType::Inner) {
+            product = std::make_unique<LogicalOperator>(LogicalOperatorKind::Join);
+            product->join_type = PhysicalJoinType::Inner;
+            product->children.push_back(std::move(inputs.left));
+            product->children.push_back(std::move(inputs.right));
+            plain = product.get();
+            from_plan_ = &product;
+        }
+        const char* reason = no_aggregates_reason_;
+        no_aggregates_reason_ = "WHERE clause cannot contain aggregates!"; // DuckDB's words
+        condition = BindBoolean(*ref.condition, "JOIN ON");
+        no_aggregates_reason_ = reason;
+        scope_ = saved;
+        from_plan_ = saved_from;
+        if (product && product.get() == plain) {
+            inputs.left = std::move(product->children[0]);
+            inputs.right = std::move(product->children[1]);
+        } else if (product) {
+            inputs.joined = std::move(product);
+        }
+    }
+    inputs.condition = std::move(condition);
+    return inputs;
+}
+
+LogicalOperatorPtr Binder::MergeUsingColumns(LogicalOperatorPtr join, JoinType type,
+                                             JoinInputs& inputs) {
+    std::vector<ExpressionPtr> columns;
+    idx_t projection_index = next_table_index_++;
+    for (auto& entry : inputs.scope.entries) {
+        for (idx_t i = 0; i < entry.bindings.size(); i++) {
+            columns.push_back(MakeBoundColumn(entry.bindings[i], entry.types[i]));
+            entry.bindings[i] = {projection_index, columns.size() - 1};
+        }
+    }
+    ScopeEntry merged;
+    for (auto& column : inputs.using_columns) {
+        ExpressionPtr value;
+        if (type == JoinType::Right) {
+            value = std::move(column.right);
+        } else {
+            std::vector<ExpressionPtr> both;
+            both.push_back(std::move(column.left));
+            both.push_back(std::move(column.right));
+            LogicalType common = CommonTypeOf(both, "USING", {});
+            for (auto& side : both) {
+                side = CastTo(std::move(side), common);
+            }
+            value = MakeFunction("coalesce", BindCoalesce(2, common), std::move(both));
+        }
+        merged.names.push_back(column.name);
+        merged.types.push_back(value->type);
+        merged.bindings.push_back({projection_index, columns.size()});
+        merged.hidden.push_back(false);
+        columns.push_back(std::move(value));
+    }
+    // First, so that * lists the merged columns where the left side's would be.
+    inputs.scope.entries.insert(inputs.scope.entries.begin(), std::move(merged));
+    return MakeProjection(projection_index, std::move(columns), std::move(join));
+}
+
+LogicalOperatorPtr Binder::BindJoin(const TableRef& ref, Scope& scope) {
+    JoinInputs inputs = BindJoinInputs(ref, scope.outer);
+    bool merge_using = !inputs.using_columns.empty() &&
+                       (ref.join_type == JoinType::Right || ref.join_type == JoinType::Full);
+    if (!merge_using) {
+        for (auto& entry : inputs.scope.entries) {
+            scope.entries.push_back(std::move(entry));
+        }
+    }
+    if (inputs.joined) {
+        auto filter = std::make_unique<LogicalOperator>(LogicalOperatorKind::Filter);
+        filter->expressions.push_back(std::move(inputs.condition));
+        filter->children.push_back(std::move(inputs.joined));
+        return filter;
+    }
+    LogicalOperatorPtr left = std::move(inputs.left);
+    LogicalOperatorPtr right = std::move(inputs.right);
+    auto join = std::make_unique<LogicalOperator>(LogicalOperatorKind::Join);
+    switch (ref.join_type) {
+    case JoinType::Inner:
+    case JoinType::Cross:
+        join->join_type = PhysicalJoinType::Inner;
+        break;
+    case JoinType::Left:
+    case JoinType::Right:
+        join->join_type = PhysicalJoinType::Left;
+        break;
+    case JoinType::Semi:
+        join->join_type = PhysicalJoinType::Semi;
+        break;
+    case JoinType::Anti:
+        join->join_type = PhysicalJoinType::Anti;
+        break;
+    case JoinType::Full:
+        join->join_type = PhysicalJoinType::Full;
+        break;
+    }
+    if (ref.join_type == JoinType::Right) {
+        std::swap(left, right); // output columns are named by binding, so order is free
+    }
+    join->children.push_back(std::move(left));
+    join->children.push_back(std::move(right));
+    // The optimizer splits the condition into equalities (hash keys) and the rest.
+    join->residual = std::move(inputs.condition);
+    if (merge_using) {
+        LogicalOperatorPtr merged = MergeUsingColumns(std::move(join), ref.join_type, inputs);
+        for (auto& entry : inputs.scope.entries) {
+            scope.entries.push_back(std::move(entry));
+        }
+        return merged;
+    }
+    return join;
+}
+
+} // namespace sluice
