@@ -1,6 +1,9 @@
 #include "common/table_filter.hpp"
 
+#include "common/physical_dispatch.hpp"
+
 #include <cmath>
+#include <type_traits>
 
 namespace sluice {
 
@@ -47,6 +50,115 @@ bool MayMatch(const TableFilter& filter, const ColumnStatistics& statistics) {
     default:
         return true;
     }
+}
+
+} // namespace sluice
+
+namespace sluice {
+
+namespace {
+
+// The SQL order of a column type: floating-point NaN equals itself and lies above every number.
+template <class T>
+bool Equal(const T& a, const T& b) {
+    if constexpr (std::is_floating_point_v<T>) {
+        return a == b || (std::isnan(a) && std::isnan(b));
+    } else {
+        return a == b;
+    }
+}
+
+template <class T>
+bool Less(const T& a, const T& b) {
+    if constexpr (std::is_floating_point_v<T>) {
+        return !std::isnan(a) && (std::isnan(b) || a < b);
+    } else {
+        return a < b;
+    }
+}
+
+// Keeps the rows whose valid value satisfies `keep`, without a branch per row.
+template <class T, class Keep>
+size_t SelectWhere(const T* data, const ValidityMask& validity, uint32_t* rows, size_t count,
+                   Keep keep) {
+    size_t kept = 0;
+    if (validity.AllValid()) {
+        for (size_t i = 0; i < count; i++) {
+            uint32_t row = rows[i];
+            rows[kept] = row;
+            kept += keep(data[row]);
+        }
+        return kept;
+    }
+    for (size_t i = 0; i < count; i++) {
+        uint32_t row = rows[i];
+        rows[kept] = row;
+        kept += validity.RowIsValid(row) && keep(data[row]);
+    }
+    return kept;
+}
+
+template <class T>
+size_t SelectComparison(TableFilter::Op op, const T& constant, const Vector& values, uint32_t* rows,
+                        size_t count) {
+    using Op = TableFilter::Op;
+    const T* data = values.data<T>();
+    const ValidityMask& validity = values.validity();
+    switch (op) {
+    case Op::Equal:
+        return SelectWhere(data, validity, rows, count,
+                           [&](const T& v) { return Equal(v, constant); });
+    case Op::NotEqual:
+        return SelectWhere(data, validity, rows, count,
+                           [&](const T& v) { return !Equal(v, constant); });
+    case Op::Less:
+        return SelectWhere(data, validity, rows, count,
+                           [&](const T& v) { return Less(v, constant); });
+    case Op::LessEqual:
+        return SelectWhere(data, validity, rows, count,
+                           [&](const T& v) { return !Less(constant, v); });
+    case Op::Greater:
+        return SelectWhere(data, validity, rows, count,
+                           [&](const T& v) { return Less(constant, v); });
+    case Op::GreaterEqual:
+        return SelectWhere(data, validity, rows, count,
+                           [&](const T& v) { return !Less(v, constant); });
+    default:
+        throw Exception(ErrorKind::Internal, "FilterRows: not a comparison");
+    }
+}
+
+} // namespace
+
+size_t FilterRows(const TableFilter& filter, const Vector& values, uint32_t* rows, size_t count) {
+    using Op = TableFilter::Op;
+    if (values.vector_type() != VectorType::FLAT) {
+        throw Exception(ErrorKind::Internal, "FilterRows needs a flat vector");
+    }
+    const ValidityMask& validity = values.validity();
+    if (filter.op == Op::IsNull || filter.op == Op::IsNotNull) {
+        bool want_valid = filter.op == Op::IsNotNull;
+        if (validity.AllValid()) {
+            return want_valid ? count : 0;
+        }
+        size_t kept = 0;
+        for (size_t i = 0; i < count; i++) {
+            uint32_t row = rows[i];
+            rows[kept] = row;
+            kept += validity.RowIsValid(row) == want_valid;
+        }
+        return kept;
+    }
+    if (filter.constant.IsNull()) {
+        return 0; // a comparison with NULL is never true
+    }
+    // The constant in the vector's own layout (strings point into `holder`).
+    Vector holder(values.type(), 1);
+    holder.SetValue(0, filter.constant);
+    return DispatchPhysical(values.type().physical(), [&](auto tag) {
+        using T = decltype(tag);
+        return SelectComparison<T>(filter.op, holder.data<T>()[0], values, rows, count);
+    });
 }
 
 } // namespace sluice

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/value.hpp"
+#include "common/vector.hpp"
 
 #include <optional>
 #include <vector>
@@ -8,8 +9,9 @@
 namespace sluice {
 
 // A predicate on one column against a constant, pushed from WHERE into a scan so the scan can
-// skip data whose statistics prove that no row matches. The scan still returns rows that do not
-// match; the filter above it keeps the query correct.
+// skip data whose statistics prove that no row matches, and drop rows that fail it while it
+// decodes. A scan may return rows that do not match; the filter above it keeps the query
+// correct.
 struct TableFilter {
     enum class Op : uint8_t {
         Equal,
@@ -40,5 +42,11 @@ struct ColumnStatistics {
 
 // False only when the statistics prove that no row can satisfy `filter`.
 bool MayMatch(const TableFilter& filter, const ColumnStatistics& statistics);
+
+// Keeps those of the rows `rows[0..count)` of the flat vector `values` that satisfy `filter`,
+// in place and in order, and returns how many. Compares exactly as the SQL operators do (NaN
+// equal to itself and above every number, strings as unsigned bytes; NULL satisfies only IS
+// NULL). `filter.constant` must have the vector's type.
+size_t FilterRows(const TableFilter& filter, const Vector& values, uint32_t* rows, size_t count);
 
 } // namespace sluice

@@ -222,6 +222,45 @@ void Vector::Gather(const Vector& source, const idx_t* rows, idx_t count, idx_t 
     }
 }
 
+void Vector::Compact(const uint32_t* rows, idx_t count) {
+    // rows[i] >= i: every row is read before a lower position is written over it.
+    idx_t width = PhysicalTypeSize(type_.physical());
+    uint8_t* base = data_.get();
+    auto copy = [&](auto tag) {
+        using T = decltype(tag);
+        T* values = reinterpret_cast<T*>(base);
+        for (idx_t i = 0; i < count; i++) {
+            values[i] = values[rows[i]];
+        }
+    };
+    switch (width) {
+    case 1:
+        copy(uint8_t{});
+        break;
+    case 2:
+        copy(uint16_t{});
+        break;
+    case 4:
+        copy(uint32_t{});
+        break;
+    case 8:
+        copy(uint64_t{});
+        break;
+    case 16:
+        copy(hugeint_t{});
+        break;
+    default:
+        for (idx_t i = 0; i < count; i++) {
+            std::memmove(base + i * width, base + idx_t(rows[i]) * width, width);
+        }
+    }
+    if (!validity_.AllValid()) {
+        for (idx_t i = 0; i < count; i++) {
+            validity_.Set(i, validity_.RowIsValid(rows[i]), capacity_);
+        }
+    }
+}
+
 void Vector::Reset() {
     vector_type_ = VectorType::FLAT;
     validity_.Reset();

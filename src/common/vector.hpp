@@ -62,6 +62,8 @@ public:
     // Writes rows `rows[0..count)` of `source` (same type) to rows `target_offset...` of this
     // vector. Long strings are not copied: this vector keeps the source's string memory alive.
     void Gather(const Vector& source, const idx_t* rows, idx_t count, idx_t target_offset = 0);
+    // Keeps rows `rows[0..count)` (ascending) as rows [0, count), in place.
+    void Compact(const uint32_t* rows, idx_t count);
     // Keeps the memory `other`'s long strings point into alive as long as this vector's rows.
     void KeepAliveOf(const Vector& other);
     // Forgets contents and NULLs, keeps type and capacity.

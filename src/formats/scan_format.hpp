@@ -52,9 +52,10 @@ struct FileJobs {
 
 // Which of a file's columns a scan reads, and where each goes in the output chunk.
 struct FileProjection {
-    std::vector<size_t> columns;      // indices into the file's Columns()
-    std::vector<idx_t> positions;     // output column of each
-    std::vector<TableFilter> filters; // on the file's column indices, to skip data with
+    std::vector<size_t> columns;  // indices into the file's Columns()
+    std::vector<idx_t> positions; // output column of each
+    // On the file's column indices: to skip data with, and to drop rows while decoding.
+    std::vector<TableFilter> filters;
 };
 
 // Turns one job's bytes into chunks.
@@ -68,6 +69,10 @@ public:
     // Fills the projected columns of `out` (and its size) with the next rows; false once the job
     // is done. Other columns of `out` are the multi-file scan's.
     virtual bool Next(DataChunk& out) = 0;
+    // For decoders that drop rows their filters rule out: the row of the job each row of the
+    // last chunk is. Null when chunks hold the job's rows in order without gaps; a decoder
+    // answers one way for all its chunks.
+    virtual const uint64_t* RowsInJob() const { return nullptr; }
 };
 
 // A file opened by its format: its columns, and, once projected, its jobs and their decoding.

@@ -111,9 +111,10 @@ public:
     CompletingDecoder(std::unique_ptr<ScanJobDecoder> inner, std::vector<Constant> constants,
                       std::vector<idx_t> row_numbers, int64_t first_row)
         : inner_(std::move(inner)), constants_(std::move(constants)),
-          row_numbers_(std::move(row_numbers)), next_row_(first_row) {}
+          row_numbers_(std::move(row_numbers)), first_row_(first_row), next_row_(first_row) {}
 
     bool Ready(const Waker& waker) override { return inner_->Ready(waker); }
+    const uint64_t* RowsInJob() const override { return inner_->RowsInJob(); }
 
     bool Next(DataChunk& out) override {
         if (!inner_->Next(out)) {
@@ -124,6 +125,16 @@ public:
             if (constant.flatten) {
                 out.column(constant.position).Flatten(out.size());
             }
+        }
+        if (const uint64_t* rows_in_job = inner_->RowsInJob()) {
+            // The decoder dropped rows: number each row by its place in the job.
+            for (idx_t position : row_numbers_) {
+                int64_t* numbers = out.column(position).data<int64_t>();
+                for (idx_t row = 0; row < out.size(); row++) {
+                    numbers[row] = first_row_ + static_cast<int64_t>(rows_in_job[row]);
+                }
+            }
+            return true;
         }
         for (idx_t position : row_numbers_) {
             int64_t* numbers = out.column(position).data<int64_t>();
@@ -139,6 +150,7 @@ private:
     std::unique_ptr<ScanJobDecoder> inner_;
     std::vector<Constant> constants_;
     std::vector<idx_t> row_numbers_;
+    int64_t first_row_;
     int64_t next_row_;
 };
 

@@ -448,11 +448,98 @@ void ColumnReader::Gather(const Vector& dictionary, const uint32_t* index, const
     }
 }
 
+namespace {
+
+template <size_t kWidth>
+void CopySelectedFixed(const uint8_t* from, const uint32_t* selection, size_t count, uint8_t* to) {
+    for (size_t i = 0; i < count; i++) {
+        std::memcpy(to + i * kWidth, from + size_t(selection[i]) * kWidth, kWidth);
+    }
+}
+
+// Copies values selection[i] of `from` (`width` bytes each) to value i of `to`.
+void CopySelected(const uint8_t* from, size_t width, const uint32_t* selection, size_t count,
+                  uint8_t* to) {
+    switch (width) {
+    case 1:
+        return CopySelectedFixed<1>(from, selection, count, to);
+    case 2:
+        return CopySelectedFixed<2>(from, selection, count, to);
+    case 4:
+        return CopySelectedFixed<4>(from, selection, count, to);
+    case 8:
+        return CopySelectedFixed<8>(from, selection, count, to);
+    case 16:
+        return CopySelectedFixed<16>(from, selection, count, to);
+    default:
+        for (size_t i = 0; i < count; i++) {
+            std::memcpy(to + i * width, from + size_t(selection[i]) * width, width);
+        }
+    }
+}
+
+} // namespace
+
+void ColumnReader::DecodeIndices(uint32_t* indices, size_t count) {
+    try {
+        index_decoder_->GetBatch(indices, count);
+    } catch (const std::exception& error) {
+        Fail(std::string("dictionary indices: ") + error.what());
+    }
+    uint32_t highest = 0;
+    for (size_t i = 0; i < count; i++) {
+        highest = std::max(highest, indices[i]);
+    }
+    if (highest >= dictionary_.count) {
+        Fail("dictionary index " + std::to_string(highest) +
+             " is out of range (the dictionary has " + std::to_string(dictionary_.count) +
+             " entries)");
+    }
+}
+
+void ColumnReader::ReadSelectedWithoutNulls(size_t take, idx_t done, const uint32_t* selection,
+                                            size_t selected, idx_t first_out, Vector& out) {
+    std::vector<uint32_t>& source_index = source_index_;
+    std::vector<idx_t>& rows = rows_;
+    source_index.resize(std::max(take, selected));
+    rows.resize(selected);
+    if (page_uses_dictionary_) {
+        // Every index of the piece is decoded (they are bit-packed in runs), the selected kept.
+        DecodeIndices(source_index.data(), take);
+        for (size_t i = 0; i < selected; i++) {
+            source_index[i] = source_index[selection[i] - done];
+            rows[i] = first_out + i;
+        }
+        Gather(*dictionary_vector_, source_index.data(), rows.data(), selected, out);
+        return;
+    }
+    if (page_value_ + take > values_.count) {
+        Fail("the page holds fewer values than its levels announce");
+    }
+    for (size_t i = 0; i < selected; i++) {
+        source_index[i] = static_cast<uint32_t>(page_value_ + (selection[i] - done));
+        rows[i] = first_out + i;
+    }
+    page_value_ += take;
+    Emit(values_, source_index.data(), rows.data(), selected, false, out);
+}
+
 void ColumnReader::Read(idx_t count, Vector& out) {
+    ReadRows(count, nullptr, count, out);
+}
+
+void ColumnReader::ReadSelected(idx_t count, const uint32_t* selection, size_t selected,
+                                Vector& out) {
+    ReadRows(count, selection, selected, out);
+}
+
+void ColumnReader::ReadRows(idx_t count, const uint32_t* selection, size_t selected, Vector& out) {
     uint32_t levels[kVectorSize];
+    uint32_t piece_selection[kVectorSize];
     std::vector<uint32_t>& source_index = source_index_;
     std::vector<idx_t>& rows = rows_;
     idx_t done = 0;
+    size_t next_selected = 0; // the first entry of `selection` not yet read
     while (done < count) {
         if (page_row_ == page_rows_) {
             if (!LoadPage()) {
@@ -461,6 +548,13 @@ void ColumnReader::Read(idx_t count, Vector& out) {
             continue;
         }
         size_t take = std::min<size_t>({count - done, page_rows_ - page_row_, kVectorSize});
+        // The entries of `selection` inside this piece: [first_selected, next_selected).
+        size_t first_selected = next_selected;
+        if (selection) {
+            while (next_selected < selected && selection[next_selected] < done + take) {
+                next_selected++;
+            }
+        }
         if (has_levels_) {
             try {
                 if (level_decoder_) {
@@ -490,19 +584,38 @@ void ColumnReader::Read(idx_t count, Vector& out) {
                      std::to_string(max_level));
             }
         }
-        // Batches without NULLs of columns stored as Sluice stores them: one copy, no index arrays.
+        // Batches without NULLs of columns stored as Sluice stores them: one copy (or one per
+        // selected row), no index arrays.
         if (defined == take && !page_uses_dictionary_ && same_layout_) {
             if (page_value_ + take > values_.count) {
                 Fail("the page holds fewer values than its levels announce");
             }
             size_t width = values_.width;
-            std::memcpy(out.data<uint8_t>() + done * width,
-                        values_.fixed_data + page_value_ * width, take * width);
+            const uint8_t* piece = values_.fixed_data + page_value_ * width;
+            if (!selection) {
+                std::memcpy(out.data<uint8_t>() + done * width, piece, take * width);
+            } else if (next_selected > first_selected) {
+                size_t picked = next_selected - first_selected;
+                for (size_t i = 0; i < picked; i++) {
+                    piece_selection[i] =
+                        static_cast<uint32_t>(selection[first_selected + i] - done);
+                }
+                CopySelected(piece, width, piece_selection, picked,
+                             out.data<uint8_t>() + first_selected * width);
+            }
             page_value_ += take;
             page_row_ += take;
             done += take;
             continue;
         }
+        if (selection && defined == take) {
+            ReadSelectedWithoutNulls(take, done, selection + first_selected,
+                                     next_selected - first_selected, first_selected, out);
+            page_row_ += take;
+            done += take;
+            continue;
+        }
+        // Pairs (value, row of the batch) of the piece's valid rows.
         source_index.resize(take);
         rows.resize(take);
         size_t valid_count = 0;
@@ -516,7 +629,9 @@ void ColumnReader::Read(idx_t count, Vector& out) {
             for (size_t i = 0; i < take; i++) {
                 idx_t row = done + i;
                 if (levels[i] != max_level) {
-                    out.SetNull(row);
+                    if (!selection) {
+                        out.SetNull(row);
+                    }
                     continue;
                 }
                 source_index[valid_count] = static_cast<uint32_t>(page_value_ + valid_count);
@@ -530,22 +645,28 @@ void ColumnReader::Read(idx_t count, Vector& out) {
         page_value_ += valid_count;
         source_index.resize(valid_count);
         rows.resize(valid_count);
-        bool contiguous = valid_count == take;
+        bool contiguous = valid_count == take && !selection;
         if (page_uses_dictionary_ && !rows.empty()) {
-            try {
-                index_decoder_->GetBatch(source_index.data(), source_index.size());
-            } catch (const std::exception& error) {
-                Fail(std::string("dictionary indices: ") + error.what());
+            DecodeIndices(source_index.data(), source_index.size());
+        }
+        if (selection) {
+            // Keep the pairs of selected rows, now addressed by their place in the selection;
+            // selected rows without a value are NULL.
+            size_t kept = 0, pair = 0;
+            for (size_t k = first_selected; k < next_selected; k++) {
+                while (pair < valid_count && rows[pair] < selection[k]) {
+                    pair++;
+                }
+                if (pair < valid_count && rows[pair] == selection[k]) {
+                    source_index[kept] = source_index[pair];
+                    rows[kept] = k;
+                    kept++;
+                } else {
+                    out.SetNull(k);
+                }
             }
-            uint32_t highest = 0;
-            for (uint32_t index : source_index) {
-                highest = std::max(highest, index);
-            }
-            if (highest >= dictionary_.count) {
-                Fail("dictionary index " + std::to_string(highest) +
-                     " is out of range (the dictionary has " + std::to_string(dictionary_.count) +
-                     " entries)");
-            }
+            source_index.resize(kept);
+            rows.resize(kept);
         }
         if (page_uses_dictionary_) {
             Gather(*dictionary_vector_, source_index.data(), rows.data(), rows.size(), out);

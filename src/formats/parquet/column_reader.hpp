@@ -23,8 +23,20 @@ public:
 
     // Decodes the next `count` rows into rows [0, count) of `out`.
     void Read(idx_t count, Vector& out);
+    // Goes through the next `count` rows but decodes only rows `selection[0..selected)`
+    // (ascending, below `count`), into rows [0, selected) of `out`. Skipped values are not
+    // converted; with nothing selected the rows are only stepped over.
+    void ReadSelected(idx_t count, const uint32_t* selection, size_t selected, Vector& out);
 
 private:
+    // Read and ReadSelected: every row when `selection` is null.
+    void ReadRows(idx_t count, const uint32_t* selection, size_t selected, Vector& out);
+    // ReadSelected's piece of `take` rows of one page, all valid, starting at row `done` of the
+    // batch: the rows `selection[0..selected)` go to rows `first_out...` of `out`.
+    void ReadSelectedWithoutNulls(size_t take, idx_t done, const uint32_t* selection,
+                                  size_t selected, idx_t first_out, Vector& out);
+    // The next `count` dictionary indices of the page, checked against the dictionary's size.
+    void DecodeIndices(uint32_t* indices, size_t count);
     bool LoadPage(); // false at the end of the chunk
     void DecodeDictionaryPage(const uint8_t* page, size_t size, int32_t num_values);
     void DecodeDataPage(const uint8_t* page, size_t size, int32_t num_values, Encoding encoding,

@@ -144,7 +144,8 @@ ParquetFileReader::PlanRowGroup(size_t row_group, const std::vector<size_t>& col
 
 RowGroupDecoder::RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file, size_t row_group,
                                  const std::vector<size_t>& column_ids,
-                                 std::vector<ByteBuffer> buffers)
+                                 std::vector<ByteBuffer> buffers,
+                                 const std::vector<TableFilter>& filters)
     : file_(std::move(file)) {
     const RowGroup& group = file_->metadata().row_groups[row_group];
     rows_left_ = static_cast<uint64_t>(group.num_rows);
@@ -165,19 +166,122 @@ RowGroupDecoder::RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file, 
         readers_.push_back(std::make_unique<ColumnReader>(column, meta.codec, std::move(buffers[i]),
                                                           ranges[i].offset, std::move(context)));
     }
+    filtered_.assign(readers_.size(), false);
+    for (const TableFilter& filter : filters) {
+        auto found = std::find(column_ids.begin(), column_ids.end(), filter.column);
+        if (found == column_ids.end()) {
+            continue;
+        }
+        auto reader = static_cast<size_t>(found - column_ids.begin());
+        bool comparison =
+            filter.op != TableFilter::Op::IsNull && filter.op != TableFilter::Op::IsNotNull;
+        if (comparison && !filter.constant.IsNull() &&
+            filter.constant.type() != file_->columns()[column_ids[reader]].type) {
+            continue; // compared after a cast: left to the filter above the scan
+        }
+        auto same = std::find_if(filters_.begin(), filters_.end(),
+                                 [&](const ColumnFilters& f) { return f.reader == reader; });
+        if (same == filters_.end()) {
+            filters_.push_back(ColumnFilters{reader, {}, 0, 0, {}});
+            same = filters_.end() - 1;
+        }
+        same->filters.push_back(filter);
+        filtered_[reader] = true;
+    }
+}
+
+size_t RowGroupDecoder::DecodeFiltered(idx_t count, DataChunk& out,
+                                       const std::vector<idx_t>& positions) {
+    size_t selected = count;
+    for (size_t i = 0; i < count; i++) {
+        selection_[i] = static_cast<uint32_t>(i);
+    }
+    for (ColumnFilters& column : filters_) {
+        Vector& vector = out.column(positions.empty() ? column.reader : positions[column.reader]);
+        // The vector's rows [0, selected) are the batch's rows selection_[0..selected).
+        if (selected == count) {
+            readers_[column.reader]->Read(count, vector);
+        } else {
+            readers_[column.reader]->ReadSelected(count, selection_, selected, vector);
+        }
+        size_t kept = selected;
+        for (size_t i = 0; i < selected; i++) {
+            positions_[i] = static_cast<uint32_t>(i);
+        }
+        for (const TableFilter& filter : column.filters) {
+            kept = FilterRows(filter, vector, positions_, kept);
+        }
+        vector.Compact(positions_, kept);
+        for (size_t i = 0; i < kept; i++) {
+            selection_[i] = selection_[positions_[i]];
+        }
+        column.rows_in += selected;
+        column.rows_out += kept;
+        column.rows.assign(selection_, selection_ + kept);
+        selected = kept;
+    }
+    // Columns filtered early hold rows that later filters dropped: keep only the survivors.
+    for (ColumnFilters& column : filters_) {
+        if (column.rows.size() == selected) {
+            continue;
+        }
+        Vector& vector = out.column(positions.empty() ? column.reader : positions[column.reader]);
+        size_t at = 0;
+        for (size_t i = 0; i < selected; i++) {
+            while (column.rows[at] < selection_[i]) {
+                at++;
+            }
+            positions_[i] = static_cast<uint32_t>(at);
+        }
+        vector.Compact(positions_, selected);
+    }
+    // The next batch starts with the filters that discarded the largest share.
+    std::stable_sort(
+        filters_.begin(), filters_.end(), [](const ColumnFilters& a, const ColumnFilters& b) {
+            return double(a.rows_out) * double(b.rows_in) < double(b.rows_out) * double(a.rows_in);
+        });
+    return selected;
 }
 
 bool RowGroupDecoder::Next(DataChunk& out, const std::vector<idx_t>& positions) {
-    if (rows_left_ == 0) {
-        return false;
+    while (rows_left_ > 0) {
+        idx_t count = std::min<uint64_t>(rows_left_, kVectorSize);
+        if (filters_.empty()) {
+            for (size_t i = 0; i < readers_.size(); i++) {
+                readers_[i]->Read(count, out.column(positions.empty() ? i : positions[i]));
+            }
+            out.SetSize(count);
+            rows_left_ -= count;
+            rows_done_ += count;
+            return true;
+        }
+        size_t selected = DecodeFiltered(count, out, positions);
+        for (size_t i = 0; i < readers_.size(); i++) {
+            if (filtered_[i]) {
+                continue;
+            }
+            Vector& vector = out.column(positions.empty() ? i : positions[i]);
+            if (selected == count) {
+                readers_[i]->Read(count, vector);
+            } else {
+                readers_[i]->ReadSelected(count, selection_, selected, vector);
+            }
+        }
+        for (size_t i = 0; i < selected; i++) {
+            rows_in_group_[i] = rows_done_ + selection_[i];
+        }
+        rows_left_ -= count;
+        rows_done_ += count;
+        if (selected > 0) {
+            out.SetSize(selected);
+            return true;
+        }
+        // Nothing passed: decode the next batch into clean vectors.
+        for (size_t i = 0; i < readers_.size(); i++) {
+            out.column(positions.empty() ? i : positions[i]).Reset();
+        }
     }
-    idx_t count = std::min<uint64_t>(rows_left_, kVectorSize);
-    for (size_t i = 0; i < readers_.size(); i++) {
-        readers_[i]->Read(count, out.column(positions.empty() ? i : positions[i]));
-    }
-    out.SetSize(count);
-    rows_left_ -= count;
-    return true;
+    return false;
 }
 
 } // namespace sluice::parquet

@@ -2,6 +2,7 @@
 
 #include "common/byte_buffer.hpp"
 #include "common/data_chunk.hpp"
+#include "common/table_filter.hpp"
 #include "formats/parquet/column_reader.hpp"
 #include "formats/parquet/parquet_metadata.hpp"
 #include "formats/parquet/parquet_schema.hpp"
@@ -50,22 +51,51 @@ private:
     std::vector<ParquetColumn> columns_;
 };
 
-// Decodes one row group, whose planned ranges are in memory, 2048 rows at a time.
+// Decodes one row group, whose planned ranges are in memory, 2048 rows at a time. Given filters,
+// it drops the rows they rule out while decoding: the filtered columns first, each only for the
+// rows that passed the ones before (the most selective first, as measured), then the other
+// columns only for the rows that passed all.
 class RowGroupDecoder {
 public:
-    // `buffers` hold the planned ranges, in the plan's order.
+    // `buffers` hold the planned ranges, in the plan's order; `filters` are on file column
+    // indices (those on columns not in `column_ids` are ignored).
     RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file, size_t row_group,
-                    const std::vector<size_t>& column_ids, std::vector<ByteBuffer> buffers);
+                    const std::vector<size_t>& column_ids, std::vector<ByteBuffer> buffers,
+                    const std::vector<TableFilter>& filters = {});
 
     // Fills the next rows into `out`, the i-th decoded column into column `positions[i]` (all
-    // columns in order when `positions` is empty); false once the group is done.
+    // columns in order when `positions` is empty); false once the group is done. With filters,
+    // a chunk holds only rows that pass them, and never zero rows.
     bool Next(DataChunk& out, const std::vector<idx_t>& positions = {});
 
+    // With filters: the row of the group each row of the last chunk is. Null without filters
+    // (the chunk's rows are the next rows of the group).
+    const uint64_t* RowsInGroup() const { return filters_.empty() ? nullptr : rows_in_group_; }
+
 private:
+    // The filters on one decoded column, and how many rows they let through so far.
+    struct ColumnFilters {
+        size_t reader;
+        std::vector<TableFilter> filters;
+        uint64_t rows_in = 0;
+        uint64_t rows_out = 0;
+        std::vector<uint32_t> rows; // rows of the batch its vector holds, after its filters
+    };
+
+    // Decodes the filtered columns of the next `count` rows; returns how many pass, their rows
+    // in `selection_`.
+    size_t DecodeFiltered(idx_t count, DataChunk& out, const std::vector<idx_t>& positions);
+
     std::shared_ptr<const ParquetFileReader> file_;
 
     std::vector<std::unique_ptr<ColumnReader>> readers_;
+    std::vector<bool> filtered_; // per reader
+    std::vector<ColumnFilters> filters_;
     uint64_t rows_left_;
+    uint64_t rows_done_ = 0;
+    uint32_t selection_[kVectorSize];
+    uint32_t positions_[kVectorSize];
+    uint64_t rows_in_group_[kVectorSize];
 };
 
 } // namespace sluice::parquet

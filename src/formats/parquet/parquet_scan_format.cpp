@@ -15,10 +15,12 @@ public:
     ParquetJobDecoder(std::shared_ptr<const parquet::ParquetFileReader> reader,
                       const FileProjection& projection, const ScanJobPlan& job,
                       std::vector<ByteBuffer> buffers)
-        : decoder_(std::move(reader), job.index_in_file, projection.columns, std::move(buffers)),
+        : decoder_(std::move(reader), job.index_in_file, projection.columns, std::move(buffers),
+                   projection.filters),
           positions_(projection.positions) {}
 
     bool Next(DataChunk& out) override { return decoder_.Next(out, positions_); }
+    const uint64_t* RowsInJob() const override { return decoder_.RowsInGroup(); }
 
 private:
     parquet::RowGroupDecoder decoder_;
