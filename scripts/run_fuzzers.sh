@@ -8,7 +8,7 @@ seconds=$2
 seeds=${3:-}
 csv_seeds=${4:-}
 work=$build/fuzz-work
-mkdir -p "$work/file" "$work/page" "$work/csv"
+mkdir -p "$work/file" "$work/page" "$work/snappy" "$work/csv"
 if [ -n "$seeds" ] && [ -d "$seeds" ]; then
   # Whole files for the file fuzzer; for the page fuzzer, the bytes after each file's magic
   # (where the first column chunk starts) behind the two column-choice bytes.
@@ -28,6 +28,10 @@ for target in file page; do
     -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -close_fd_mask=3 2>&1 | tail -12
   # libFuzzer exits non-zero on a finding; pipefail carries it out of the pipe.
 done
+# The snappy fuzzer starts from nothing: its round-trip mode makes valid blocks of any input.
+echo "fuzz: snappy_fuzzer for ${seconds}s"
+"$build/fuzz/snappy_fuzzer" "$work/snappy" -max_total_time="$seconds" -max_len=65536 \
+  -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -close_fd_mask=3 2>&1 | tail -12
 # The CSV fuzzer's first byte picks the job size; seeds are the corpus files behind one such byte.
 if [ -n "$csv_seeds" ] && [ -d "$csv_seeds" ]; then
   find "$csv_seeds" -name '*.csv' -size -16k | sort | while read -r file; do

@@ -1,8 +1,9 @@
 #include "formats/parquet/decompressor.hpp"
 
+#include "formats/parquet/snappy_decoder.hpp"
+
 #include <brotli/decode.h>
 #include <lz4.h>
-#include <snappy-c.h>
 #include <stdexcept>
 #include <string>
 #include <zlib.h>
@@ -93,19 +94,13 @@ void Decompress(Codec codec, const uint8_t* input, size_t input_size, uint8_t* o
         CheckSize(codec, input_size, output_size);
         std::copy(input, input + input_size, output);
         return;
-    case Codec::SNAPPY: {
-        size_t length = 0;
-        if (snappy_uncompressed_length(reinterpret_cast<const char*>(input), input_size, &length) !=
-            SNAPPY_OK) {
-            Fail(codec, "corrupt header");
-        }
-        CheckSize(codec, length, output_size);
-        if (snappy_uncompress(reinterpret_cast<const char*>(input), input_size,
-                              reinterpret_cast<char*>(output), &length) != SNAPPY_OK) {
-            Fail(codec, "corrupt data");
+    case Codec::SNAPPY:
+        try {
+            SnappyDecode(input, input_size, output, output_size);
+        } catch (const std::runtime_error& error) {
+            Fail(codec, error.what());
         }
         return;
-    }
     case Codec::GZIP:
         Gunzip(input, input_size, output, output_size);
         return;
