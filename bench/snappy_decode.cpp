@@ -47,7 +47,7 @@ std::vector<Page> Pages() {
         byte = static_cast<uint8_t>(random());
     }
     pages.push_back(std::move(indices));
-    static const char* kWords[] = {"furiously ", "regular ", "deposits ", "sleep ", "carefully ",
+    static const char* kWords[] = {"furiously ", "regular ", "deposits ", "sleep ",  "carefully ",
                                    "quickly ",   "final ",   "packages ", "ironic ", "accounts "};
     std::string text;
     while (text.size() < kSize) {
@@ -109,14 +109,15 @@ int main(int argc, char** argv) {
             ours.push_back(bytes / ours_s / 1e9);
             ratios.push_back(ours_s / library_s);
         }
-        std::printf("| %s (ratio %.2f) | %.2f (%.2f-%.2f) | %.2f (%.2f-%.2f) | %.2fx (%.2f-%.2f) |\n",
-                    page.name, double(page.data.size()) / double(block_size), Median(library),
-                    *std::min_element(library.begin(), library.end()),
-                    *std::max_element(library.begin(), library.end()), Median(ours),
-                    *std::min_element(ours.begin(), ours.end()),
-                    *std::max_element(ours.begin(), ours.end()), Median(ratios),
-                    *std::min_element(ratios.begin(), ratios.end()),
-                    *std::max_element(ratios.begin(), ratios.end()));
+        std::printf(
+            "| %s (ratio %.2f) | %.2f (%.2f-%.2f) | %.2f (%.2f-%.2f) | %.2fx (%.2f-%.2f) |\n",
+            page.name, double(page.data.size()) / double(block_size), Median(library),
+            *std::min_element(library.begin(), library.end()),
+            *std::max_element(library.begin(), library.end()), Median(ours),
+            *std::min_element(ours.begin(), ours.end()),
+            *std::max_element(ours.begin(), ours.end()), Median(ratios),
+            *std::min_element(ratios.begin(), ratios.end()),
+            *std::max_element(ratios.begin(), ratios.end()));
     }
     return 0;
 }

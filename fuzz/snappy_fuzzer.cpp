@@ -21,8 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (round_trip) {
         block.resize(snappy_max_compressed_length(size));
         size_t compressed = block.size();
-        if (snappy_compress(reinterpret_cast<const char*>(data), size, block.data(),
-                            &compressed) != SNAPPY_OK) {
+        if (snappy_compress(reinterpret_cast<const char*>(data), size, block.data(), &compressed) !=
+            SNAPPY_OK) {
             std::abort();
         }
         block.resize(compressed);

@@ -73,6 +73,8 @@ public:
     // last chunk is. Null when chunks hold the job's rows in order without gaps; a decoder
     // answers one way for all its chunks.
     virtual const uint64_t* RowsInJob() const { return nullptr; }
+    // Rows dropped so far because filters ruled them out (EXPLAIN ANALYZE counts them).
+    virtual uint64_t RowsFiltered() const { return 0; }
 };
 
 // A file opened by its format: its columns, and, once projected, its jobs and their decoding.

@@ -115,6 +115,7 @@ public:
 
     bool Ready(const Waker& waker) override { return inner_->Ready(waker); }
     const uint64_t* RowsInJob() const override { return inner_->RowsInJob(); }
+    uint64_t RowsFiltered() const override { return inner_->RowsFiltered(); }
 
     bool Next(DataChunk& out) override {
         if (!inner_->Next(out)) {

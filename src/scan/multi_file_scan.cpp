@@ -494,6 +494,7 @@ SourceResult MultiFileScan::GetData(DataChunk& out, LocalState* local_state, Tas
                 local.chunk_in_job++;
                 return SourceResult::HaveMoreOutput;
             }
+            state.statistics.rows_filtered += local.decoder->RowsFiltered();
             local.decoder.reset();
             local.job.Reset();
             continue;

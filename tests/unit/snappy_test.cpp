@@ -49,8 +49,8 @@ std::vector<uint8_t> Sample(std::mt19937_64& random, size_t kind, size_t size) {
         break;
     }
     default: {
-        static const char* kWords[] = {"furiously ", "regular ", "deposits ", "sleep ", "a ",
-                                       "quickly ", "final ",   "packages "};
+        static const char* kWords[] = {"furiously ", "regular ", "deposits ", "sleep ",
+                                       "a ",         "quickly ", "final ",    "packages "};
         std::string text;
         while (text.size() < size) {
             text += kWords[random() % 8];

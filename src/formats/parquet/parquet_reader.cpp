@@ -272,6 +272,7 @@ bool RowGroupDecoder::Next(DataChunk& out, const std::vector<idx_t>& positions) 
         }
         rows_left_ -= count;
         rows_done_ += count;
+        rows_filtered_ += count - selected;
         if (selected > 0) {
             out.SetSize(selected);
             return true;

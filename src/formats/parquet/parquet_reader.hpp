@@ -71,6 +71,8 @@ public:
     // With filters: the row of the group each row of the last chunk is. Null without filters
     // (the chunk's rows are the next rows of the group).
     const uint64_t* RowsInGroup() const { return filters_.empty() ? nullptr : rows_in_group_; }
+    // Rows the filters dropped so far.
+    uint64_t RowsFiltered() const { return rows_filtered_; }
 
 private:
     // The filters on one decoded column, and how many rows they let through so far.
@@ -93,6 +95,7 @@ private:
     std::vector<ColumnFilters> filters_;
     uint64_t rows_left_;
     uint64_t rows_done_ = 0;
+    uint64_t rows_filtered_ = 0;
     uint32_t selection_[kVectorSize];
     uint32_t positions_[kVectorSize];
     uint64_t rows_in_group_[kVectorSize];

@@ -21,6 +21,7 @@ public:
 
     bool Next(DataChunk& out) override { return decoder_.Next(out, positions_); }
     const uint64_t* RowsInJob() const override { return decoder_.RowsInGroup(); }
+    uint64_t RowsFiltered() const override { return decoder_.RowsFiltered(); }
 
 private:
     parquet::RowGroupDecoder decoder_;

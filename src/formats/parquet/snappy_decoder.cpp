@@ -25,7 +25,9 @@ uint32_t LoadLittleEndian(const uint8_t* data, size_t bytes) {
     return value;
 }
 
-void Copy16(uint8_t* to, const uint8_t* from) { std::memcpy(to, from, 16); }
+void Copy16(uint8_t* to, const uint8_t* from) {
+    std::memcpy(to, from, 16);
+}
 
 // Copies `length` bytes from `offset` bytes back in the output, the source overlapping the
 // destination when offset < length (the bytes repeat with period `offset`). With `wide`, may
