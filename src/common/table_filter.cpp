@@ -1,9 +1,9 @@
 #include "common/table_filter.hpp"
 
 #include "common/physical_dispatch.hpp"
+#include "common/total_order.hpp"
 
 #include <cmath>
-#include <type_traits>
 
 namespace sluice {
 
@@ -58,25 +58,6 @@ namespace sluice {
 
 namespace {
 
-// The SQL order of a column type: floating-point NaN equals itself and lies above every number.
-template <class T>
-bool Equal(const T& a, const T& b) {
-    if constexpr (std::is_floating_point_v<T>) {
-        return a == b || (std::isnan(a) && std::isnan(b));
-    } else {
-        return a == b;
-    }
-}
-
-template <class T>
-bool Less(const T& a, const T& b) {
-    if constexpr (std::is_floating_point_v<T>) {
-        return !std::isnan(a) && (std::isnan(b) || a < b);
-    } else {
-        return a < b;
-    }
-}
-
 // Keeps the rows whose valid value satisfies `keep`, without a branch per row.
 template <class T, class Keep>
 size_t SelectWhere(const T* data, const ValidityMask& validity, uint32_t* rows, size_t count,
@@ -107,22 +88,22 @@ size_t SelectComparison(TableFilter::Op op, const T& constant, const Vector& val
     switch (op) {
     case Op::Equal:
         return SelectWhere(data, validity, rows, count,
-                           [&](const T& v) { return Equal(v, constant); });
+                           [&](const T& v) { return TotalOrderEqual(v, constant); });
     case Op::NotEqual:
         return SelectWhere(data, validity, rows, count,
-                           [&](const T& v) { return !Equal(v, constant); });
+                           [&](const T& v) { return !TotalOrderEqual(v, constant); });
     case Op::Less:
         return SelectWhere(data, validity, rows, count,
-                           [&](const T& v) { return Less(v, constant); });
+                           [&](const T& v) { return TotalOrderLess(v, constant); });
     case Op::LessEqual:
         return SelectWhere(data, validity, rows, count,
-                           [&](const T& v) { return !Less(constant, v); });
+                           [&](const T& v) { return !TotalOrderLess(constant, v); });
     case Op::Greater:
         return SelectWhere(data, validity, rows, count,
-                           [&](const T& v) { return Less(constant, v); });
+                           [&](const T& v) { return TotalOrderLess(constant, v); });
     case Op::GreaterEqual:
         return SelectWhere(data, validity, rows, count,
-                           [&](const T& v) { return !Less(v, constant); });
+                           [&](const T& v) { return !TotalOrderLess(v, constant); });
     default:
         throw Exception(ErrorKind::Internal, "FilterRows: not a comparison");
     }

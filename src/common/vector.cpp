@@ -168,40 +168,44 @@ void Vector::KeepAliveOf(const Vector& other) {
     }
 }
 
+namespace {
+
+// Calls copy(T{}, i) for i in [0, count) with T a type of `width` bytes (every physical type's
+// size is one of them).
+template <class Copy>
+void CopyValues(idx_t width, idx_t count, Copy copy) {
+    auto each = [&](auto tag) {
+        for (idx_t i = 0; i < count; i++) {
+            copy(tag, i);
+        }
+    };
+    switch (width) {
+    case 1:
+        return each(uint8_t{});
+    case 2:
+        return each(uint16_t{});
+    case 4:
+        return each(uint32_t{});
+    case 8:
+        return each(uint64_t{});
+    case 16:
+        return each(hugeint_t{});
+    default:
+        throw Exception(ErrorKind::Internal, "vector of " + std::to_string(width) + "-byte values");
+    }
+}
+
+} // namespace
+
 void Vector::Gather(const Vector& source, const idx_t* rows, idx_t count, idx_t target_offset) {
     bool constant = source.vector_type_ == VectorType::CONSTANT;
     idx_t width = PhysicalTypeSize(type_.physical());
     const uint8_t* from = source.data_.get();
     uint8_t* to = data_.get() + target_offset * width;
-    auto copy = [&](auto tag) {
+    CopyValues(width, count, [&](auto tag, idx_t i) {
         using T = decltype(tag);
-        const T* in = reinterpret_cast<const T*>(from);
-        T* out = reinterpret_cast<T*>(to);
-        for (idx_t i = 0; i < count; i++) {
-            out[i] = in[constant ? 0 : rows[i]];
-        }
-    };
-    switch (width) {
-    case 1:
-        copy(uint8_t{});
-        break;
-    case 2:
-        copy(uint16_t{});
-        break;
-    case 4:
-        copy(uint32_t{});
-        break;
-    case 8:
-        copy(uint64_t{});
-        break;
-    case 16:
-        copy(hugeint_t{});
-        break;
-    default:
-        for (idx_t i = 0; i < count; i++) {
-            std::memcpy(to + i * width, from + (constant ? 0 : rows[i]) * width, width);
-        }
-    }
+        std::memcpy(to + i * sizeof(T), from + (constant ? 0 : rows[i]) * sizeof(T), sizeof(T));
+    });
     if (source.validity_.AllValid()) {
         if (!validity_.AllValid()) {
             for (idx_t i = 0; i < count; i++) {
@@ -226,34 +230,10 @@ void Vector::Compact(const uint32_t* rows, idx_t count) {
     // rows[i] >= i: every row is read before a lower position is written over it.
     idx_t width = PhysicalTypeSize(type_.physical());
     uint8_t* base = data_.get();
-    auto copy = [&](auto tag) {
+    CopyValues(width, count, [&](auto tag, idx_t i) {
         using T = decltype(tag);
-        T* values = reinterpret_cast<T*>(base);
-        for (idx_t i = 0; i < count; i++) {
-            values[i] = values[rows[i]];
-        }
-    };
-    switch (width) {
-    case 1:
-        copy(uint8_t{});
-        break;
-    case 2:
-        copy(uint16_t{});
-        break;
-    case 4:
-        copy(uint32_t{});
-        break;
-    case 8:
-        copy(uint64_t{});
-        break;
-    case 16:
-        copy(hugeint_t{});
-        break;
-    default:
-        for (idx_t i = 0; i < count; i++) {
-            std::memmove(base + i * width, base + idx_t(rows[i]) * width, width);
-        }
-    }
+        std::memmove(base + i * sizeof(T), base + idx_t(rows[i]) * sizeof(T), sizeof(T));
+    });
     if (!validity_.AllValid()) {
         for (idx_t i = 0; i < count; i++) {
             validity_.Set(i, validity_.RowIsValid(rows[i]), capacity_);

@@ -2,6 +2,7 @@
 
 #include "common/exception.hpp"
 #include "common/physical_dispatch.hpp"
+#include "common/total_order.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -61,15 +62,6 @@ void HashTyped(const Vector& vector, idx_t count, uint64_t* hashes, bool first) 
 }
 
 template <class T>
-bool Equal(const T& a, const T& b) {
-    if constexpr (std::is_floating_point_v<T>) {
-        return a == b || (std::isnan(a) && std::isnan(b));
-    } else {
-        return a == b;
-    }
-}
-
-template <class T>
 int Compare(const T& a, const T& b) {
     if constexpr (std::is_floating_point_v<T>) {
         bool a_nan = std::isnan(a), b_nan = std::isnan(b);
@@ -101,7 +93,7 @@ bool RowsEqualTyped(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) 
     if (!a_valid || !b_valid) {
         return a_valid == b_valid;
     }
-    return Equal<T>(a.data<T>()[a_row], b.data<T>()[b_row]);
+    return TotalOrderEqual<T>(a.data<T>()[a_row], b.data<T>()[b_row]);
 }
 
 } // namespace

@@ -43,14 +43,13 @@ struct Checker {
         std::string from = " FROM read_parquet('" + file + "', file_row_number = true) WHERE ";
         std::string order = " ORDER BY file_row_number";
         std::string pushed = "SELECT file_row_number, " + select + from + predicate + order;
-        std::string reference =
-            "SELECT file_row_number, " + select + from + "coalesce(" + predicate + ", false)" +
-            order;
+        std::string reference = "SELECT file_row_number, " + select + from + "coalesce(" +
+                                predicate + ", false)" + order;
         ASSERT_EQ(Dump(pushed), Dump(reference)) << file << ": " << predicate;
         std::string analyzed = Dump("EXPLAIN ANALYZE " + pushed);
         std::smatch match;
-        ASSERT_TRUE(std::regex_search(analyzed, match,
-                                      std::regex("rows filtered while decoding ([0-9]+)")))
+        ASSERT_TRUE(
+            std::regex_search(analyzed, match, std::regex("rows filtered while decoding ([0-9]+)")))
             << analyzed;
         rows_filtered += std::stoull(match[1]);
         queries++;
@@ -60,8 +59,8 @@ struct Checker {
     void CheckColumn(const std::string& file, const std::string& column, const LogicalType& type,
                      const std::string& select) {
         std::string quoted = "\"" + column + "\"";
-        auto values = connection.Query("SELECT DISTINCT " + quoted + " FROM read_parquet('" +
-                                       file + "') WHERE " + quoted + " IS NOT NULL ORDER BY 1");
+        auto values = connection.Query("SELECT DISTINCT " + quoted + " FROM read_parquet('" + file +
+                                       "') WHERE " + quoted + " IS NOT NULL ORDER BY 1");
         Check(file, select, quoted + " IS NULL");
         Check(file, select, quoted + " IS NOT NULL");
         if (values->RowCount() == 0) {
@@ -125,10 +124,9 @@ TEST(ParquetFilters, GeneratedFilesGiveTheRowsOfFilteringAfterDecoding) {
     std::vector<std::string> files;
     for (const char* codec : {"snappy", "uncompressed"}) {
         std::string file = (directory / (std::string(codec) + ".parquet")).string();
-        checker.connection.Query(std::string("COPY (SELECT ") + kColumns +
-                                 " FROM range(6000)) TO '" + file +
-                                 "' (FORMAT parquet, ROW_GROUP_SIZE 1000, COMPRESSION " + codec +
-                                 ")");
+        checker.connection.Query(
+            std::string("COPY (SELECT ") + kColumns + " FROM range(6000)) TO '" + file +
+            "' (FORMAT parquet, ROW_GROUP_SIZE 1000, COMPRESSION " + codec + ")");
         files.push_back(file);
     }
     LocalFileSystem local;
@@ -143,8 +141,9 @@ TEST(ParquetFilters, GeneratedFilesGiveTheRowsOfFilteringAfterDecoding) {
         // Conjunctions over several columns, one column with two filters, and nothing left.
         checker.Check(file, "*", "i32 < 20 AND str = 'v3' AND dbl >= 2.5");
         checker.Check(file, "id, long_str", "i64 > 50000 AND i64 <= 90000 AND flag = true");
-        checker.Check(file, "*", "d >= DATE '2000-06-01' AND ts < TIMESTAMP '2020-03-01' AND "
-                                 "dec9 != 10.50");
+        checker.Check(file, "*",
+                      "d >= DATE '2000-06-01' AND ts < TIMESTAMP '2020-03-01' AND "
+                      "dec9 != 10.50");
         checker.Check(file, "*", "i32 = 1000");
     }
     EXPECT_GT(checker.queries, 100u);
