@@ -3,6 +3,7 @@
 #include "common/physical_dispatch.hpp"
 #include "common/total_order.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace sluice {
@@ -16,6 +17,16 @@ bool MayMatch(const TableFilter& filter, const ColumnStatistics& statistics) {
     }
     if (filter.op == Op::IsNotNull) {
         return !all_null;
+    }
+    if (filter.op == Op::In) {
+        // One of the values may be there.
+        for (const Value& value : filter.values) {
+            TableFilter equal{filter.column, Op::Equal, value, {}};
+            if (MayMatch(equal, statistics)) {
+                return true;
+            }
+        }
+        return false;
     }
     // A comparison is never true for NULL.
     if (all_null) {
@@ -109,6 +120,40 @@ size_t SelectComparison(TableFilter::Op op, const T& constant, const Vector& val
     }
 }
 
+// Keeps the rows equal to one of `constants`: a linear scan of a few, a binary search of many.
+size_t SelectIn(const std::vector<Value>& constants, const Vector& values, uint32_t* rows,
+                size_t count) {
+    if (constants.empty()) {
+        return 0;
+    }
+    Vector holder(values.type(), constants.size());
+    for (size_t i = 0; i < constants.size(); i++) {
+        holder.SetValue(i, constants[i]);
+    }
+    return DispatchPhysical(values.type().physical(), [&](auto tag) {
+        using T = decltype(tag);
+        // Sorted in place in the holder (strings keep pointing into its heap).
+        T* sorted = holder.data<T>();
+        T* end = sorted + constants.size();
+        std::sort(sorted, end, TotalOrderLess<T>);
+        const T* data = values.data<T>();
+        if (constants.size() <= 8) {
+            return SelectWhere(data, values.validity(), rows, count, [&](const T& v) {
+                bool found = false;
+                for (const T* candidate = sorted; candidate != end; candidate++) {
+                    found |= TotalOrderEqual(v, *candidate);
+                }
+                return found;
+            });
+        }
+        return SelectWhere(data, values.validity(), rows, count, [&](const T& v) {
+            const T* at = std::lower_bound(static_cast<const T*>(sorted),
+                                           static_cast<const T*>(end), v, TotalOrderLess<T>);
+            return at != end && TotalOrderEqual(*at, v);
+        });
+    });
+}
+
 } // namespace
 
 size_t FilterRows(const TableFilter& filter, const Vector& values, uint32_t* rows, size_t count) {
@@ -129,6 +174,9 @@ size_t FilterRows(const TableFilter& filter, const Vector& values, uint32_t* row
             kept += validity.RowIsValid(row) == want_valid;
         }
         return kept;
+    }
+    if (filter.op == Op::In) {
+        return SelectIn(filter.values, values, rows, count);
     }
     if (filter.constant.IsNull()) {
         return 0; // a comparison with NULL is never true

@@ -21,12 +21,14 @@ struct TableFilter {
         Greater,
         GreaterEqual,
         IsNull,
-        IsNotNull
+        IsNotNull,
+        In // equal to one of `values`
     };
 
     idx_t column = 0; // the table function's column index
     Op op = Op::Equal;
-    Value constant; // of the column's type; unused for IS [NOT] NULL
+    Value constant;            // of the column's type; for the comparisons
+    std::vector<Value> values; // In: of the column's type, not NULL (NULL never matches)
 };
 
 // What statistics say about a column over some rows. min/max bound the non-NULL values.

@@ -61,7 +61,8 @@ ExpressionPtr Substitute(ExpressionPtr expression, idx_t table_index,
     return expression;
 }
 
-// TableFilters for a scan: `column op constant` conjuncts on its own columns.
+// TableFilters for a scan: `column op constant`, `column IS [NOT] NULL` and `column IN
+// (constants)` conjuncts on its own columns.
 void ExtractTableFilters(LogicalOperator& get, const std::vector<ExpressionPtr>& filters) {
     using Op = TableFilter::Op;
     for (const auto& predicate : filters) {
@@ -71,7 +72,28 @@ void ExtractTableFilters(LogicalOperator& get, const std::vector<ExpressionPtr>&
             predicate->children[0]->binding.table_index == get.table_index) {
             get.table_filters.push_back(
                 {predicate->children[0]->binding.column_index,
-                 predicate->kind == ExpressionKind::IsNull ? Op::IsNull : Op::IsNotNull, Value()});
+                 predicate->kind == ExpressionKind::IsNull ? Op::IsNull : Op::IsNotNull,
+                 Value(),
+                 {}});
+            continue;
+        }
+        if (predicate->kind == ExpressionKind::Function && predicate->function_name == "in_list" &&
+            predicate->children[0]->kind == ExpressionKind::BoundColumn &&
+            predicate->children[0]->binding.table_index == get.table_index) {
+            // x IN (constants): the non-NULL constants (NULL never makes a row pass).
+            TableFilter in{predicate->children[0]->binding.column_index, Op::In, Value(), {}};
+            bool constants = true;
+            for (size_t i = 1; i < predicate->children.size(); i++) {
+                const Expression& value = *predicate->children[i];
+                constants = constants && value.kind == ExpressionKind::Constant &&
+                            value.type == predicate->children[0]->type;
+                if (constants && !value.value.IsNull()) {
+                    in.values.push_back(value.value);
+                }
+            }
+            if (constants) {
+                get.table_filters.push_back(std::move(in));
+            }
             continue;
         }
         if (predicate->kind != ExpressionKind::Function || predicate->children.size() != 2) {
@@ -107,7 +129,7 @@ void ExtractTableFilters(LogicalOperator& get, const std::vector<ExpressionPtr>&
         if (left->kind == ExpressionKind::BoundColumn &&
             left->binding.table_index == get.table_index &&
             right->kind == ExpressionKind::Constant && right->type == left->type) {
-            get.table_filters.push_back({left->binding.column_index, comparison, right->value});
+            get.table_filters.push_back({left->binding.column_index, comparison, right->value, {}});
         }
     }
 }

@@ -1,7 +1,7 @@
 // Filters evaluated inside the Parquet readers give exactly the rows of decoding everything and
-// filtering afterwards: for every comparison, BETWEEN and IS [NOT] NULL, on generated files (every
-// type Sluice writes, NULLs, NaN, dictionary and plain pages, several row groups) and on every
-// readable column of the shared Parquet corpus (delta, byte-stream-split, legacy layouts).
+// filtering afterwards: for every comparison, BETWEEN, IN and IS [NOT] NULL, on generated files
+// (every type Sluice writes, NULLs, NaN, dictionary and plain pages, several row groups) and on
+// every readable column of the shared Parquet corpus (delta, byte-stream-split, legacy layouts).
 // `coalesce(predicate, false)` is the reference: the optimizer does not push it into the scan.
 #include "common/exception.hpp"
 #include "formats/parquet/parquet_scan_format.hpp"
@@ -86,6 +86,8 @@ struct Checker {
             EXPECT_GT(rows_filtered, filtered_before) << file << ": " << column;
         }
         Check(file, select, quoted + " BETWEEN " + low + " AND " + middle);
+        Check(file, select, quoted + " IN (" + low + ", " + middle + ")");
+        Check(file, select, quoted + " IN (" + middle + ", NULL)");
         if (type.IsFloating()) {
             Check(file, select, quoted + " = CAST('NaN' AS " + type.ToString() + ")");
             Check(file, select, quoted + " < CAST('NaN' AS " + type.ToString() + ")");
@@ -145,6 +147,9 @@ TEST(ParquetFilters, GeneratedFilesGiveTheRowsOfFilteringAfterDecoding) {
                       "d >= DATE '2000-06-01' AND ts < TIMESTAMP '2020-03-01' AND "
                       "dec9 != 10.50");
         checker.Check(file, "*", "i32 = 1000");
+        checker.Check(file, "*",
+                      "str IN ('v1', 'v5', 'v22', 'nothing') AND i16 IN (3, 4, 5, 6, 7, "
+                      "8, 9, 10, 11, 12, 13, 14, 15, 103)");
     }
     EXPECT_GT(checker.queries, 100u);
     EXPECT_GT(checker.rows_filtered, 0u); // the readers did filter

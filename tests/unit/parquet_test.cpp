@@ -256,19 +256,22 @@ TEST(ParquetPruning, StatisticsSkipRowGroupsThatCannotMatch) {
     using Op = TableFilter::Op;
     auto id = [](int64_t value) { return Value::Integer(LogicalTypeId::BIGINT, value); };
     EXPECT_EQ(groups_read({}), 100u);
-    EXPECT_EQ(groups_read({{0, Op::Equal, id(54321)}}), 1u);
-    EXPECT_EQ(groups_read({{0, Op::GreaterEqual, id(99000)}}), 1u);
-    EXPECT_EQ(groups_read({{0, Op::Greater, id(98999)}}), 1u);
-    EXPECT_EQ(groups_read({{0, Op::Less, id(2000)}}), 2u);
-    EXPECT_EQ(groups_read({{0, Op::LessEqual, id(2000)}}), 3u);
-    EXPECT_EQ(groups_read({{0, Op::Less, id(0)}}), 0u);
-    EXPECT_EQ(groups_read({{0, Op::GreaterEqual, id(10000)}, {0, Op::Less, id(12000)}}), 2u);
-    EXPECT_EQ(groups_read({{0, Op::NotEqual, id(5)}}), 100u);
-    EXPECT_EQ(groups_read({{1, Op::Equal, Value::Varchar("k42")}}), 1u);
-    EXPECT_EQ(groups_read({{1, Op::Equal, Value::Varchar("nope")}}), 0u);
-    EXPECT_EQ(groups_read({{2, Op::IsNotNull, Value()}}), 0u);
-    EXPECT_EQ(groups_read({{2, Op::IsNull, Value()}}), 100u);
-    EXPECT_EQ(groups_read({{0, Op::IsNull, Value()}}), 0u);
+    EXPECT_EQ(groups_read({{0, Op::Equal, id(54321), {}}}), 1u);
+    EXPECT_EQ(groups_read({{0, Op::GreaterEqual, id(99000), {}}}), 1u);
+    EXPECT_EQ(groups_read({{0, Op::Greater, id(98999), {}}}), 1u);
+    EXPECT_EQ(groups_read({{0, Op::Less, id(2000), {}}}), 2u);
+    EXPECT_EQ(groups_read({{0, Op::LessEqual, id(2000), {}}}), 3u);
+    EXPECT_EQ(groups_read({{0, Op::Less, id(0), {}}}), 0u);
+    EXPECT_EQ(groups_read({{0, Op::In, Value(), {id(54321), id(99999), id(54400)}}}), 2u);
+    EXPECT_EQ(groups_read({{0, Op::In, Value(), {id(-5), id(100000)}}}), 0u);
+    EXPECT_EQ(groups_read({{0, Op::GreaterEqual, id(10000), {}}, {0, Op::Less, id(12000), {}}}),
+              2u);
+    EXPECT_EQ(groups_read({{0, Op::NotEqual, id(5), {}}}), 100u);
+    EXPECT_EQ(groups_read({{1, Op::Equal, Value::Varchar("k42"), {}}}), 1u);
+    EXPECT_EQ(groups_read({{1, Op::Equal, Value::Varchar("nope"), {}}}), 0u);
+    EXPECT_EQ(groups_read({{2, Op::IsNotNull, Value(), {}}}), 0u);
+    EXPECT_EQ(groups_read({{2, Op::IsNull, Value(), {}}}), 100u);
+    EXPECT_EQ(groups_read({{0, Op::IsNull, Value(), {}}}), 0u);
     // Through SQL, the pruned scan still returns exactly the matching rows.
     auto result = connection.Query("SELECT id FROM read_parquet('" + path.string() +
                                    "') WHERE id >= 99998 OR id = 3");
@@ -289,10 +292,10 @@ TEST(TableFilter, NaNCanSatisfyComparisonsStatisticsLeaveOut) {
     statistics.may_contain_nan = true;
     using Op = TableFilter::Op;
     // NaN sorts above every number, so "> 5" may hold for a NaN the statistics do not show.
-    EXPECT_TRUE(MayMatch({0, Op::Greater, Value::Double(5)}, statistics));
-    EXPECT_TRUE(MayMatch({0, Op::Equal, Value::Double(NAN)}, statistics));
-    EXPECT_FALSE(MayMatch({0, Op::Less, Value::Double(0.5)}, statistics));
-    EXPECT_FALSE(MayMatch({0, Op::Equal, Value::Double(7)}, statistics));
+    EXPECT_TRUE(MayMatch({0, Op::Greater, Value::Double(5), {}}, statistics));
+    EXPECT_TRUE(MayMatch({0, Op::Equal, Value::Double(NAN), {}}, statistics));
+    EXPECT_FALSE(MayMatch({0, Op::Less, Value::Double(0.5), {}}, statistics));
+    EXPECT_FALSE(MayMatch({0, Op::Equal, Value::Double(7), {}}, statistics));
     statistics.may_contain_nan = false;
-    EXPECT_FALSE(MayMatch({0, Op::Greater, Value::Double(5)}, statistics));
+    EXPECT_FALSE(MayMatch({0, Op::Greater, Value::Double(5), {}}, statistics));
 }

@@ -154,6 +154,7 @@ void ColumnReader::DecodeDictionaryPage(const uint8_t* page, size_t size, int32_
              *dictionary_vector_);
     }
     has_dictionary_ = true;
+    dictionary_verdicts_.reset();
 }
 
 void ColumnReader::DecodeDataPage(const uint8_t* page, size_t size, int32_t num_values,
@@ -424,6 +425,11 @@ void GatherFixed(const uint8_t* from, const uint32_t* index, const idx_t* rows, 
 
 void ColumnReader::Gather(const Vector& dictionary, const uint32_t* index, const idx_t* rows,
                           size_t count, Vector& out) {
+    if (record_entries_) {
+        for (size_t i = 0; i < count; i++) {
+            output_entries_[rows[i]] = index[i];
+        }
+    }
     const uint8_t* from = dictionary.data<uint8_t>();
     uint8_t* to = out.data<uint8_t>();
     switch (PhysicalTypeSize(out.type().physical())) {
@@ -528,6 +534,59 @@ void ColumnReader::Read(idx_t count, Vector& out) {
     ReadRows(count, nullptr, count, out);
 }
 
+size_t ColumnReader::ReadAndFilter(idx_t count, const uint32_t* selection, size_t selected,
+                                   const std::vector<TableFilter>& filters, uint32_t* kept,
+                                   Vector& out) {
+    // Remember which dictionary entry each output came from (NULLs: none).
+    constexpr uint32_t kNoEntry = UINT32_MAX;
+    std::fill(output_entries_, output_entries_ + selected, kNoEntry);
+    outputs_from_dictionary_ = true;
+    record_entries_ = true;
+    try {
+        ReadRows(count, selection, selected, out);
+    } catch (...) {
+        record_entries_ = false;
+        throw;
+    }
+    record_entries_ = false;
+    for (size_t i = 0; i < selected; i++) {
+        kept[i] = static_cast<uint32_t>(i);
+    }
+    if (!outputs_from_dictionary_) {
+        size_t passing = selected;
+        for (const TableFilter& filter : filters) {
+            passing = FilterRows(filter, out, kept, passing);
+        }
+        return passing;
+    }
+    // Every output came from the dictionary: the filters are evaluated once per entry.
+    if (!dictionary_verdicts_) {
+        dictionary_verdicts_.emplace(dictionary_.count, 0);
+        std::vector<uint32_t> entries(dictionary_.count);
+        for (size_t i = 0; i < entries.size(); i++) {
+            entries[i] = static_cast<uint32_t>(i);
+        }
+        size_t passing = entries.size();
+        for (const TableFilter& filter : filters) {
+            passing = FilterRows(filter, *dictionary_vector_, entries.data(), passing);
+        }
+        for (size_t i = 0; i < passing; i++) {
+            (*dictionary_verdicts_)[entries[i]] = 1;
+        }
+        null_passes_ = std::all_of(filters.begin(), filters.end(), [](const TableFilter& f) {
+            return f.op == TableFilter::Op::IsNull;
+        });
+    }
+    const uint8_t* verdicts = dictionary_verdicts_->data();
+    size_t passing = 0;
+    for (size_t i = 0; i < selected; i++) {
+        uint32_t entry = output_entries_[i];
+        kept[passing] = static_cast<uint32_t>(i);
+        passing += entry == kNoEntry ? null_passes_ : verdicts[entry];
+    }
+    return passing;
+}
+
 void ColumnReader::ReadSelected(idx_t count, const uint32_t* selection, size_t selected,
                                 Vector& out) {
     ReadRows(count, selection, selected, out);
@@ -586,6 +645,9 @@ void ColumnReader::ReadRows(idx_t count, const uint32_t* selection, size_t selec
         }
         // Batches without NULLs of columns stored as Sluice stores them: one copy (or one per
         // selected row), no index arrays.
+        if (!page_uses_dictionary_) {
+            outputs_from_dictionary_ = false;
+        }
         if (defined == take && !page_uses_dictionary_ && same_layout_) {
             if (page_value_ + take > values_.count) {
                 Fail("the page holds fewer values than its levels announce");

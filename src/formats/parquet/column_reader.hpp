@@ -1,12 +1,14 @@
 #pragma once
 
 #include "common/byte_buffer.hpp"
+#include "common/table_filter.hpp"
 #include "common/vector.hpp"
 #include "formats/parquet/parquet_schema.hpp"
 #include "formats/parquet/rle_bit_packed_decoder.hpp"
 #include "formats/parquet/value_conversion.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +29,12 @@ public:
     // (ascending, below `count`), into rows [0, selected) of `out`. Skipped values are not
     // converted; with nothing selected the rows are only stepped over.
     void ReadSelected(idx_t count, const uint32_t* selection, size_t selected, Vector& out);
+    // ReadSelected (every row when `selection` is null), then the positions in [0, selected) of
+    // the rows that pass `filters` into `kept`; returns how many. Rows of dictionary-coded pages
+    // are tested by their entry, the filters evaluated once per dictionary (pass the same
+    // filters on every call).
+    size_t ReadAndFilter(idx_t count, const uint32_t* selection, size_t selected,
+                         const std::vector<TableFilter>& filters, uint32_t* kept, Vector& out);
 
 private:
     // Read and ReadSelected: every row when `selection` is null.
@@ -84,6 +92,13 @@ private:
     PhysicalValues values_;
     std::unique_ptr<RleBitPackedDecoder> index_decoder_; // dictionary indices, a batch at a time
     std::unique_ptr<Vector> dictionary_vector_;          // the dictionary in Sluice's layout
+    // ReadAndFilter: the dictionary entry of each output (recorded while `record_entries_`),
+    // whether all outputs came from dictionary pages, and each entry's verdict.
+    bool record_entries_ = false;
+    bool outputs_from_dictionary_ = false;
+    uint32_t output_entries_[kVectorSize];
+    std::optional<std::vector<uint8_t>> dictionary_verdicts_;
+    bool null_passes_ = false;
     // Scratch of Read(), kept to avoid allocating per batch.
     std::vector<uint32_t> source_index_;
     std::vector<idx_t> rows_;

@@ -173,11 +173,15 @@ RowGroupDecoder::RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file, 
             continue;
         }
         auto reader = static_cast<size_t>(found - column_ids.begin());
-        bool comparison =
-            filter.op != TableFilter::Op::IsNull && filter.op != TableFilter::Op::IsNotNull;
-        if (comparison && !filter.constant.IsNull() &&
-            filter.constant.type() != file_->columns()[column_ids[reader]].type) {
-            continue; // compared after a cast: left to the filter above the scan
+        // Constants of another type than the column's are compared after a cast: that is left
+        // to the filter above the scan.
+        const LogicalType& type = file_->columns()[column_ids[reader]].type;
+        bool other_type = !filter.constant.IsNull() && filter.constant.type() != type;
+        for (const Value& value : filter.values) {
+            other_type = other_type || value.type() != type;
+        }
+        if (other_type) {
+            continue;
         }
         auto same = std::find_if(filters_.begin(), filters_.end(),
                                  [&](const ColumnFilters& f) { return f.reader == reader; });
@@ -199,18 +203,9 @@ size_t RowGroupDecoder::DecodeFiltered(idx_t count, DataChunk& out,
     for (ColumnFilters& column : filters_) {
         Vector& vector = out.column(positions.empty() ? column.reader : positions[column.reader]);
         // The vector's rows [0, selected) are the batch's rows selection_[0..selected).
-        if (selected == count) {
-            readers_[column.reader]->Read(count, vector);
-        } else {
-            readers_[column.reader]->ReadSelected(count, selection_, selected, vector);
-        }
-        size_t kept = selected;
-        for (size_t i = 0; i < selected; i++) {
-            positions_[i] = static_cast<uint32_t>(i);
-        }
-        for (const TableFilter& filter : column.filters) {
-            kept = FilterRows(filter, vector, positions_, kept);
-        }
+        size_t kept =
+            readers_[column.reader]->ReadAndFilter(count, selected == count ? nullptr : selection_,
+                                                   selected, column.filters, positions_, vector);
         vector.Compact(positions_, kept);
         for (size_t i = 0; i < kept; i++) {
             selection_[i] = selection_[positions_[i]];
