@@ -48,8 +48,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         accepts = false;
     }
     if (accepts != library_accepts ||
-        (accepts && std::memcmp(output, expected.data(), length) != 0) ||
-        (round_trip && (!accepts || length != size || std::memcmp(output, data, size) != 0))) {
+        (accepts && length > 0 && std::memcmp(output, expected.data(), length) != 0) ||
+        (round_trip &&
+         (!accepts || length != size || (size > 0 && std::memcmp(output, data, size) != 0)))) {
         std::abort();
     }
     std::free(output);

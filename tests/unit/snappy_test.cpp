@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <snappy-c.h>
@@ -55,7 +56,7 @@ std::vector<uint8_t> Sample(std::mt19937_64& random, size_t kind, size_t size) {
         while (text.size() < size) {
             text += kWords[random() % 8];
         }
-        std::memcpy(data.data(), text.data(), size);
+        std::copy(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(size), data.begin());
         break;
     }
     }
@@ -136,7 +137,7 @@ TEST(SnappyDecoder, RefusesWhatLibsnappyRefuses) {
         std::vector<uint8_t> out;
         bool ours = Decodes(block, expected.size(), out);
         ASSERT_EQ(ours, library) << "round " << round;
-        if (ours) {
+        if (ours && !out.empty()) {
             EXPECT_EQ(std::memcmp(out.data(), expected.data(), out.size()), 0);
         }
     }

@@ -180,8 +180,10 @@ void RleBitPackedDecoder::Consume(size_t count, OnRun on_run) {
 void RleBitPackedDecoder::GetBatch(uint32_t* out, size_t count) {
     Consume(count, [&](size_t done, size_t take) {
         if (packed_) {
-            size_t packed_size = static_cast<size_t>(data_ + pos_ - packed_data_);
-            UnpackBits(packed_data_, packed_size, bit_width_, packed_index_, out + done, take);
+            // Bounded by the whole buffer, not the run: values near the run's end then still
+            // take the fast 8-byte reads (the bytes after the run are read, never used).
+            size_t readable = static_cast<size_t>(data_ + size_ - packed_data_);
+            UnpackBits(packed_data_, readable, bit_width_, packed_index_, out + done, take);
         } else {
             std::fill(out + done, out + done + take, repeated_value_);
         }
