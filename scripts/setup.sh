@@ -10,6 +10,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev  # unit tests
   libedit-dev                # shell line editing and history (BSD licence)
   libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev libbrotli-dev  # Parquet codecs
+  libxxhash-dev              # Parquet bloom filters (XXH64)
   libcurl4-openssl-dev libssl-dev  # HTTP(S) and S3 request signing
   nginx-extras               # HTTP test server (range requests, Lua fault injection)
   swift swift-proxy swift-object swift-container swift-account memcached  # S3 test server

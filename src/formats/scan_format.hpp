@@ -44,7 +44,8 @@ struct ScanJobPlan {
 // The jobs of one file, in file order.
 struct FileJobs {
     std::vector<ScanJobPlan> jobs;
-    size_t jobs_pruned = 0; // ruled out by statistics before any byte was fetched
+    size_t jobs_pruned = 0;          // ruled out by statistics before any byte was fetched
+    size_t jobs_pruned_by_bloom = 0; // of those, ruled out by a bloom filter
     // Each job continues where the previous one stopped (a compressed CSV file, or one whose
     // quoted fields hold line breaks): decoded one after the other, though fetched ahead.
     bool in_order = false;

@@ -282,6 +282,7 @@ private:
             planned_bytes_ += job.Bytes();
         }
         statistics.jobs_pruned += plan.planned.jobs_pruned;
+        statistics.jobs_pruned_by_bloom += plan.planned.jobs_pruned_by_bloom;
         statistics.files_planned++;
         statistics.files_in_order += plan.planned.in_order ? 1 : 0;
         slot.plan = std::move(plan);

@@ -62,13 +62,14 @@ std::string ScanStatistics::Render(const char* unit_name, int64_t read_ahead_dep
         out += "\n";
     };
     line("files %llu (%llu planned, %llu pruned by partition, %llu read in order), %s %llu "
-         "scanned, %llu pruned, rows filtered while decoding %llu",
+         "scanned, %llu pruned (%llu by bloom filters), rows filtered while decoding %llu",
          static_cast<unsigned long long>(files.load()),
          static_cast<unsigned long long>(files_planned.load()),
          static_cast<unsigned long long>(files_pruned.load()),
          static_cast<unsigned long long>(files_in_order.load()), unit_name,
          static_cast<unsigned long long>(jobs_scanned.load()),
          static_cast<unsigned long long>(jobs_pruned.load()),
+         static_cast<unsigned long long>(jobs_pruned_by_bloom.load()),
          static_cast<unsigned long long>(rows_filtered.load()));
     uint64_t samples = reads.first_byte_samples.load();
     line("bytes requested %s, received %s, from cache %s",

@@ -251,6 +251,22 @@ ColumnMetaData ReadColumnMetaData(ThriftCompactReader& reader) {
         case 12:
             meta.statistics = ReadStatistics(reader);
             break;
+        // Bloom filter location (parquet-format 2.8 on). Some old writers used these ids for
+        // other things: only fields of the expected type are taken.
+        case 14:
+            if (field.type == ThriftCompactReader::kI64) {
+                meta.bloom_filter_offset = reader.ReadI64();
+            } else {
+                reader.Skip(field.type);
+            }
+            break;
+        case 15:
+            if (field.type == ThriftCompactReader::kI32) {
+                meta.bloom_filter_length = reader.ReadI32();
+            } else {
+                reader.Skip(field.type);
+            }
+            break;
         default:
             reader.Skip(field.type);
         }

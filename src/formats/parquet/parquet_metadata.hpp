@@ -143,6 +143,8 @@ struct ColumnMetaData {
     std::optional<int64_t> index_page_offset;
     std::optional<int64_t> dictionary_page_offset;
     std::optional<Statistics> statistics;
+    std::optional<int64_t> bloom_filter_offset;
+    std::optional<int32_t> bloom_filter_length;
 };
 
 struct ColumnChunk {

@@ -1,5 +1,8 @@
 #include "formats/parquet/parquet_scan_format.hpp"
 
+#include "common/exception.hpp"
+
+#include "formats/parquet/bloom_filter.hpp"
 #include "formats/parquet/parquet_footer_cache.hpp"
 #include "formats/parquet/parquet_statistics.hpp"
 
@@ -96,6 +99,65 @@ bool ParquetScanFile::RowGroupMayMatch(size_t row_group,
     return true;
 }
 
+bool ParquetScanFile::BloomFiltersMayMatch(size_t row_group,
+                                           const std::vector<TableFilter>& filters) const {
+    const parquet::RowGroup& group = reader_->metadata().row_groups[row_group];
+    for (const TableFilter& filter : filters) {
+        if (filter.op != TableFilter::Op::Equal && filter.op != TableFilter::Op::In) {
+            continue;
+        }
+        const parquet::ParquetColumn& column = reader_->columns()[filter.column];
+        const auto& meta = group.columns[column.leaf_index].meta_data;
+        if (!meta || !meta->bloom_filter_offset || !meta->bloom_filter_length) {
+            continue;
+        }
+        std::vector<Value> values =
+            filter.op == TableFilter::Op::In ? filter.values : std::vector<Value>{filter.constant};
+        std::vector<uint64_t> hashes;
+        for (const Value& value : values) {
+            std::optional<uint64_t> hash =
+                value.type() == column.type ? parquet::BloomHash(column, value) : std::nullopt;
+            if (!hash) {
+                hashes.clear();
+                break; // a value the filter cannot rule out
+            }
+            hashes.push_back(*hash);
+        }
+        if (hashes.empty() && !values.empty()) {
+            continue;
+        }
+        int64_t offset = *meta->bloom_filter_offset;
+        int32_t length = *meta->bloom_filter_length;
+        std::string context = reader_->Context(row_group, column.name);
+        if (offset < 4 || length <= 0 ||
+            uint64_t(offset) + uint64_t(length) > reader_->file_size()) {
+            throw Exception(ErrorKind::InvalidInput,
+                            context + ": bloom filter at offset " + std::to_string(offset) +
+                                " of " + std::to_string(length) + " bytes lies outside the file");
+        }
+        std::vector<uint8_t> bytes(static_cast<size_t>(length));
+        handle_->Read(bytes.data(), bytes.size(), uint64_t(offset));
+        std::optional<parquet::BloomFilter> bloom;
+        try {
+            bloom = parquet::BloomFilter::Parse(bytes.data(), bytes.size());
+        } catch (const std::exception& error) {
+            throw Exception(ErrorKind::InvalidInput,
+                            context + ": corrupt bloom filter: " + error.what());
+        }
+        if (!bloom) {
+            continue;
+        }
+        bool any = false;
+        for (uint64_t hash : hashes) {
+            any = any || bloom->MayContainHash(hash);
+        }
+        if (!any) {
+            return false;
+        }
+    }
+    return true;
+}
+
 FileJobs ParquetScanFile::PlanJobs(const FileProjection& projection) {
     projection_ = projection;
     FileJobs planned;
@@ -104,7 +166,9 @@ FileJobs ParquetScanFile::PlanJobs(const FileProjection& projection) {
         int64_t rows = reader_->RowGroupRows(g);
         // Empty row groups have nothing to fetch (and writers leave their offsets at 0).
         if (rows > 0) {
-            if (RowGroupMayMatch(g, projection.filters)) {
+            bool may_match = RowGroupMayMatch(g, projection.filters);
+            bool bloom_pruned = may_match && !BloomFiltersMayMatch(g, projection.filters);
+            if (may_match && !bloom_pruned) {
                 ScanJobPlan job;
                 job.index_in_file = g;
                 job.ranges = reader_->PlanRowGroup(g, projection_.columns);
@@ -113,6 +177,7 @@ FileJobs ParquetScanFile::PlanJobs(const FileProjection& projection) {
                 planned.jobs.push_back(std::move(job));
             } else {
                 planned.jobs_pruned++;
+                planned.jobs_pruned_by_bloom += bloom_pruned ? 1 : 0;
             }
         }
         first_row += rows;

@@ -33,6 +33,10 @@ public:
 
 private:
     bool RowGroupMayMatch(size_t row_group, const std::vector<TableFilter>& filters) const;
+    // Whether the bloom filters of `row_group` leave a value of every equality and IN filter
+    // possible. Reads each filtered column's bloom filter (one small read each, on the thread
+    // planning the file); chunks without one say yes.
+    bool BloomFiltersMayMatch(size_t row_group, const std::vector<TableFilter>& filters) const;
 
     std::shared_ptr<FileHandle> handle_;
     std::shared_ptr<const parquet::ParquetFileReader> reader_;
