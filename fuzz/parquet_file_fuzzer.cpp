@@ -1,7 +1,13 @@
-// libFuzzer target: arbitrary bytes as a whole Parquet file. Reads the footer, then plans and
-// decodes every row group's readable columns. Anything but a sluice::Exception is a bug.
+// libFuzzer target: arbitrary bytes as a whole Parquet file. Reads the footer, parses the bloom
+// filters, then plans and decodes every row group's readable columns: even row groups in full,
+// odd ones with filters inside the readers (the first column against its minimum, the second IS
+// NOT NULL). Anything but a sluice::Exception is a bug.
+#include "formats/parquet/bloom_filter.hpp"
 #include "formats/parquet/parquet_reader.hpp"
+#include "formats/parquet/parquet_statistics.hpp"
 #include "memory_file.hpp"
+
+#include <stdexcept>
 
 using namespace sluice;
 using namespace sluice::parquet;
@@ -27,7 +33,39 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 buffers.push_back(ByteBuffer::Allocate(range.length));
                 file.Read(buffers.back().get(), range.length, range.offset);
             }
-            RowGroupDecoder decoder(reader, group, column_ids, std::move(buffers));
+            const RowGroup& row_group = reader->metadata().row_groups[group];
+            for (const ColumnChunk& chunk : row_group.columns) {
+                if (!chunk.meta_data || !chunk.meta_data->bloom_filter_offset ||
+                    !chunk.meta_data->bloom_filter_length) {
+                    continue;
+                }
+                auto offset = static_cast<uint64_t>(*chunk.meta_data->bloom_filter_offset);
+                auto length = static_cast<uint64_t>(*chunk.meta_data->bloom_filter_length);
+                if (offset > size || length > size - offset || length > (1 << 20)) {
+                    continue;
+                }
+                try {
+                    if (auto bloom = BloomFilter::Parse(data + offset, length)) {
+                        bloom->MayContainHash(offset * 0x9e3779b97f4a7c15ULL);
+                    }
+                } catch (const std::runtime_error&) {
+                    // corrupt bloom filters are reported as errors by the scan
+                }
+            }
+            std::vector<TableFilter> filters;
+            if (group % 2 == 1 && !column_ids.empty()) {
+                const ParquetColumn& first = reader->columns()[column_ids[0]];
+                ColumnStatistics statistics = ReadColumnStatistics(
+                    first, row_group.columns[first.leaf_index], row_group.num_rows);
+                if (statistics.min && statistics.min->type() == first.type) {
+                    filters.push_back(
+                        {column_ids[0], TableFilter::Op::GreaterEqual, *statistics.min, {}});
+                }
+                if (column_ids.size() > 1) {
+                    filters.push_back({column_ids[1], TableFilter::Op::IsNotNull, Value(), {}});
+                }
+            }
+            RowGroupDecoder decoder(reader, group, column_ids, std::move(buffers), filters);
             DataChunk chunk(types);
             for (int batches = 0; batches < 1000; batches++) {
                 chunk.Reset();

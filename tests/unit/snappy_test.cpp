@@ -143,6 +143,23 @@ TEST(SnappyDecoder, RefusesWhatLibsnappyRefuses) {
     }
 }
 
+TEST(SnappyDecoder, ReadsA4ByteLiteralLengthIn32BitsAsLibsnappyDoes) {
+    // Found by the fuzzer: length 0, then a literal whose stored length - 1 is 0xffffffff. Both
+    // decoders take it as an empty literal.
+    std::vector<uint8_t> block = {0x00, 0xfc, 0xff, 0xff, 0xff, 0xff};
+    size_t length = 1;
+    ASSERT_EQ(snappy_uncompressed_length(reinterpret_cast<const char*>(block.data()), block.size(),
+                                         &length),
+              SNAPPY_OK);
+    ASSERT_EQ(length, 0u);
+    char unused = 0;
+    EXPECT_EQ(snappy_uncompress(reinterpret_cast<const char*>(block.data()), block.size(), &unused,
+                                &length),
+              SNAPPY_OK);
+    uint8_t out = 0;
+    EXPECT_NO_THROW(SnappyDecode(block.data(), block.size(), &out, 0));
+}
+
 TEST(SnappyDecoder, RefusesALengthOtherThanTheExpectedOne) {
     std::vector<uint8_t> data(1000, 'x');
     std::vector<uint8_t> block = Compress(data);

@@ -104,7 +104,9 @@ void SnappyDecode(const uint8_t* input, size_t input_size, uint8_t* output, size
                 if (size_t(ip_end - ip) < bytes) {
                     Corrupt("literal length cut off");
                 }
-                length = size_t(LoadLittleEndian(ip, bytes)) + 1;
+                // In 32 bits, as google/snappy computes it: a stored 0xffffffff is a literal
+                // of length 0 there, and here.
+                length = size_t(uint32_t(LoadLittleEndian(ip, bytes) + 1));
                 ip += bytes;
             }
             if (wide && length <= 64) {
