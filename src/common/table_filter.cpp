@@ -190,4 +190,12 @@ size_t FilterRows(const TableFilter& filter, const Vector& values, uint32_t* row
     });
 }
 
+size_t FilterRows(const std::vector<TableFilter>& filters, const Vector& values, uint32_t* rows,
+                  size_t count) {
+    for (const TableFilter& filter : filters) {
+        count = FilterRows(filter, values, rows, count);
+    }
+    return count;
+}
+
 } // namespace sluice

@@ -50,5 +50,8 @@ bool MayMatch(const TableFilter& filter, const ColumnStatistics& statistics);
 // equal to itself and above every number, strings as unsigned bytes; NULL satisfies only IS
 // NULL). `filter.constant` must have the vector's type.
 size_t FilterRows(const TableFilter& filter, const Vector& values, uint32_t* rows, size_t count);
+// The same for the conjunction of `filters`.
+size_t FilterRows(const std::vector<TableFilter>& filters, const Vector& values, uint32_t* rows,
+                  size_t count);
 
 } // namespace sluice

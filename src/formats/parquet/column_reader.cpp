@@ -553,11 +553,7 @@ size_t ColumnReader::ReadAndFilter(idx_t count, const uint32_t* selection, size_
         kept[i] = static_cast<uint32_t>(i);
     }
     if (!outputs_from_dictionary_) {
-        size_t passing = selected;
-        for (const TableFilter& filter : filters) {
-            passing = FilterRows(filter, out, kept, passing);
-        }
-        return passing;
+        return FilterRows(filters, out, kept, selected);
     }
     // Every output came from the dictionary: the filters are evaluated once per entry.
     if (!dictionary_verdicts_) {
@@ -566,10 +562,7 @@ size_t ColumnReader::ReadAndFilter(idx_t count, const uint32_t* selection, size_
         for (size_t i = 0; i < entries.size(); i++) {
             entries[i] = static_cast<uint32_t>(i);
         }
-        size_t passing = entries.size();
-        for (const TableFilter& filter : filters) {
-            passing = FilterRows(filter, *dictionary_vector_, entries.data(), passing);
-        }
+        size_t passing = FilterRows(filters, *dictionary_vector_, entries.data(), entries.size());
         for (size_t i = 0; i < passing; i++) {
             (*dictionary_verdicts_)[entries[i]] = 1;
         }

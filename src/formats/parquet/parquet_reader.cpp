@@ -142,6 +142,15 @@ ParquetFileReader::PlanRowGroup(size_t row_group, const std::vector<size_t>& col
     return ranges;
 }
 
+namespace {
+
+// The column of `out` that decoded column `reader` fills.
+Vector& OutputColumn(DataChunk& out, const std::vector<idx_t>& positions, size_t reader) {
+    return out.column(positions.empty() ? reader : positions[reader]);
+}
+
+} // namespace
+
 RowGroupDecoder::RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file, size_t row_group,
                                  const std::vector<size_t>& column_ids,
                                  std::vector<ByteBuffer> buffers,
@@ -201,7 +210,7 @@ size_t RowGroupDecoder::DecodeFiltered(idx_t count, DataChunk& out,
         selection_[i] = static_cast<uint32_t>(i);
     }
     for (ColumnFilters& column : filters_) {
-        Vector& vector = out.column(positions.empty() ? column.reader : positions[column.reader]);
+        Vector& vector = OutputColumn(out, positions, column.reader);
         // The vector's rows [0, selected) are the batch's rows selection_[0..selected).
         size_t kept =
             readers_[column.reader]->ReadAndFilter(count, selected == count ? nullptr : selection_,
@@ -220,7 +229,7 @@ size_t RowGroupDecoder::DecodeFiltered(idx_t count, DataChunk& out,
         if (column.rows.size() == selected) {
             continue;
         }
-        Vector& vector = out.column(positions.empty() ? column.reader : positions[column.reader]);
+        Vector& vector = OutputColumn(out, positions, column.reader);
         size_t at = 0;
         for (size_t i = 0; i < selected; i++) {
             while (column.rows[at] < selection_[i]) {
@@ -243,7 +252,7 @@ bool RowGroupDecoder::Next(DataChunk& out, const std::vector<idx_t>& positions) 
         idx_t count = std::min<uint64_t>(rows_left_, kVectorSize);
         if (filters_.empty()) {
             for (size_t i = 0; i < readers_.size(); i++) {
-                readers_[i]->Read(count, out.column(positions.empty() ? i : positions[i]));
+                readers_[i]->Read(count, OutputColumn(out, positions, i));
             }
             out.SetSize(count);
             rows_left_ -= count;
@@ -255,7 +264,7 @@ bool RowGroupDecoder::Next(DataChunk& out, const std::vector<idx_t>& positions) 
             if (filtered_[i]) {
                 continue;
             }
-            Vector& vector = out.column(positions.empty() ? i : positions[i]);
+            Vector& vector = OutputColumn(out, positions, i);
             if (selected == count) {
                 readers_[i]->Read(count, vector);
             } else {
@@ -274,7 +283,7 @@ bool RowGroupDecoder::Next(DataChunk& out, const std::vector<idx_t>& positions) 
         }
         // Nothing passed: decode the next batch into clean vectors.
         for (size_t i = 0; i < readers_.size(); i++) {
-            out.column(positions.empty() ? i : positions[i]).Reset();
+            OutputColumn(out, positions, i).Reset();
         }
     }
     return false;
