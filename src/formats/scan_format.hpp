@@ -44,8 +44,10 @@ struct ScanJobPlan {
 // The jobs of one file, in file order.
 struct FileJobs {
     std::vector<ScanJobPlan> jobs;
-    size_t jobs_pruned = 0;          // ruled out by statistics before any byte was fetched
-    size_t jobs_pruned_by_bloom = 0; // of those, ruled out by a bloom filter
+    size_t jobs_pruned = 0;                 // ruled out by statistics before any byte was fetched
+    size_t jobs_pruned_by_bloom = 0;        // of those, ruled out by a bloom filter
+    size_t units_cut = 0;                   // row groups cut into several page-level jobs
+    uint64_t rows_pruned_by_page_index = 0; // rows of planned units no job reads
     // Each job continues where the previous one stopped (a compressed CSV file, or one whose
     // quoted fields hold line breaks): decoded one after the other, though fetched ahead.
     bool in_order = false;
@@ -57,6 +59,9 @@ struct FileProjection {
     std::vector<idx_t> positions; // output column of each
     // On the file's column indices: to skip data with, and to drop rows while decoding.
     std::vector<TableFilter> filters;
+    // A unit whose bytes exceed this (a huge row group) is cut into jobs of about this size where
+    // the format can; 0: never.
+    uint64_t max_job_bytes = 0;
 };
 
 // Turns one job's bytes into chunks.

@@ -6,7 +6,7 @@ namespace sluice {
 
 FilePlan PlanFile(ScanFormat& format, const MultiFileBinding& binding, size_t path,
                   const std::vector<idx_t>& column_ids, const std::vector<TableFilter>& filters,
-                  FileSystem& file_system) {
+                  uint64_t max_job_bytes, FileSystem& file_system) {
     ScopedTraceSpan span("plan file");
     FilePlan plan;
     plan.file = binding.opened[path];
@@ -14,6 +14,7 @@ FilePlan PlanFile(ScanFormat& format, const MultiFileBinding& binding, size_t pa
         plan.file = format.Open(file_system, binding.paths[path]);
     }
     plan.projected = binding.Project(path, *plan.file, column_ids, filters);
+    plan.projected.projection.max_job_bytes = max_job_bytes;
     plan.planned = plan.file->PlanJobs(plan.projected.projection);
     return plan;
 }

@@ -44,6 +44,11 @@ public:
         for (idx_t id : this->column_ids) {
             types.push_back(this->binding->types[id]);
         }
+        max_job_bytes_ = MaxJobBytes(
+            this->services.scheduler->RegularThreads(), this->services.scheduler->AsyncThreads(),
+            this->options.coalescing,
+            this->services.temporary_memory ? this->services.temporary_memory->memory().limit()
+                                            : 0);
         for (size_t path : this->binding->FilesMatching(this->filters)) {
             files_.emplace_back().path = path;
         }
@@ -261,7 +266,7 @@ private:
         try {
             ScopedReadContext context({&cancelled_, &statistics.reads});
             return {PlanFile(*format, *binding, files_[file].path, column_ids, filters,
-                             *services.file_system),
+                             max_job_bytes_, *services.file_system),
                     nullptr};
         } catch (...) {
             return {FilePlan{}, std::current_exception()};
@@ -283,6 +288,8 @@ private:
         }
         statistics.jobs_pruned += plan.planned.jobs_pruned;
         statistics.jobs_pruned_by_bloom += plan.planned.jobs_pruned_by_bloom;
+        statistics.units_cut += plan.planned.units_cut;
+        statistics.rows_pruned_by_page_index += plan.planned.rows_pruned_by_page_index;
         statistics.files_planned++;
         statistics.files_in_order += plan.planned.in_order ? 1 : 0;
         slot.plan = std::move(plan);
@@ -367,6 +374,7 @@ private:
     std::atomic<bool> cancelled_{false};
     BackgroundGate background_; // fetches and file plans
     ReadAheadWindow window_;    // under mutex_
+    uint64_t max_job_bytes_ = 0;
     JobFetcher fetcher_;
 
     std::atomic<uint64_t> planned_bytes_{0};

@@ -18,6 +18,19 @@ uint64_t WantedBudget(uint32_t regular_threads, uint32_t async_threads, uint64_t
 
 } // namespace
 
+uint64_t MaxJobBytes(uint32_t regular_threads, uint32_t async_threads,
+                     const CoalescingOptions& coalescing, uint64_t memory_limit) {
+    uint64_t jobs_in_hand = uint64_t{regular_threads} + 1;
+    uint64_t size =
+        2ULL * std::max<uint32_t>(1, async_threads) * coalescing.max_request / jobs_in_hand;
+    // Read-ahead may hold half the limit (TemporaryMemoryManager): jobs in hand within half of
+    // that leave room for more than one job when memory is tight.
+    if (memory_limit > 0) {
+        size = std::min<uint64_t>(size, memory_limit / 4 / jobs_in_hand);
+    }
+    return std::max<uint64_t>(size, coalescing.max_request);
+}
+
 ReadAheadWindow::ReadAheadWindow(const ScanOptions& options, const ScanServices& services,
                                  ScanStatistics& statistics)
     : options_(options), services_(services), statistics_(statistics) {

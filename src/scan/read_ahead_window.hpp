@@ -8,6 +8,13 @@
 
 namespace sluice {
 
+// The size a scan's jobs should not much exceed: the size at which every REGULAR thread decoding
+// one job while the next arrives holds no more than the ASYNC threads' requests in flight do (so
+// a huge row group is cut into jobs that many threads fetch and decode at once); smaller under a
+// memory limit that could not hold that many such jobs; never below one request.
+uint64_t MaxJobBytes(uint32_t regular_threads, uint32_t async_threads,
+                     const CoalescingOptions& coalescing, uint64_t memory_limit);
+
 // How far a scan reads ahead of its decoding: the jobs created whose decoding has not started
 // ("outstanding") and the bytes of the jobs not yet released ("held"), and whether one more job
 // may go. With a fixed read_ahead_depth, at most that many jobs are outstanding; with -1 the held

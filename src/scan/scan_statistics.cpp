@@ -53,7 +53,7 @@ void ScanStatistics::RaiseTo(std::atomic<uint64_t>& counter, uint64_t value) {
 }
 
 std::string ScanStatistics::Render(const char* unit_name, int64_t read_ahead_depth) const {
-    char buffer[256];
+    char buffer[512];
     std::string out;
     auto line = [&](const char* format, auto... values) {
         std::snprintf(buffer, sizeof(buffer), format, values...);
@@ -62,7 +62,8 @@ std::string ScanStatistics::Render(const char* unit_name, int64_t read_ahead_dep
         out += "\n";
     };
     line("files %llu (%llu planned, %llu pruned by partition, %llu read in order), %s %llu "
-         "scanned, %llu pruned (%llu by bloom filters), rows filtered while decoding %llu",
+         "scanned, %llu pruned (%llu by bloom filters), %llu cut into page-level jobs, rows "
+         "skipped by page index %llu, rows filtered while decoding %llu",
          static_cast<unsigned long long>(files.load()),
          static_cast<unsigned long long>(files_planned.load()),
          static_cast<unsigned long long>(files_pruned.load()),
@@ -70,6 +71,8 @@ std::string ScanStatistics::Render(const char* unit_name, int64_t read_ahead_dep
          static_cast<unsigned long long>(jobs_scanned.load()),
          static_cast<unsigned long long>(jobs_pruned.load()),
          static_cast<unsigned long long>(jobs_pruned_by_bloom.load()),
+         static_cast<unsigned long long>(units_cut.load()),
+         static_cast<unsigned long long>(rows_pruned_by_page_index.load()),
          static_cast<unsigned long long>(rows_filtered.load()));
     uint64_t samples = reads.first_byte_samples.load();
     line("bytes requested %s, received %s, from cache %s",

@@ -42,7 +42,9 @@ struct ScanStatistics {
     std::atomic<uint64_t> jobs_scanned{0};
     std::atomic<uint64_t> jobs_pruned{0};
     std::atomic<uint64_t> jobs_pruned_by_bloom{0}; // of jobs_pruned
-    std::atomic<uint64_t> rows_filtered{0};        // dropped by pushed-down filters while decoding
+    std::atomic<uint64_t> units_cut{0};            // cut into page-level jobs
+    std::atomic<uint64_t> rows_pruned_by_page_index{0};
+    std::atomic<uint64_t> rows_filtered{0}; // dropped by pushed-down filters while decoding
     std::atomic<uint64_t> bytes_requested{0};
     std::atomic<uint64_t> bytes_from_cache{0};
     std::atomic<uint64_t> fetches{0}; // range requests the scan issued (footer reads aside)

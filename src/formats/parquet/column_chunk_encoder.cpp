@@ -204,6 +204,13 @@ void ColumnChunkEncoder::EmitPage(const std::vector<uint8_t>& body, bool diction
         page.insert(page.end(), header_.begin(), header_.end());
         page.insert(page.end(), compressed_.begin(), compressed_.end());
     } else {
+        EncodedPage page{result_.data_pages.size(),
+                         static_cast<uint32_t>(header_.size() + compressed_.size()),
+                         result_.values - rows,
+                         rows,
+                         nulls,
+                         *range};
+        result_.pages.push_back(std::move(page));
         result_.data_pages.Append(header_.data(), header_.size());
         result_.data_pages.Append(compressed_.data(), compressed_.size());
     }

@@ -22,6 +22,16 @@ struct ColumnEncodeOptions {
     std::string spill_directory = ".";
 };
 
+// One data page of an encoded chunk, for the page index.
+struct EncodedPage {
+    uint64_t offset = 0; // in the chunk's data pages
+    uint32_t size = 0;   // header included
+    uint64_t first_row = 0;
+    uint64_t rows = 0;
+    int64_t nulls = 0;
+    MinMax range;
+};
+
 // One column chunk, encoded and compressed, waiting to be placed in a file.
 struct EncodedColumnChunk {
     explicit EncodedColumnChunk(SpillBuffer pages) : data_pages(std::move(pages)) {}
@@ -33,6 +43,7 @@ struct EncodedColumnChunk {
     uint64_t uncompressed = 0; // page headers included, dictionary page included
     MinMax range;
     std::vector<Encoding> encodings;
+    std::vector<EncodedPage> pages;
 
     uint64_t compressed() const { return dictionary_page.size() + data_pages.size(); }
 };

@@ -12,11 +12,44 @@
 
 namespace sluice::parquet {
 
+ColumnReader::ColumnReader(const ParquetColumn& column, Codec codec,
+                           std::vector<ChunkSegment> segments, std::string context)
+    : column_(column), codec_(codec), segments_(std::move(segments)), context_(std::move(context)) {
+    same_layout_ = SameLayout(column_);
+    EnterSegment(0);
+}
+
 ColumnReader::ColumnReader(const ParquetColumn& column, Codec codec, ByteBuffer chunk,
                            uint64_t file_offset, std::string context)
-    : column_(column), codec_(codec), chunk_(std::move(chunk)), data_(chunk_.get()),
-      size_(chunk_.size), file_offset_(file_offset), context_(std::move(context)) {
-    same_layout_ = SameLayout(column_);
+    : ColumnReader(column, codec, std::vector<ChunkSegment>{{std::move(chunk), file_offset}},
+                   std::move(context)) {
+}
+
+bool ColumnReader::EnterSegment(size_t segment) {
+    segment_ = segment;
+    if (segment >= segments_.size()) {
+        data_ = nullptr;
+        size_ = 0;
+        return false;
+    }
+    data_ = segments_[segment].bytes.get();
+    size_ = segments_[segment].bytes.size;
+    file_offset_ = segments_[segment].file_offset;
+    pos_ = 0;
+    return true;
+}
+
+void ColumnReader::Skip(uint64_t count) {
+    if (!skipped_) {
+        skipped_ = std::make_unique<Vector>(column_.type);
+    }
+    uint32_t none[1];
+    while (count > 0) {
+        auto take = static_cast<idx_t>(std::min<uint64_t>(count, kVectorSize));
+        ReadRows(take, none, 0, *skipped_);
+        skipped_->Reset();
+        count -= take;
+    }
 }
 
 void ColumnReader::Fail(const std::string& what) const {
@@ -35,7 +68,7 @@ const uint8_t* ColumnReader::Decompressed(const uint8_t* data, size_t compressed
             Fail("uncompressed page of " + std::to_string(compressed) + " bytes claims " +
                  std::to_string(uncompressed) + " bytes");
         }
-        owner = chunk_.data;
+        owner = segments_[segment_].bytes.data;
         return data;
     }
     // Reuse the last buffer when nothing points into it any more (only `scratch_` and, possibly,
@@ -54,7 +87,10 @@ const uint8_t* ColumnReader::Decompressed(const uint8_t* data, size_t compressed
 }
 
 bool ColumnReader::LoadPage() {
-    while (pos_ < size_) {
+    while (pos_ < size_ || (segment_ < segments_.size() && EnterSegment(segment_ + 1))) {
+        if (pos_ >= size_) {
+            continue; // an empty segment
+        }
         page_number_++;
         page_offset_ = pos_;
         size_t header_size = 0;
@@ -107,7 +143,7 @@ bool ColumnReader::LoadPage() {
             }
             const uint8_t* values = body + levels;
             size_t values_size = uncompressed - levels;
-            page_owner_ = chunk_.data;
+            page_owner_ = segments_[segment_].bytes.data;
             if (info.is_compressed) {
                 values = Decompressed(body + levels, compressed - levels, values_size, page_owner_);
             } else if (compressed != uncompressed) {

@@ -15,13 +15,26 @@
 
 namespace sluice::parquet {
 
-// Streams the rows of one flat column chunk, already in memory, page by page. Never reads
-// outside the chunk's bytes; every size in the data is checked before use.
+// Bytes of a column chunk in memory: whole pages, from `file_offset` in the file.
+struct ChunkSegment {
+    ByteBuffer bytes;
+    uint64_t file_offset = 0;
+};
+
+// Streams the rows of one flat column chunk, already in memory, page by page. The chunk may be
+// given whole or as segments of whole pages (its dictionary page, then a run of data pages, as
+// a page-level job fetches them). Never reads outside the segments' bytes; every size in the
+// data is checked before use.
 class ColumnReader {
 public:
     // `context` names file, row group and column for error messages.
+    ColumnReader(const ParquetColumn& column, Codec codec, std::vector<ChunkSegment> segments,
+                 std::string context);
     ColumnReader(const ParquetColumn& column, Codec codec, ByteBuffer chunk, uint64_t file_offset,
                  std::string context);
+
+    // Steps over the next `count` rows without converting their values.
+    void Skip(uint64_t count);
 
     // Decodes the next `count` rows into rows [0, count) of `out`.
     void Read(idx_t count, Vector& out);
@@ -46,6 +59,8 @@ private:
     // The next `count` dictionary indices of the page, checked against the dictionary's size.
     void DecodeIndices(uint32_t* indices, size_t count);
     bool LoadPage(); // false at the end of the chunk
+    // Moves to segment `segment` (false past the last).
+    bool EnterSegment(size_t segment);
     void DecodeDictionaryPage(const uint8_t* page, size_t size, int32_t num_values);
     void DecodeDataPage(const uint8_t* page, size_t size, int32_t num_values, Encoding encoding,
                         const uint8_t* levels, size_t levels_size, bool levels_prefixed,
@@ -67,10 +82,12 @@ private:
     const ParquetColumn& column_;
     bool same_layout_ = false; // physical values are already in Sluice's layout
     Codec codec_;
-    ByteBuffer chunk_;
-    const uint8_t* data_;
-    size_t size_;
-    uint64_t file_offset_;
+    std::vector<ChunkSegment> segments_;
+    size_t segment_ = 0;
+    const uint8_t* data_ = nullptr; // the current segment's bytes
+    size_t size_ = 0;
+    uint64_t file_offset_ = 0;
+    std::unique_ptr<Vector> skipped_; // Skip's destination: nothing is written to it
     std::string context_;
     size_t pos_ = 0;
     int page_number_ = -1;

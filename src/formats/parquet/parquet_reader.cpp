@@ -98,48 +98,121 @@ std::string ParquetFileReader::Context(size_t row_group, const std::string& colu
            "'";
 }
 
+ByteRange ParquetFileReader::ChunkRange(size_t row_group, size_t column_id) const {
+    const RowGroup& group = metadata_.row_groups[row_group];
+    const ParquetColumn& column = columns_[column_id];
+    const ColumnChunk& chunk = group.columns[column.leaf_index];
+    std::string context = Context(row_group, column.name);
+    if (chunk.encrypted) {
+        throw Exception(ErrorKind::NotImplemented, context + ": not supported: encrypted column");
+    }
+    if (!chunk.meta_data) {
+        throw Exception(ErrorKind::InvalidInput, context + ": column chunk without metadata");
+    }
+    const ColumnMetaData& meta = *chunk.meta_data;
+    if (meta.type != column.physical) {
+        throw Exception(ErrorKind::InvalidInput, context + ": chunk type " + TypeName(meta.type) +
+                                                     " differs from the schema's " +
+                                                     TypeName(column.physical));
+    }
+    // Some writers record dictionary_page_offset = 0 without a dictionary: ignore it then.
+    int64_t start = meta.data_page_offset;
+    if (meta.dictionary_page_offset && *meta.dictionary_page_offset > 0 &&
+        *meta.dictionary_page_offset < start) {
+        start = *meta.dictionary_page_offset;
+    }
+    int64_t length = meta.total_compressed_size;
+    if (start < 4 || length < 0 || uint64_t(start) > metadata_start_ ||
+        uint64_t(length) > metadata_start_ - uint64_t(start)) {
+        throw Exception(ErrorKind::InvalidInput,
+                        context + ": column chunk at offset " + std::to_string(start) + " of " +
+                            std::to_string(length) + " bytes lies outside the data section (" +
+                            std::to_string(metadata_start_) + " bytes)");
+    }
+    uint64_t end = uint64_t(start) + uint64_t(length);
+    if (HasUndersizedChunks(metadata_.created_by)) {
+        end = std::min(end + kUndersizedChunkPadding, metadata_start_);
+    }
+    return {uint64_t(start), end - uint64_t(start)};
+}
+
 std::vector<ByteRange>
 ParquetFileReader::PlanRowGroup(size_t row_group, const std::vector<size_t>& column_ids) const {
-    const RowGroup& group = metadata_.row_groups[row_group];
     std::vector<ByteRange> ranges;
     for (size_t id : column_ids) {
-        const ParquetColumn& column = columns_[id];
-        const ColumnChunk& chunk = group.columns[column.leaf_index];
-        std::string context = Context(row_group, column.name);
-        if (chunk.encrypted) {
-            throw Exception(ErrorKind::NotImplemented,
-                            context + ": not supported: encrypted column");
-        }
-        if (!chunk.meta_data) {
-            throw Exception(ErrorKind::InvalidInput, context + ": column chunk without metadata");
-        }
-        const ColumnMetaData& meta = *chunk.meta_data;
-        if (meta.type != column.physical) {
-            throw Exception(ErrorKind::InvalidInput,
-                            context + ": chunk type " + TypeName(meta.type) +
-                                " differs from the schema's " + TypeName(column.physical));
-        }
-        // Some writers record dictionary_page_offset = 0 without a dictionary: ignore it then.
-        int64_t start = meta.data_page_offset;
-        if (meta.dictionary_page_offset && *meta.dictionary_page_offset > 0 &&
-            *meta.dictionary_page_offset < start) {
-            start = *meta.dictionary_page_offset;
-        }
-        int64_t length = meta.total_compressed_size;
-        if (start < 4 || length < 0 || uint64_t(start) > metadata_start_ ||
-            uint64_t(length) > metadata_start_ - uint64_t(start)) {
-            throw Exception(ErrorKind::InvalidInput,
-                            context + ": column chunk at offset " + std::to_string(start) + " of " +
-                                std::to_string(length) + " bytes lies outside the data section (" +
-                                std::to_string(metadata_start_) + " bytes)");
-        }
-        uint64_t end = uint64_t(start) + uint64_t(length);
-        if (HasUndersizedChunks(metadata_.created_by)) {
-            end = std::min(end + kUndersizedChunkPadding, metadata_start_);
-        }
-        ranges.push_back({uint64_t(start), end - uint64_t(start)});
+        ranges.push_back(ChunkRange(row_group, id));
     }
     return ranges;
+}
+
+RowGroupSlice ParquetFileReader::WholeRowGroup(size_t row_group,
+                                               const std::vector<size_t>& column_ids) const {
+    RowGroupSlice slice;
+    slice.row_group = row_group;
+    slice.rows = static_cast<uint64_t>(RowGroupRows(row_group));
+    slice.ranges = PlanRowGroup(row_group, column_ids);
+    slice.range_counts.assign(column_ids.size(), 1);
+    slice.ranges_start.assign(column_ids.size(), 0);
+    return slice;
+}
+
+RowGroupSlice ParquetFileReader::SliceRowGroup(size_t row_group,
+                                               const std::vector<size_t>& column_ids,
+                                               const std::vector<OffsetIndex>& offset_indexes,
+                                               uint64_t first_row, uint64_t rows) const {
+    RowGroupSlice slice;
+    slice.row_group = row_group;
+    slice.first_row = first_row;
+    slice.rows = rows;
+    uint64_t last_row = first_row + rows - 1;
+    for (size_t i = 0; i < column_ids.size(); i++) {
+        ByteRange chunk = ChunkRange(row_group, column_ids[i]);
+        const std::vector<PageLocation>& pages = offset_indexes[i].page_locations;
+        // The pages holding the first and the last row: the last ones starting at or before them.
+        auto starts_after = [](uint64_t row, const PageLocation& page) {
+            return int64_t(row) < page.first_row_index;
+        };
+        size_t first = std::upper_bound(pages.begin(), pages.end(), first_row, starts_after) -
+                       pages.begin() - 1;
+        size_t last = std::upper_bound(pages.begin(), pages.end(), last_row, starts_after) -
+                      pages.begin() - 1;
+        uint64_t end = uint64_t(pages[last].offset) + uint64_t(pages[last].compressed_page_size);
+        uint64_t pages_start = uint64_t(pages[0].offset);
+        uint64_t run_start = first == 0 ? chunk.offset : uint64_t(pages[first].offset);
+        size_t count = 1;
+        if (first > 0 && pages_start > chunk.offset) {
+            // The dictionary page (and whatever else precedes the first data page) comes too.
+            slice.ranges.push_back({chunk.offset, pages_start - chunk.offset});
+            count = 2;
+        }
+        slice.ranges.push_back({run_start, end - run_start});
+        slice.range_counts.push_back(count);
+        slice.ranges_start.push_back(uint64_t(pages[first].first_row_index));
+    }
+    return slice;
+}
+
+std::optional<ByteRange> ParquetFileReader::OffsetIndexRange(size_t row_group,
+                                                             size_t column_id) const {
+    const ColumnChunk& chunk =
+        metadata_.row_groups[row_group].columns[columns_[column_id].leaf_index];
+    return IndexRange(chunk.offset_index_offset, chunk.offset_index_length);
+}
+
+std::optional<ByteRange> ParquetFileReader::ColumnIndexRange(size_t row_group,
+                                                             size_t column_id) const {
+    const ColumnChunk& chunk =
+        metadata_.row_groups[row_group].columns[columns_[column_id].leaf_index];
+    return IndexRange(chunk.column_index_offset, chunk.column_index_length);
+}
+
+std::optional<ByteRange> ParquetFileReader::IndexRange(std::optional<int64_t> offset,
+                                                       std::optional<int32_t> length) const {
+    if (!offset || !length || *offset < 4 || *length <= 0 ||
+        uint64_t(*offset) + uint64_t(*length) > metadata_start_) {
+        return std::nullopt;
+    }
+    return ByteRange{uint64_t(*offset), uint64_t(*length)};
 }
 
 namespace {
@@ -155,25 +228,43 @@ RowGroupDecoder::RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file, 
                                  const std::vector<size_t>& column_ids,
                                  std::vector<ByteBuffer> buffers,
                                  const std::vector<TableFilter>& filters)
+    : RowGroupDecoder(file, file->WholeRowGroup(row_group, column_ids), column_ids,
+                      std::move(buffers), filters) {
+}
+
+RowGroupDecoder::RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file,
+                                 const RowGroupSlice& slice, const std::vector<size_t>& column_ids,
+                                 std::vector<ByteBuffer> buffers,
+                                 const std::vector<TableFilter>& filters)
     : file_(std::move(file)) {
-    const RowGroup& group = file_->metadata().row_groups[row_group];
-    rows_left_ = static_cast<uint64_t>(group.num_rows);
-    std::vector<ByteRange> ranges = file_->PlanRowGroup(row_group, column_ids);
+    const RowGroup& group = file_->metadata().row_groups[slice.row_group];
+    rows_left_ = slice.rows;
+    if (buffers.size() != slice.ranges.size()) {
+        throw Exception(ErrorKind::Internal, "a row group slice got the wrong number of buffers");
+    }
+    size_t range = 0;
     for (size_t i = 0; i < column_ids.size(); i++) {
         const ParquetColumn& column = file_->columns()[column_ids[i]];
         const ColumnMetaData& meta = *group.columns[column.leaf_index].meta_data;
-        std::string context = file_->Context(row_group, column.name);
+        std::string context = file_->Context(slice.row_group, column.name);
         if (meta.num_values != group.num_rows) {
             throw Exception(ErrorKind::InvalidInput, context + ": the chunk holds " +
                                                          std::to_string(meta.num_values) +
                                                          " values, the row group " +
                                                          std::to_string(group.num_rows) + " rows");
         }
-        if (buffers[i].size != ranges[i].length) {
-            throw Exception(ErrorKind::Internal, context + ": fetched buffer has the wrong size");
+        std::vector<ChunkSegment> segments;
+        for (size_t k = 0; k < slice.range_counts[i]; k++, range++) {
+            if (buffers[range].size != slice.ranges[range].length) {
+                throw Exception(ErrorKind::Internal,
+                                context + ": fetched buffer has the wrong size");
+            }
+            segments.push_back({std::move(buffers[range]), slice.ranges[range].offset});
         }
-        readers_.push_back(std::make_unique<ColumnReader>(column, meta.codec, std::move(buffers[i]),
-                                                          ranges[i].offset, std::move(context)));
+        readers_.push_back(std::make_unique<ColumnReader>(column, meta.codec, std::move(segments),
+                                                          std::move(context)));
+        // A run of pages starts at or before the slice's first row.
+        readers_.back()->Skip(slice.first_row - slice.ranges_start[i]);
     }
     filtered_.assign(readers_.size(), false);
     for (const TableFilter& filter : filters) {
@@ -272,7 +363,7 @@ bool RowGroupDecoder::Next(DataChunk& out, const std::vector<idx_t>& positions) 
             }
         }
         for (size_t i = 0; i < selected; i++) {
-            rows_in_group_[i] = rows_done_ + selection_[i];
+            rows_in_slice_[i] = rows_done_ + selection_[i];
         }
         rows_left_ -= count;
         rows_done_ += count;

@@ -4,6 +4,7 @@
 #include "common/data_chunk.hpp"
 #include "common/table_filter.hpp"
 #include "formats/parquet/column_reader.hpp"
+#include "formats/parquet/page_index.hpp"
 #include "formats/parquet/parquet_metadata.hpp"
 #include "formats/parquet/parquet_schema.hpp"
 #include "io/byte_range.hpp"
@@ -14,6 +15,18 @@
 #include <vector>
 
 namespace sluice::parquet {
+
+// What one job decodes of a row group: rows [first_row, first_row + rows) of the group, and the
+// byte ranges of each projected column that hold them: the whole column chunk, or (cut by its
+// offset index) its dictionary page and the run of data pages covering those rows.
+struct RowGroupSlice {
+    size_t row_group = 0;
+    uint64_t first_row = 0;
+    uint64_t rows = 0;
+    std::vector<ByteRange> ranges;      // every column's ranges, in projection order
+    std::vector<size_t> range_counts;   // how many of `ranges` each column has
+    std::vector<uint64_t> ranges_start; // the group row each column's ranges start at
+};
 
 // One Parquet file's metadata, and the plan of what to fetch for a row group. The reader does
 // no I/O after Open: callers fetch the planned ranges (synchronously today, asynchronously in the
@@ -39,11 +52,27 @@ public:
     // The byte range of each projected column chunk of `row_group`, in projection order.
     std::vector<ByteRange> PlanRowGroup(size_t row_group,
                                         const std::vector<size_t>& column_ids) const;
+    // All rows of `row_group`: each column's whole chunk.
+    RowGroupSlice WholeRowGroup(size_t row_group, const std::vector<size_t>& column_ids) const;
+    // Rows [first_row, first_row + rows) of `row_group`, each projected column cut by its offset
+    // index (`offset_indexes[i]` for column_ids[i], checked by DecodeOffsetIndex).
+    RowGroupSlice SliceRowGroup(size_t row_group, const std::vector<size_t>& column_ids,
+                                const std::vector<OffsetIndex>& offset_indexes, uint64_t first_row,
+                                uint64_t rows) const;
+    // Where the offset index and the column index of a chunk are, if it has them and they lie
+    // inside the file.
+    std::optional<ByteRange> OffsetIndexRange(size_t row_group, size_t column_id) const;
+    std::optional<ByteRange> ColumnIndexRange(size_t row_group, size_t column_id) const;
 
     // "file 'x', row group 2, column 'y'"
     std::string Context(size_t row_group, const std::string& column) const;
 
 private:
+    // The validated byte range of a column chunk.
+    ByteRange ChunkRange(size_t row_group, size_t column_id) const;
+    std::optional<ByteRange> IndexRange(std::optional<int64_t> offset,
+                                        std::optional<int32_t> length) const;
+
     std::string path_;
     uint64_t file_size_ = 0;
     uint64_t metadata_start_ = 0; // where the footer begins: column data must end before it
@@ -51,14 +80,18 @@ private:
     std::vector<ParquetColumn> columns_;
 };
 
-// Decodes one row group, whose planned ranges are in memory, 2048 rows at a time. Given filters,
+// Decodes a slice of a row group, whose ranges are in memory, 2048 rows at a time. Given filters,
 // it drops the rows they rule out while decoding: the filtered columns first, each only for the
 // rows that passed the ones before (the most selective first, as measured), then the other
 // columns only for the rows that passed all.
 class RowGroupDecoder {
 public:
-    // `buffers` hold the planned ranges, in the plan's order; `filters` are on file column
-    // indices (those on columns not in `column_ids` are ignored).
+    // `buffers` hold the slice's ranges, in its order; `filters` are on file column indices
+    // (those on columns not in `column_ids` are ignored).
+    RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file, const RowGroupSlice& slice,
+                    const std::vector<size_t>& column_ids, std::vector<ByteBuffer> buffers,
+                    const std::vector<TableFilter>& filters = {});
+    // The whole row group.
     RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file, size_t row_group,
                     const std::vector<size_t>& column_ids, std::vector<ByteBuffer> buffers,
                     const std::vector<TableFilter>& filters = {});
@@ -68,9 +101,9 @@ public:
     // a chunk holds only rows that pass them, and never zero rows.
     bool Next(DataChunk& out, const std::vector<idx_t>& positions = {});
 
-    // With filters: the row of the group each row of the last chunk is. Null without filters
-    // (the chunk's rows are the next rows of the group).
-    const uint64_t* RowsInGroup() const { return filters_.empty() ? nullptr : rows_in_group_; }
+    // With filters: the row of the slice each row of the last chunk is. Null without filters
+    // (the chunk's rows are the next rows of the slice).
+    const uint64_t* RowsInSlice() const { return filters_.empty() ? nullptr : rows_in_slice_; }
     // Rows the filters dropped so far.
     uint64_t RowsFiltered() const { return rows_filtered_; }
 
@@ -98,7 +131,7 @@ private:
     uint64_t rows_filtered_ = 0;
     uint32_t selection_[kVectorSize];
     uint32_t positions_[kVectorSize];
-    uint64_t rows_in_group_[kVectorSize];
+    uint64_t rows_in_slice_[kVectorSize];
 };
 
 } // namespace sluice::parquet

@@ -11,9 +11,11 @@
 namespace sluice {
 
 // An opened Parquet file for the multi-file scan: one job per row group (row groups whose
-// statistics rule out the filters are pruned when the file is planned), whose ranges are the
-// projected columns' chunks. The footer is read once per process and file version
-// (ParquetFooterCache).
+// statistics or bloom filters rule out the filters are pruned when the file is planned), whose
+// ranges are the projected columns' chunks. Where the chunks have a page index, a row group
+// larger than the scan's job size is cut into jobs of row ranges at page boundaries, and rows
+// whose pages' bounds rule out the filters are left out of every job. The footer is read once
+// per process and file version (ParquetFooterCache).
 class ParquetScanFile : public ScanFile {
 public:
     ParquetScanFile(std::shared_ptr<FileHandle> handle,
@@ -32,16 +34,35 @@ public:
     const parquet::ParquetFileReader& reader() const { return *reader_; }
 
 private:
+    // The page index of a row group's projected and filtered columns, where it has one.
+    struct PageIndexes {
+        std::vector<parquet::OffsetIndex> offsets; // per projected column; empty if one lacks it
+        std::vector<std::optional<parquet::OffsetIndex>> filter_offsets; // per filter
+        std::vector<std::optional<parquet::ColumnIndex>> filter_bounds;  // per filter
+    };
+
     bool RowGroupMayMatch(size_t row_group, const std::vector<TableFilter>& filters) const;
     // Whether the bloom filters of `row_group` leave a value of every equality and IN filter
     // possible. Reads each filtered column's bloom filter (one small read each, on the thread
     // planning the file); chunks without one say yes.
     bool BloomFiltersMayMatch(size_t row_group, const std::vector<TableFilter>& filters) const;
 
+    // Reads and decodes the page indexes of `groups` (one read per stretch of index bytes).
+    std::vector<PageIndexes> ReadPageIndexes(const std::vector<size_t>& groups) const;
+    // The rows of `group` in which every filter may match by the page index: ascending,
+    // disjoint [begin, end) ranges.
+    std::vector<std::pair<uint64_t, uint64_t>> RowsThatMayMatch(size_t group,
+                                                                const PageIndexes& indexes) const;
+    // Jobs over rows [begin, end) of `group`, cut at page boundaries into pieces of about
+    // projection_.max_job_bytes.
+    void CutIntoJobs(size_t group, const PageIndexes& indexes, uint64_t begin, uint64_t end,
+                     int64_t group_first_row, FileJobs& planned);
+
     std::shared_ptr<FileHandle> handle_;
     std::shared_ptr<const parquet::ParquetFileReader> reader_;
     std::vector<ScanColumn> columns_;
     FileProjection projection_;
+    std::vector<parquet::RowGroupSlice> slices_; // what job `index_in_file` decodes
 };
 
 class ParquetScanFormat : public ScanFormat {

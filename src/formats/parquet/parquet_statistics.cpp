@@ -146,27 +146,17 @@ bool LegacyOrderIsUsable(const ParquetColumn& column) {
 
 } // namespace
 
-ColumnStatistics ReadColumnStatistics(const ParquetColumn& column, const ColumnChunk& chunk,
+ColumnStatistics StatisticsFromBounds(const ParquetColumn& column, const std::string* min,
+                                      const std::string* max, std::optional<int64_t> null_count,
                                       int64_t row_count) {
     ColumnStatistics result;
     result.row_count = static_cast<uint64_t>(row_count);
     result.may_contain_nan = column.type.IsFloating();
-    if (!column.unsupported.empty() || !chunk.meta_data || !chunk.meta_data->statistics) {
+    if (!column.unsupported.empty()) {
         return result;
     }
-    const Statistics& statistics = *chunk.meta_data->statistics;
-    if (statistics.null_count && *statistics.null_count >= 0 &&
-        *statistics.null_count <= row_count) {
-        result.null_count = static_cast<uint64_t>(*statistics.null_count);
-    }
-    const std::string* min = nullptr;
-    const std::string* max = nullptr;
-    if (statistics.min_value && statistics.max_value) {
-        min = &*statistics.min_value;
-        max = &*statistics.max_value;
-    } else if (statistics.min && statistics.max && LegacyOrderIsUsable(column)) {
-        min = &*statistics.min;
-        max = &*statistics.max;
+    if (null_count && *null_count >= 0 && *null_count <= row_count) {
+        result.null_count = static_cast<uint64_t>(*null_count);
     }
     if (min && max) {
         result.min = Decode(column, *min);
@@ -177,6 +167,24 @@ ColumnStatistics ReadColumnStatistics(const ParquetColumn& column, const ColumnC
         }
     }
     return result;
+}
+
+ColumnStatistics ReadColumnStatistics(const ParquetColumn& column, const ColumnChunk& chunk,
+                                      int64_t row_count) {
+    if (!chunk.meta_data || !chunk.meta_data->statistics) {
+        return StatisticsFromBounds(column, nullptr, nullptr, std::nullopt, row_count);
+    }
+    const Statistics& statistics = *chunk.meta_data->statistics;
+    const std::string* min = nullptr;
+    const std::string* max = nullptr;
+    if (statistics.min_value && statistics.max_value) {
+        min = &*statistics.min_value;
+        max = &*statistics.max_value;
+    } else if (statistics.min && statistics.max && LegacyOrderIsUsable(column)) {
+        min = &*statistics.min;
+        max = &*statistics.max;
+    }
+    return StatisticsFromBounds(column, min, max, statistics.null_count, row_count);
 }
 
 } // namespace sluice::parquet

@@ -12,4 +12,10 @@ namespace sluice::parquet {
 ColumnStatistics ReadColumnStatistics(const ParquetColumn& column, const ColumnChunk& chunk,
                                       int64_t row_count);
 
+// Statistics of `row_count` rows from bounds stored per the column order (a chunk's min_value /
+// max_value, a page's column index entry), either of them possibly absent.
+ColumnStatistics StatisticsFromBounds(const ParquetColumn& column, const std::string* min,
+                                      const std::string* max, std::optional<int64_t> null_count,
+                                      int64_t row_count);
+
 } // namespace sluice::parquet

@@ -110,21 +110,87 @@ void ParquetWriter::FlushRowGroup() {
     current_.reset();
 }
 
-std::vector<uint8_t> ParquetWriter::PlaceColumnChunk(EncodedColumnChunk& chunk, size_t column) {
-    Layout layout = LayoutOf(types_[column]);
-    uint64_t start = offset_;
-    std::optional<uint64_t> dictionary_offset;
+ParquetWriter::PlacedChunk ParquetWriter::PlaceColumnChunk(EncodedColumnChunk& chunk) {
+    PlacedChunk placed;
+    placed.start = offset_;
     if (!chunk.dictionary_page.empty()) {
-        dictionary_offset = offset_;
+        placed.dictionary_offset = offset_;
         Write(chunk.dictionary_page.data(), chunk.dictionary_page.size());
     }
-    uint64_t data_offset = offset_;
+    placed.data_offset = offset_;
     chunk.data_pages.CopyTo([&](const void* data, size_t size) { Write(data, size); });
+    placed.values = chunk.values;
+    placed.uncompressed = chunk.uncompressed;
+    placed.compressed = chunk.compressed();
+    placed.nulls = chunk.nulls;
+    placed.range = std::move(chunk.range);
+    placed.encodings = std::move(chunk.encodings);
+    ColumnIndex column_index;
+    bool bounds_writable = true;
+    for (const EncodedPage& page : chunk.pages) {
+        placed.offset_index.page_locations.push_back(
+            {static_cast<int64_t>(placed.data_offset + page.offset),
+             static_cast<int32_t>(page.size), static_cast<int64_t>(page.first_row)});
+        // A page of NaN alone has no bounds but is not a null page: no column index then.
+        bool null_page = page.nulls == static_cast<int64_t>(page.rows);
+        bounds_writable = bounds_writable && (null_page || page.range.Writable());
+        column_index.null_pages.push_back(null_page);
+        column_index.min_values.push_back(null_page ? std::string() : page.range.min);
+        column_index.max_values.push_back(null_page ? std::string() : page.range.max);
+        column_index.null_counts.push_back(page.nulls);
+    }
+    if (bounds_writable) {
+        placed.column_index = std::move(column_index);
+    }
+    return placed;
+}
 
-    std::vector<uint8_t> metadata;
-    ThriftCompactWriter writer(metadata);
+void ParquetWriter::AppendRowGroup(EncodedRowGroup group) {
+    if (group.rows == 0) {
+        return;
+    }
+    PlacedRowGroup placed;
+    placed.start = offset_;
+    placed.rows = group.rows;
+    for (size_t column = 0; column < types_.size(); column++) {
+        placed.chunks.push_back(PlaceColumnChunk(group.columns[column]));
+        placed.uncompressed += group.columns[column].uncompressed;
+        placed.compressed += group.columns[column].compressed();
+    }
+    row_groups_.push_back(std::move(placed));
+    rows_written_ += group.rows;
+}
+
+void ParquetWriter::WritePageIndexes() {
+    // As parquet-format lays them out: every column index, then every offset index.
+    std::vector<uint8_t> bytes;
+    for (PlacedRowGroup& group : row_groups_) {
+        for (PlacedChunk& chunk : group.chunks) {
+            if (chunk.column_index) {
+                bytes.clear();
+                EncodeColumnIndex(*chunk.column_index, bytes);
+                chunk.column_index_offset = offset_;
+                chunk.column_index_length = static_cast<uint32_t>(bytes.size());
+                Write(bytes.data(), bytes.size());
+            }
+        }
+    }
+    for (PlacedRowGroup& group : row_groups_) {
+        for (PlacedChunk& chunk : group.chunks) {
+            bytes.clear();
+            EncodeOffsetIndex(chunk.offset_index, bytes);
+            chunk.offset_index_offset = offset_;
+            chunk.offset_index_length = static_cast<uint32_t>(bytes.size());
+            Write(bytes.data(), bytes.size());
+        }
+    }
+}
+
+void ParquetWriter::EncodeColumnChunk(ThriftCompactWriter& writer, const PlacedChunk& chunk,
+                                      size_t column) const {
+    Layout layout = LayoutOf(types_[column]);
     writer.BeginStruct(); // ColumnChunk
-    writer.WriteI64Field(2, static_cast<int64_t>(start));
+    writer.WriteI64Field(2, static_cast<int64_t>(chunk.start));
     writer.BeginStructField(3); // ColumnMetaData
     writer.WriteI32Field(1, static_cast<int32_t>(layout.type));
     writer.BeginListField(2, TType::kI32, static_cast<uint32_t>(chunk.encodings.size()));
@@ -136,48 +202,25 @@ std::vector<uint8_t> ParquetWriter::PlaceColumnChunk(EncodedColumnChunk& chunk, 
     writer.WriteI32Field(4, static_cast<int32_t>(options_.codec));
     writer.WriteI64Field(5, static_cast<int64_t>(chunk.values));
     writer.WriteI64Field(6, static_cast<int64_t>(chunk.uncompressed));
-    writer.WriteI64Field(7, static_cast<int64_t>(chunk.compressed()));
-    writer.WriteI64Field(9, static_cast<int64_t>(data_offset));
-    if (dictionary_offset) {
-        writer.WriteI64Field(11, static_cast<int64_t>(*dictionary_offset));
+    writer.WriteI64Field(7, static_cast<int64_t>(chunk.compressed));
+    writer.WriteI64Field(9, static_cast<int64_t>(chunk.data_offset));
+    if (chunk.dictionary_offset) {
+        writer.WriteI64Field(11, static_cast<int64_t>(*chunk.dictionary_offset));
     }
     WriteStatistics(writer, 12, chunk.nulls, chunk.range);
     writer.EndStruct();
+    writer.WriteI64Field(4, static_cast<int64_t>(chunk.offset_index_offset));
+    writer.WriteI32Field(5, static_cast<int32_t>(chunk.offset_index_length));
+    if (chunk.column_index) {
+        writer.WriteI64Field(6, static_cast<int64_t>(chunk.column_index_offset));
+        writer.WriteI32Field(7, static_cast<int32_t>(chunk.column_index_length));
+    }
     writer.EndStruct();
-    return metadata;
-}
-
-void ParquetWriter::AppendRowGroup(EncodedRowGroup group) {
-    if (group.rows == 0) {
-        return;
-    }
-    uint64_t start = offset_;
-    uint64_t uncompressed = 0, compressed = 0;
-    std::vector<std::vector<uint8_t>> chunks;
-    for (size_t column = 0; column < types_.size(); column++) {
-        chunks.push_back(PlaceColumnChunk(group.columns[column], column));
-        uncompressed += group.columns[column].uncompressed;
-        compressed += group.columns[column].compressed();
-    }
-    ThriftCompactWriter writer(footer_row_groups_);
-    writer.BeginStruct(); // RowGroup
-    writer.BeginListField(1, TType::kStruct, static_cast<uint32_t>(chunks.size()));
-    for (const auto& chunk : chunks) {
-        footer_row_groups_.insert(footer_row_groups_.end(), chunk.begin(), chunk.end());
-    }
-    writer.WriteI64Field(2, static_cast<int64_t>(uncompressed));
-    writer.WriteI64Field(3, static_cast<int64_t>(group.rows));
-    writer.WriteI64Field(5, static_cast<int64_t>(start));
-    writer.WriteI64Field(6, static_cast<int64_t>(compressed));
-    writer.WriteI32Field(7,
-                         static_cast<int32_t>(row_group_count_)); // i16 in the spec: same encoding
-    writer.EndStruct();
-    row_group_count_++;
-    rows_written_ += group.rows;
 }
 
 void ParquetWriter::Finish() {
     FlushRowGroup();
+    WritePageIndexes();
     std::vector<uint8_t> footer;
     ThriftCompactWriter writer(footer);
     writer.BeginStruct(); // FileMetaData
@@ -208,8 +251,21 @@ void ParquetWriter::Finish() {
         writer.EndStruct();
     }
     writer.WriteI64Field(3, static_cast<int64_t>(rows_written_));
-    writer.BeginListField(4, TType::kStruct, row_group_count_);
-    footer.insert(footer.end(), footer_row_groups_.begin(), footer_row_groups_.end());
+    writer.BeginListField(4, TType::kStruct, static_cast<uint32_t>(row_groups_.size()));
+    for (size_t ordinal = 0; ordinal < row_groups_.size(); ordinal++) {
+        const PlacedRowGroup& group = row_groups_[ordinal];
+        writer.BeginStruct(); // RowGroup
+        writer.BeginListField(1, TType::kStruct, static_cast<uint32_t>(group.chunks.size()));
+        for (size_t column = 0; column < group.chunks.size(); column++) {
+            EncodeColumnChunk(writer, group.chunks[column], column);
+        }
+        writer.WriteI64Field(2, static_cast<int64_t>(group.uncompressed));
+        writer.WriteI64Field(3, static_cast<int64_t>(group.rows));
+        writer.WriteI64Field(5, static_cast<int64_t>(group.start));
+        writer.WriteI64Field(6, static_cast<int64_t>(group.compressed));
+        writer.WriteI32Field(7, static_cast<int32_t>(ordinal)); // i16 in the spec: same encoding
+        writer.EndStruct();
+    }
     writer.WriteBinaryField(6, "Sluice version 0.1.0");
     writer.BeginListField(7, TType::kStruct, static_cast<uint32_t>(types_.size()));
     for (size_t column = 0; column < types_.size(); column++) {

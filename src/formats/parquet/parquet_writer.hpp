@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/data_chunk.hpp"
+#include "formats/parquet/page_index.hpp"
 #include "formats/parquet/row_group_encoder.hpp"
 
 #include <cstdio>
@@ -26,9 +27,9 @@ Codec CodecFromName(const std::string& name);
 
 // Writes a Parquet file: row groups of `row_group_size` rows, dictionary encoding while it pays,
 // data pages of about `page_size` bytes with statistics, min/max/null-count statistics per column
-// chunk; every column OPTIONAL. Rows are encoded as they arrive (Append), so a row group of any
-// size streams through bounded memory; or row groups encoded elsewhere, possibly in parallel,
-// are placed in order (AppendRowGroup).
+// chunk, and a page index (column and offset index) per chunk; every column OPTIONAL. Rows are
+// encoded as they arrive (Append), so a row group of any size streams through bounded memory; or
+// row groups encoded elsewhere, possibly in parallel, are placed in order (AppendRowGroup).
 class ParquetWriter {
 public:
     ParquetWriter(std::string path, std::vector<std::string> names, std::vector<LogicalType> types,
@@ -46,8 +47,31 @@ public:
     static std::string DirectoryOf(const std::string& path);
 
 private:
+    // A column chunk written to the file, described in the footer once the page indexes that
+    // follow the last row group have their places.
+    struct PlacedChunk {
+        uint64_t start = 0;
+        uint64_t data_offset = 0;
+        std::optional<uint64_t> dictionary_offset;
+        uint64_t values = 0, uncompressed = 0, compressed = 0;
+        int64_t nulls = 0;
+        MinMax range;
+        std::vector<Encoding> encodings;
+        OffsetIndex offset_index;
+        std::optional<ColumnIndex> column_index; // absent when a page's bounds are not writable
+        uint64_t column_index_offset = 0, offset_index_offset = 0;
+        uint32_t column_index_length = 0, offset_index_length = 0;
+    };
+    struct PlacedRowGroup {
+        std::vector<PlacedChunk> chunks;
+        uint64_t start = 0, rows = 0, uncompressed = 0, compressed = 0;
+    };
+
     void FlushRowGroup();
-    std::vector<uint8_t> PlaceColumnChunk(EncodedColumnChunk& chunk, size_t column);
+    PlacedChunk PlaceColumnChunk(EncodedColumnChunk& chunk);
+    void WritePageIndexes();
+    void EncodeColumnChunk(ThriftCompactWriter& writer, const PlacedChunk& chunk,
+                           size_t column) const;
     void Write(const void* data, size_t size);
 
     std::string path_;
@@ -61,8 +85,7 @@ private:
     bool finished_ = false;
 
     std::unique_ptr<RowGroupEncoder> current_;
-    std::vector<uint8_t> footer_row_groups_; // encoded RowGroup structs
-    uint32_t row_group_count_ = 0;
+    std::vector<PlacedRowGroup> row_groups_;
 };
 
 } // namespace sluice::parquet

@@ -79,6 +79,14 @@ void ThriftCompactWriter::WriteI32(int32_t value) {
     ZigZag(value);
 }
 
+void ThriftCompactWriter::WriteI64(int64_t value) {
+    ZigZag(value);
+}
+
+void ThriftCompactWriter::WriteBool(bool value) {
+    out_.push_back(value ? ThriftCompactReader::kBoolTrue : ThriftCompactReader::kBoolFalse);
+}
+
 void ThriftCompactWriter::WriteBinary(std::string_view value) {
     Varint(value.size());
     out_.insert(out_.end(), value.begin(), value.end());

@@ -28,6 +28,8 @@ public:
 
     // List elements.
     void WriteI32(int32_t value);
+    void WriteI64(int64_t value);
+    void WriteBool(bool value);
     void WriteBinary(std::string_view value);
 
 private:
