@@ -129,6 +129,16 @@ BoundCopy Binder::BindCopy(const Statement& statement) {
                      option->location);
             }
             copy.options.row_group_size = static_cast<uint64_t>(rows.GetInteger());
+        } else if (copy.format == "parquet" && name == "page_size") {
+            // Sluice's own option: the uncompressed bytes of values per data page.
+            Value bytes;
+            if (!TryCastValue(value, LogicalTypeId::BIGINT, bytes) || bytes.IsNull() ||
+                bytes.GetInteger() < 1 || bytes.GetInteger() > (int64_t(1) << 30)) {
+                Fail(ErrorKind::Binder,
+                     "PAGE_SIZE must be between 1 and 1073741824 bytes, got " + value.ToString(),
+                     option->location);
+            }
+            copy.options.page_size = static_cast<uint64_t>(bytes.GetInteger());
         } else if (copy.format == "parquet" && (name == "compression" || name == "codec")) {
             try {
                 copy.options.codec = parquet::CodecFromName(value.ToString());
