@@ -139,6 +139,14 @@ BoundCopy Binder::BindCopy(const Statement& statement) {
                      option->location);
             }
             copy.options.page_size = static_cast<uint64_t>(bytes.GetInteger());
+        } else if (copy.format == "parquet" && name == "write_page_index") {
+            Value flag;
+            if (!TryCastValue(value, LogicalTypeId::BOOLEAN, flag) || flag.IsNull()) {
+                Fail(ErrorKind::Binder,
+                     "WRITE_PAGE_INDEX must be true or false, got " + value.ToString(),
+                     option->location);
+            }
+            copy.options.write_page_index = flag.GetBoolean();
         } else if (copy.format == "parquet" && (name == "compression" || name == "codec")) {
             try {
                 copy.options.codec = parquet::CodecFromName(value.ToString());

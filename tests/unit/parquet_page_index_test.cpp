@@ -1,7 +1,8 @@
 // The page index: Sluice's writer stores column and offset indexes that its reader decodes and
 // validates; slices of a row group cut by the offset index (page-level jobs) decode exactly the
 // rows of decoding the whole group; planning with a small job size cuts a row group into jobs
-// that tile it, and filters skip the rows whose page bounds rule them out.
+// that tile it (from page headers when the file has no offset index), and filters skip the rows
+// whose page bounds rule them out.
 #include "common/exception.hpp"
 #include "formats/parquet/page_index.hpp"
 #include "formats/parquet/parquet_reader.hpp"
@@ -19,6 +20,10 @@ using namespace sluice::parquet;
 
 namespace {
 
+Value BigInt(int64_t value) {
+    return Value::Integer(LogicalType(LogicalTypeId::BIGINT), value);
+}
+
 class PageIndexFile : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -30,12 +35,17 @@ protected:
         // different row counts per column, dictionary and plain, with NULLs.
         Database database;
         Connection connection(database);
-        connection.Query(
-            "COPY (SELECT range AS id, CASE WHEN range % 9 = 0 THEN NULL ELSE range % 1000 END "
-            "AS small, 'name-' || (range % 300) AS dict, 'unique string ' || range AS plain, "
-            "CASE WHEN range % 5 = 0 THEN NULL ELSE range / 7.0 END AS dbl, range % 2 = 0 AS "
-            "flag FROM range(50000)) TO '" +
-            path_ + "' (FORMAT parquet, ROW_GROUP_SIZE 1000000, PAGE_SIZE 4096)");
+        path_without_index_ = (directory_ / "without_index.parquet").string();
+        for (const auto& [path, index] :
+             {std::pair(path_, "true"), std::pair(path_without_index_, "false")}) {
+            connection.Query(
+                "COPY (SELECT range AS id, CASE WHEN range % 9 = 0 THEN NULL ELSE range % 1000 "
+                "END AS small, 'name-' || (range % 300) AS dict, 'unique string ' || range AS "
+                "plain, CASE WHEN range % 5 = 0 THEN NULL ELSE range / 7.0 END AS dbl, range % 2 "
+                "= 0 AS flag FROM range(50000)) TO '" +
+                path + "' (FORMAT parquet, ROW_GROUP_SIZE 1000000, PAGE_SIZE 4096, " +
+                "WRITE_PAGE_INDEX " + index + ")");
+        }
         file_ = OpenParquetFile(local_, path_);
         reader_ = std::shared_ptr<const ParquetFileReader>(file_, &file_->reader());
         for (size_t i = 0; i < reader_->columns().size(); i++) {
@@ -90,8 +100,43 @@ protected:
         return rows;
     }
 
+    // The jobs of `planned` decode the group's ids in order, each holding well under the group.
+    void CheckJobsTileTheGroup(ParquetScanFile& file, const FileJobs& planned,
+                               uint64_t whole_bytes) {
+        std::vector<std::string> rows;
+        int64_t next_row = 0;
+        for (const ScanJobPlan& job : planned.jobs) {
+            EXPECT_EQ(job.first_row, next_row);
+            EXPECT_LT(job.Bytes(), whole_bytes / 2);
+            next_row += job.rows;
+            std::vector<ByteBuffer> buffers;
+            for (const ByteRange& range : job.ranges) {
+                buffers.push_back(ByteBuffer::Allocate(range.length));
+                file.handle()->Read(buffers.back().get(), range.length, range.offset);
+            }
+            auto decoder = file.Decode(job, std::move(buffers));
+            DataChunk chunk(types_);
+            int64_t decoded = 0;
+            while (true) {
+                chunk.Reset();
+                if (!decoder->Next(chunk)) {
+                    break;
+                }
+                decoded += int64_t(chunk.size());
+                for (idx_t row = 0; row < chunk.size(); row++) {
+                    rows.push_back(chunk.column(0).GetValue(row).ToString());
+                }
+            }
+            EXPECT_EQ(decoded, job.rows);
+        }
+        EXPECT_EQ(next_row, 50000);
+        for (size_t i = 0; i < rows.size(); i++) {
+            ASSERT_EQ(rows[i], std::to_string(i));
+        }
+    }
+
     std::filesystem::path directory_;
-    std::string path_;
+    std::string path_, path_without_index_;
     LocalFileSystem local_;
     std::shared_ptr<ParquetScanFile> file_;
     std::shared_ptr<const ParquetFileReader> reader_;
@@ -136,7 +181,7 @@ TEST(PageIndex, MalformedIndexesAreRejected) {
         EXPECT_THROW(DecodeOffsetIndex(bytes.data(), bytes.size(), begin, end, rows),
                      std::runtime_error);
     };
-    offsets_fail({{100, 50, 0}, {120, 50, 10}}, 100, 300, 100); // overlapping pages
+    offsets_fail({{100, 50, 0}, {120, 50, 10}}, 100, 300, 100);  // overlapping pages
     offsets_fail({{100, 50, 0}, {150, 500, 10}}, 100, 300, 100); // past the chunk
     offsets_fail({{90, 50, 0}}, 100, 300, 100);                  // before the chunk
     offsets_fail({{100, 50, 5}}, 100, 300, 100);                 // not starting at row 0
@@ -229,45 +274,26 @@ TEST_F(PageIndexFile, PlannedJobsTileTheGroupAndFiltersSkipPages) {
         whole_bytes += range.length;
     }
     projection.max_job_bytes = whole_bytes / 5;
-    FileJobs planned = file_->PlanJobs(projection);
-    ASSERT_GE(planned.jobs.size(), 4u);
-    EXPECT_EQ(planned.units_cut, 1u);
-    std::vector<std::string> rows;
-    int64_t next_row = 0;
-    for (const ScanJobPlan& job : planned.jobs) {
-        EXPECT_EQ(job.first_row, next_row);
-        EXPECT_LT(job.Bytes(), whole_bytes / 2);
-        next_row += job.rows;
-        std::vector<ByteBuffer> buffers;
-        for (const ByteRange& range : job.ranges) {
-            buffers.push_back(ByteBuffer::Allocate(range.length));
-            file_->handle()->Read(buffers.back().get(), range.length, range.offset);
-        }
-        auto decoder = file_->Decode(job, std::move(buffers));
-        DataChunk chunk(types_);
-        int64_t decoded = 0;
-        while (true) {
-            chunk.Reset();
-            if (!decoder->Next(chunk)) {
-                break;
-            }
-            decoded += int64_t(chunk.size());
-            for (idx_t row = 0; row < chunk.size(); row++) {
-                rows.push_back(chunk.column(0).GetValue(row).ToString());
-            }
-        }
-        EXPECT_EQ(decoded, job.rows);
+    for (const std::string& path : {path_, path_without_index_}) {
+        auto file = OpenParquetFile(local_, path);
+        FileJobs planned = file->PlanJobs(projection);
+        ASSERT_GE(planned.jobs.size(), 4u) << path;
+        EXPECT_EQ(planned.units_cut, 1u);
+        CheckJobsTileTheGroup(*file, planned, whole_bytes);
     }
-    EXPECT_EQ(next_row, 50000);
-    for (size_t i = 0; i < rows.size(); i++) {
-        ASSERT_EQ(rows[i], std::to_string(i));
-    }
+
+    // Without a column index nothing is skipped.
+    auto unindexed = OpenParquetFile(local_, path_without_index_);
+    projection.max_job_bytes = 0;
+    projection.filters = {{0, TableFilter::Op::GreaterEqual, BigInt(20000), {}}};
+    FileJobs whole = unindexed->PlanJobs(projection);
+    ASSERT_EQ(whole.jobs.size(), 1u);
+    EXPECT_EQ(whole.rows_pruned_by_page_index, 0u);
 
     // id BETWEEN 20000 AND 20999: only the pages around those ids are planned.
     auto file = OpenParquetFile(local_, path_);
-    projection.max_job_bytes = 0;
-    projection.filters = {{0, TableFilter::Op::GreaterEqual, Value::Integer(LogicalType(LogicalTypeId::BIGINT), 20000), {}},
-                          {0, TableFilter::Op::LessEqual, Value::Integer(LogicalType(LogicalTypeId::BIGINT), 20999), {}}};
+    projection.filters = {{0, TableFilter::Op::GreaterEqual, BigInt(20000), {}},
+                          {0, TableFilter::Op::LessEqual, BigInt(20999), {}}};
     FileJobs filtered = file->PlanJobs(projection);
     ASSERT_EQ(filtered.jobs.size(), 1u);
     EXPECT_LE(filtered.jobs[0].first_row, 20000);
@@ -277,7 +303,7 @@ TEST_F(PageIndexFile, PlannedJobsTileTheGroupAndFiltersSkipPages) {
 
     // Nothing can match: no job at all.
     auto empty_file = OpenParquetFile(local_, path_);
-    projection.filters = {{0, TableFilter::Op::Equal, Value::Integer(LogicalType(LogicalTypeId::BIGINT), -5), {}},
+    projection.filters = {{0, TableFilter::Op::Equal, BigInt(-5), {}},
                           {4, TableFilter::Op::IsNull, Value(), {}}};
     FileJobs none = empty_file->PlanJobs(projection);
     EXPECT_TRUE(none.jobs.empty());

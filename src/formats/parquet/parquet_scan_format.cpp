@@ -183,8 +183,61 @@ constexpr uint64_t kIndexReadGap = 256 * 1024;
 
 } // namespace
 
+std::optional<parquet::OffsetIndex> ParquetScanFile::WalkPageHeaders(size_t group,
+                                                                     size_t column) const {
+    ByteRange chunk = reader_->PlanRowGroup(group, {column})[0];
+    auto rows = static_cast<uint64_t>(reader_->RowGroupRows(group));
+    uint64_t end = chunk.offset + chunk.length;
+    parquet::OffsetIndex index;
+    uint64_t row = 0;
+    std::vector<uint8_t> window;
+    for (uint64_t at = chunk.offset; at < end && row < rows;) {
+        parquet::PageHeader header;
+        size_t header_size = 0;
+        bool decoded = false;
+        // Headers are small; one with long statistics may need the larger window.
+        for (uint64_t size : {uint64_t(1) << 10, uint64_t(1) << 16}) {
+            window.resize(std::min(size, end - at));
+            handle_->Read(window.data(), window.size(), at);
+            try {
+                header = parquet::DecodePageHeader(window.data(), window.size(), header_size);
+                decoded = true;
+                break;
+            } catch (const std::runtime_error&) {
+                if (window.size() < size) {
+                    break; // the chunk ends: more bytes would not help
+                }
+            }
+        }
+        if (!decoded || header.compressed_page_size < 0 ||
+            uint64_t(header.compressed_page_size) > end - at - header_size) {
+            return std::nullopt;
+        }
+        uint64_t page_size = header_size + uint64_t(header.compressed_page_size);
+        int64_t page_rows = -1;
+        if (header.type == parquet::PageType::DATA_PAGE && header.data_page_header) {
+            page_rows = header.data_page_header->num_values; // a flat column: one per row
+        } else if (header.type == parquet::PageType::DATA_PAGE_V2 && header.data_page_header_v2) {
+            page_rows = header.data_page_header_v2->num_rows;
+        }
+        if (page_rows > 0) {
+            index.page_locations.push_back({int64_t(at), int32_t(page_size), int64_t(row)});
+            row += uint64_t(page_rows);
+        } else if (page_rows == 0 || header.type == parquet::PageType::DATA_PAGE ||
+                   header.type == parquet::PageType::DATA_PAGE_V2) {
+            return std::nullopt; // a data page without rows or without its header
+        }
+        at += page_size;
+    }
+    if (row != rows || index.page_locations.empty()) {
+        return std::nullopt;
+    }
+    return index;
+}
+
 std::vector<ParquetScanFile::PageIndexes>
-ParquetScanFile::ReadPageIndexes(const std::vector<size_t>& groups) const {
+ParquetScanFile::ReadPageIndexes(const std::vector<size_t>& groups,
+                                 std::vector<bool>& usable) const {
     // What to decode, from where: (range, group, column, whether a column index, filter or -1).
     struct Wanted {
         ByteRange range;
@@ -193,9 +246,19 @@ ParquetScanFile::ReadPageIndexes(const std::vector<size_t>& groups) const {
         long filter;
     };
     std::vector<Wanted> wanted;
+    std::vector<PageIndexes> indexes(groups.size());
+    usable.assign(groups.size(), true);
     for (size_t g = 0; g < groups.size(); g++) {
-        for (size_t id : projection_.columns) {
-            wanted.push_back({*reader_->OffsetIndexRange(groups[g], id), g, id, false, -1});
+        indexes[g].offsets.resize(projection_.columns.size());
+        for (size_t i = 0; i < projection_.columns.size(); i++) {
+            size_t id = projection_.columns[i];
+            if (auto range = reader_->OffsetIndexRange(groups[g], id)) {
+                wanted.push_back({*range, g, id, false, -1});
+            } else if (auto walked = WalkPageHeaders(groups[g], id)) {
+                indexes[g].offsets[i] = std::move(*walked);
+            } else {
+                usable[g] = false;
+            }
         }
         for (size_t f = 0; f < projection_.filters.size(); f++) {
             size_t id = projection_.filters[f].column;
@@ -207,9 +270,7 @@ ParquetScanFile::ReadPageIndexes(const std::vector<size_t>& groups) const {
             }
         }
     }
-    std::vector<PageIndexes> indexes(groups.size());
     for (PageIndexes& index : indexes) {
-        index.offsets.resize(projection_.columns.size());
         index.filter_offsets.resize(projection_.filters.size());
         index.filter_bounds.resize(projection_.filters.size());
     }
@@ -421,19 +482,26 @@ FileJobs ParquetScanFile::PlanJobs(const FileProjection& projection) {
             has_bounds = has_bounds || reader_->ColumnIndexRange(g, filter.column).has_value();
         }
         bool too_large = projection.max_job_bytes > 0 && bytes > projection.max_job_bytes;
-        if (has_offsets && !projection.columns.empty() && (too_large || has_bounds)) {
+        // Without an offset index, a large group's pages are found from their headers when
+        // that costs only local reads.
+        bool locatable = has_offsets || (too_large && !handle_->IsRemote());
+        if (locatable && !projection.columns.empty() && (too_large || has_bounds)) {
             indexed.push_back(g);
         }
     }
-    std::vector<PageIndexes> indexes = ReadPageIndexes(indexed);
+    std::vector<bool> usable;
+    std::vector<PageIndexes> indexes = ReadPageIndexes(indexed, usable);
     std::vector<int64_t> first_rows(reader_->RowGroupCount() + 1, 0);
     for (size_t g = 0; g < reader_->RowGroupCount(); g++) {
         first_rows[g + 1] = first_rows[g] + reader_->RowGroupRows(g);
     }
     size_t next_indexed = 0;
     for (size_t g : groups) {
-        if (next_indexed < indexed.size() && indexed[next_indexed] == g) {
-            const PageIndexes& index = indexes[next_indexed++];
+        bool is_indexed = next_indexed < indexed.size() && indexed[next_indexed] == g;
+        size_t which = next_indexed;
+        next_indexed += is_indexed ? 1 : 0;
+        if (is_indexed && usable[which]) {
+            const PageIndexes& index = indexes[which];
             RowRanges may_match = RowsThatMayMatch(g, index);
             uint64_t kept = 0;
             for (const auto& [begin, end] : may_match) {

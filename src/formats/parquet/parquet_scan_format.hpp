@@ -5,6 +5,7 @@
 #include "io/file_system.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,8 +48,15 @@ private:
     // planning the file); chunks without one say yes.
     bool BloomFiltersMayMatch(size_t row_group, const std::vector<TableFilter>& filters) const;
 
-    // Reads and decodes the page indexes of `groups` (one read per stretch of index bytes).
-    std::vector<PageIndexes> ReadPageIndexes(const std::vector<size_t>& groups) const;
+    // The page locations of a chunk without an offset index, from its page headers: one small
+    // read per page, so only for local files. Nullopt when the headers do not add up to the
+    // row group (the group is then read whole, and errors reported by its decoder).
+    std::optional<parquet::OffsetIndex> WalkPageHeaders(size_t group, size_t column) const;
+    // Reads and decodes the page indexes of `groups` (one read per stretch of index bytes); for
+    // columns without an offset index, walks their page headers. False entries of `usable`:
+    // groups whose pages could not be located.
+    std::vector<PageIndexes> ReadPageIndexes(const std::vector<size_t>& groups,
+                                             std::vector<bool>& usable) const;
     // The rows of `group` in which every filter may match by the page index: ascending,
     // disjoint [begin, end) ranges.
     std::vector<std::pair<uint64_t, uint64_t>> RowsThatMayMatch(size_t group,

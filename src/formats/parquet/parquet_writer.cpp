@@ -209,9 +209,11 @@ void ParquetWriter::EncodeColumnChunk(ThriftCompactWriter& writer, const PlacedC
     }
     WriteStatistics(writer, 12, chunk.nulls, chunk.range);
     writer.EndStruct();
-    writer.WriteI64Field(4, static_cast<int64_t>(chunk.offset_index_offset));
-    writer.WriteI32Field(5, static_cast<int32_t>(chunk.offset_index_length));
-    if (chunk.column_index) {
+    if (chunk.offset_index_length > 0) {
+        writer.WriteI64Field(4, static_cast<int64_t>(chunk.offset_index_offset));
+        writer.WriteI32Field(5, static_cast<int32_t>(chunk.offset_index_length));
+    }
+    if (chunk.column_index_length > 0) {
         writer.WriteI64Field(6, static_cast<int64_t>(chunk.column_index_offset));
         writer.WriteI32Field(7, static_cast<int32_t>(chunk.column_index_length));
     }
@@ -220,7 +222,9 @@ void ParquetWriter::EncodeColumnChunk(ThriftCompactWriter& writer, const PlacedC
 
 void ParquetWriter::Finish() {
     FlushRowGroup();
-    WritePageIndexes();
+    if (options_.write_page_index) {
+        WritePageIndexes();
+    }
     std::vector<uint8_t> footer;
     ThriftCompactWriter writer(footer);
     writer.BeginStruct(); // FileMetaData

@@ -17,6 +17,8 @@ struct ParquetWriteOptions {
     uint64_t page_size = 1 << 20; // target uncompressed bytes per data page
     // Columns with at most this many distinct values in a row group are dictionary encoded.
     uint32_t max_dictionary_values = 1 << 16;
+    // Column and offset indexes after the row groups (parquet-format's PageIndex.md).
+    bool write_page_index = true;
 
     ColumnEncodeOptions ColumnOptions(const std::string& spill_directory) const;
 };
