@@ -1,8 +1,11 @@
 // libFuzzer target: arbitrary bytes as a whole Parquet file. Reads the footer, parses the bloom
 // filters, then plans and decodes every row group's readable columns: even row groups in full,
 // odd ones with filters inside the readers (the first column against its minimum, the second IS
-// NOT NULL). Anything but a sluice::Exception is a bug.
+// NOT NULL); where every chunk of a group has a valid offset index, also the slice of its middle
+// rows (a page-level job), and the column indexes as page statistics. Anything but a
+// sluice::Exception is a bug.
 #include "formats/parquet/bloom_filter.hpp"
+#include "formats/parquet/page_index.hpp"
 #include "formats/parquet/parquet_reader.hpp"
 #include "formats/parquet/parquet_statistics.hpp"
 #include "memory_file.hpp"
@@ -11,6 +14,65 @@
 
 using namespace sluice;
 using namespace sluice::parquet;
+
+namespace {
+
+// The middle third of `group`'s rows as a page-level job would decode them, when every chunk
+// has an offset index that decodes; also each chunk's column index as page statistics.
+void DecodeMiddleSlice(MemoryFileHandle& file, std::shared_ptr<const ParquetFileReader> reader,
+                       size_t group, const std::vector<size_t>& column_ids,
+                       const std::vector<LogicalType>& types) {
+    std::vector<OffsetIndex> offsets;
+    int64_t rows = reader->RowGroupRows(group);
+    for (size_t id : column_ids) {
+        std::optional<ByteRange> range = reader->OffsetIndexRange(group, id);
+        if (!range || range->length > (1 << 20)) {
+            return;
+        }
+        std::vector<uint8_t> bytes(range->length);
+        file.Read(bytes.data(), bytes.size(), range->offset);
+        ByteRange chunk = reader->PlanRowGroup(group, {id})[0];
+        try {
+            offsets.push_back(DecodeOffsetIndex(bytes.data(), bytes.size(), chunk.offset,
+                                                chunk.offset + chunk.length, rows));
+        } catch (const std::runtime_error&) {
+            return; // the scan reports a corrupt index as an error
+        }
+        if (std::optional<ByteRange> bounds = reader->ColumnIndexRange(group, id)) {
+            if (bounds->length > (1 << 20)) {
+                continue;
+            }
+            bytes.resize(bounds->length);
+            file.Read(bytes.data(), bytes.size(), bounds->offset);
+            try {
+                size_t pages = offsets.back().page_locations.size();
+                ColumnIndex index = DecodeColumnIndex(bytes.data(), bytes.size(), pages);
+                for (size_t p = 0; p < pages; p++) {
+                    PageStatistics(reader->columns()[id], index, p, 1);
+                }
+            } catch (const std::runtime_error&) {
+            }
+        }
+    }
+    uint64_t first = uint64_t(rows) / 3;
+    uint64_t count = std::max<uint64_t>(1, uint64_t(rows) / 3);
+    RowGroupSlice slice = reader->SliceRowGroup(group, column_ids, offsets, first, count);
+    std::vector<ByteBuffer> buffers;
+    for (const ByteRange& range : slice.ranges) {
+        buffers.push_back(ByteBuffer::Allocate(range.length));
+        file.Read(buffers.back().get(), range.length, range.offset);
+    }
+    RowGroupDecoder decoder(reader, slice, column_ids, std::move(buffers));
+    DataChunk chunk(types);
+    for (int batches = 0; batches < 1000; batches++) {
+        chunk.Reset();
+        if (!decoder.Next(chunk)) {
+            break;
+        }
+    }
+}
+
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
@@ -64,6 +126,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 if (column_ids.size() > 1) {
                     filters.push_back({column_ids[1], TableFilter::Op::IsNotNull, Value(), {}});
                 }
+            }
+            try {
+                DecodeMiddleSlice(file, reader, group, column_ids, types);
+            } catch (const Exception&) {
+                // as below: a clear error; the whole group is still decoded
             }
             RowGroupDecoder decoder(reader, group, column_ids, std::move(buffers), filters);
             DataChunk chunk(types);
