@@ -8,6 +8,8 @@
 #include "io/local_file_system.hpp"
 #include "main/sluice.hpp"
 
+#include "query_text.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -26,17 +28,7 @@ struct Checker {
     uint64_t queries = 0;
     uint64_t rows_filtered = 0; // by the readers, over every checked query
 
-    std::string Dump(const std::string& sql) {
-        auto result = connection.Query(sql);
-        std::string text;
-        for (idx_t row = 0; row < result->RowCount(); row++) {
-            for (idx_t column = 0; column < result->ColumnCount(); column++) {
-                text += result->GetValue(column, row).ToString() + "|";
-            }
-            text += "\n";
-        }
-        return text;
-    }
+    std::string Dump(const std::string& sql) { return QueryText(connection, sql); }
 
     // `select` over `file` with `predicate` pushed into the readers and evaluated after them.
     void Check(const std::string& file, const std::string& select, const std::string& predicate) {

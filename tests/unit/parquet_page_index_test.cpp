@@ -10,6 +10,8 @@
 #include "io/local_file_system.hpp"
 #include "main/sluice.hpp"
 
+#include "query_text.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -313,17 +315,7 @@ TEST_F(PageIndexFile, QueriesOverCutGroupsMatchTheWholeGroup) {
     // Through SQL at several thread counts: the same results, and the filtered query skips pages.
     Database database;
     Connection connection(database);
-    auto dump = [&](const std::string& sql) {
-        auto result = connection.Query(sql);
-        std::string text;
-        for (idx_t row = 0; row < result->RowCount(); row++) {
-            for (idx_t column = 0; column < result->ColumnCount(); column++) {
-                text += result->GetValue(column, row).ToString() + "|";
-            }
-            text += "\n";
-        }
-        return text;
-    };
+    auto dump = [&](const std::string& sql) { return QueryText(connection, sql); };
     std::string from = " FROM read_parquet('" + path_ + "', file_row_number = true)";
     std::string query = "SELECT count(*), sum(id), sum(small), count(dict), max(plain), "
                         "sum(dbl), sum(file_row_number) FILTER (WHERE flag)" +

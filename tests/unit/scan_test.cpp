@@ -10,6 +10,8 @@
 #include "parallel/executor.hpp"
 #include "scan/multi_file_scan.hpp"
 
+#include "query_text.hpp"
+
 #include <gtest/gtest.h>
 
 #include <condition_variable>
@@ -171,17 +173,7 @@ struct Fixture {
     Database database;
     Connection connection;
 
-    std::string Dump(const std::string& sql) {
-        auto result = connection.Query(sql);
-        std::string text;
-        for (idx_t row = 0; row < result->RowCount(); row++) {
-            for (idx_t column = 0; column < result->ColumnCount(); column++) {
-                text += result->GetValue(column, row).ToString() + "|";
-            }
-            text += "\n";
-        }
-        return text;
-    }
+    std::string Dump(const std::string& sql) { return QueryText(connection, sql); }
     // The number after `label` in EXPLAIN ANALYZE's scan lines.
     uint64_t Analyzed(const std::string& sql, const std::string& label) {
         std::string text = Dump("EXPLAIN ANALYZE " + sql);

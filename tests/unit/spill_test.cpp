@@ -3,6 +3,8 @@
 
 #include "main/sluice.hpp"
 
+#include "query_text.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -63,15 +65,7 @@ void AddViews(Connection& connection, const std::string& scale = "0.1") {
 }
 
 std::string Rows(Connection& connection, const std::string& sql) {
-    auto result = connection.Query(sql);
-    std::string rows;
-    for (idx_t row = 0; row < result->RowCount(); row++) {
-        for (idx_t column = 0; column < result->ColumnCount(); column++) {
-            rows += result->GetValue(column, row).ToString() + "|";
-        }
-        rows += "\n";
-    }
-    return rows;
+    return QueryText(connection, sql);
 }
 
 // A query's result as bytes, row after row (NULL flags, fixed-width values, strings with their

@@ -35,7 +35,8 @@ PageSlicer::PageSlicer(const ParquetFileReader& reader, FileHandle& file,
                        const std::vector<size_t>& columns, const std::vector<TableFilter>& filters,
                        uint64_t max_job_bytes)
     : reader_(reader), file_(file), columns_(columns), filters_(filters),
-      max_job_bytes_(max_job_bytes) {}
+      max_job_bytes_(max_job_bytes) {
+}
 
 bool PageSlicer::WantsPages(size_t group) const {
     if (columns_.empty()) {
@@ -195,8 +196,7 @@ void PageSlicer::LocatePages(const std::vector<size_t>& groups) {
             OffsetIndex index;
             try {
                 index = DecodeOffsetIndex(data, item.range.length, chunk.offset,
-                                                   chunk.offset + chunk.length,
-                                                   reader_.RowGroupRows(group));
+                                          chunk.offset + chunk.length, reader_.RowGroupRows(group));
             } catch (const std::runtime_error& error) {
                 throw Exception(ErrorKind::InvalidInput,
                                 reader_.Context(group, reader_.columns()[item.column].name) +
@@ -208,8 +208,7 @@ void PageSlicer::LocatePages(const std::vector<size_t>& groups) {
                 continue;
             }
             auto position =
-                std::find(columns_.begin(), columns_.end(), item.column) -
-                columns_.begin();
+                std::find(columns_.begin(), columns_.end(), item.column) - columns_.begin();
             target.offsets[size_t(position)] = std::move(index);
         }
     }
@@ -332,8 +331,8 @@ void PageSlicer::Cut(size_t group, const GroupPages& indexes, uint64_t begin, ui
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
     slices.cut = slices.cut || cuts.size() > 2;
     for (size_t c = 0; c + 1 < cuts.size(); c++) {
-        slices.slices.push_back(
-            reader_.SliceRowGroup(group, columns_, indexes.offsets, cuts[c], cuts[c + 1] - cuts[c]));
+        slices.slices.push_back(reader_.SliceRowGroup(group, columns_, indexes.offsets, cuts[c],
+                                                      cuts[c + 1] - cuts[c]));
     }
 }
 

@@ -41,7 +41,7 @@ private:
     using RowRanges = std::vector<std::pair<uint64_t, uint64_t>>;
     // The page index of a row group's projected and filtered columns.
     struct GroupPages {
-        std::vector<OffsetIndex> offsets;                 // per projected column
+        std::vector<OffsetIndex> offsets;                       // per projected column
         std::vector<std::optional<OffsetIndex>> filter_offsets; // per filter
         std::vector<std::optional<ColumnIndex>> filter_bounds;  // per filter
     };
