@@ -3,14 +3,17 @@
 // DuckDB per query, and the sums of the medians.
 //
 //   node bench/tpch_local.mjs [--sf 1] [--repetitions 5] [--threads N] [--queries 1,6,9,18]
+//                             [--writer duckdb]
 //
 // The data is TPC-H Parquet written by Sluice's CALL dbgen (tests/tpch/generate.mjs), cached
-// under build/bench-data. Both engines read it through views over read_parquet. Sluice's
+// under build/bench-data; with --writer duckdb, the same rows rewritten by DuckDB (its default
+// row groups of 122,880 rows, snappy, its encodings and bloom filters). Both engines read it
+// through views over read_parquet. Sluice's
 // times are its shell's .timer figures (no process start-up); DuckDB runs in this process.
 import { DuckDBInstance } from '@duckdb/node-api';
 import { execFileSync } from 'node:child_process';
 import { generateTpch, tpchViews } from '../tests/tpch/generate.mjs';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,17 +26,33 @@ const argument = (name, fallback) => {
 const sf = argument('--sf', 1);
 const repetitions = argument('--repetitions', 3);
 const threads = argument('--threads', cpus().length);
+const writerAt = process.argv.indexOf('--writer');
+const writer = writerAt > 0 ? process.argv[writerAt + 1] : 'sluice';
+if (writer !== 'sluice' && writer !== 'duckdb') {
+  console.error('--writer is sluice or duckdb');
+  process.exit(2);
+}
 const sluice = join(root, 'build', 'sluice');
-const dataDir = join(root, 'build', 'bench-data', `tpch_sf${sf}`);
-generateTpch(sluice, sf, dataDir);
+const sluiceDir = join(root, 'build', 'bench-data', `tpch_sf${sf}`);
+generateTpch(sluice, sf, sluiceDir);
+const dataDir = writer === 'duckdb' ? `${sluiceDir}_duckdb` : sluiceDir;
+
+const instance = await DuckDBInstance.create(':memory:');
+const duck = await instance.connect();
+if (writer === 'duckdb' && !existsSync(join(dataDir, '.done'))) {
+  mkdirSync(dataDir, { recursive: true });
+  for (const table of ['nation', 'region', 'part', 'supplier', 'partsupp', 'customer', 'orders', 'lineitem']) {
+    await duck.run(`COPY (SELECT * FROM read_parquet('${join(sluiceDir, `${table}.parquet`)}'))
+      TO '${join(dataDir, `${table}.parquet`)}' (FORMAT parquet, ROW_GROUP_SIZE 122880)`);
+  }
+  writeFileSync(join(dataDir, '.done'), '');
+}
 const views = tpchViews(dataDir);
 const queryArgument = process.argv.indexOf('--queries');
 const queries = (queryArgument > 0 ? process.argv[queryArgument + 1].split(',').map(Number)
   : Array.from({ length: 22 }, (_, i) => i + 1)).map((n) => `q${String(n).padStart(2, '0')}`);
 const text = (q) => readFileSync(join(root, 'tpch', 'queries', `${q}.sql`), 'utf8');
 
-const instance = await DuckDBInstance.create(':memory:');
-const duck = await instance.connect();
 await duck.run(`SET threads = ${threads}`);
 await duck.run(views);
 
@@ -63,7 +82,7 @@ for (let rep = 0; rep < repetitions; rep++) {
   }
 }
 const range = (values) => `${Math.min(...values).toFixed(3)}-${Math.max(...values).toFixed(3)}`;
-console.log(`TPC-H SF${sf}, local Parquet, hot, ${threads} threads, medians of ${repetitions} interleaved runs (range)`);
+console.log(`TPC-H SF${sf}, local Parquet written by ${writer === 'duckdb' ? 'DuckDB' : 'Sluice'}, hot, ${threads} threads, medians of ${repetitions} interleaved runs (range)`);
 console.log('| query | Sluice s | DuckDB s | Sluice / DuckDB |');
 console.log('|---|---:|---:|---:|');
 let sluiceSum = 0, duckSum = 0;
