@@ -118,41 +118,26 @@ bool ColumnReader::LoadPage() {
             DecodeDictionaryPage(page, uncompressed, header.dictionary_page_header->num_values);
             continue;
         }
-        case PageType::DATA_PAGE: {
-            if (!header.data_page_header) {
-                Fail("data page without a data page header");
-            }
-            const DataPageHeader& info = *header.data_page_header;
-            const uint8_t* page = Decompressed(body, compressed, uncompressed, page_owner_);
-            DecodeDataPage(page, uncompressed, info.num_values, info.encoding, page, uncompressed,
-                           true, info.definition_level_encoding);
-            return true;
-        }
+        case PageType::DATA_PAGE:
         case PageType::DATA_PAGE_V2: {
-            if (!header.data_page_header_v2) {
-                Fail("data page v2 without its header");
+            if (header.type == PageType::DATA_PAGE ? !header.data_page_header
+                                                   : !header.data_page_header_v2) {
+                Fail("data page without its data page header");
             }
-            const DataPageHeaderV2& info = *header.data_page_header_v2;
-            if (info.repetition_levels_byte_length < 0 || info.definition_levels_byte_length < 0) {
-                Fail("negative level lengths");
+            int32_t values = header.type == PageType::DATA_PAGE
+                                 ? header.data_page_header->num_values
+                                 : header.data_page_header_v2->num_values;
+            if (values < 0) {
+                Fail("data page declares " + std::to_string(values) + " values");
             }
-            size_t levels = static_cast<size_t>(info.repetition_levels_byte_length) +
-                            static_cast<size_t>(info.definition_levels_byte_length);
-            if (levels > compressed || levels > uncompressed) {
-                Fail("level lengths exceed the page size");
-            }
-            const uint8_t* values = body + levels;
-            size_t values_size = uncompressed - levels;
-            page_owner_ = segments_[segment_].bytes.data;
-            if (info.is_compressed) {
-                values = Decompressed(body + levels, compressed - levels, values_size, page_owner_);
-            } else if (compressed != uncompressed) {
-                Fail("uncompressed v2 page sizes disagree");
-            }
-            const uint8_t* definition = body + info.repetition_levels_byte_length;
-            DecodeDataPage(values, values_size, info.num_values, info.encoding, definition,
-                           static_cast<size_t>(info.definition_levels_byte_length), false,
-                           Encoding::RLE);
+            // Decompressed and decoded only when one of its rows is wanted (DecodePendingPage):
+            // pages whose rows are all filtered out or skipped cost nothing more.
+            pending_header_ = std::move(header);
+            pending_body_ = body;
+            page_pending_ = true;
+            page_rows_ = static_cast<size_t>(values);
+            page_row_ = 0;
+            page_value_ = 0;
             return true;
         }
         case PageType::INDEX_PAGE:
@@ -160,6 +145,56 @@ bool ColumnReader::LoadPage() {
         }
     }
     return false;
+}
+
+void ColumnReader::DecodePendingPage() {
+    page_pending_ = false;
+    size_t resume = page_row_;
+    const PageHeader& header = pending_header_;
+    const uint8_t* body = pending_body_;
+    auto compressed = static_cast<size_t>(header.compressed_page_size);
+    auto uncompressed = static_cast<size_t>(header.uncompressed_page_size);
+    switch (header.type) {
+    case PageType::DATA_PAGE: {
+        const DataPageHeader& info = *header.data_page_header;
+        const uint8_t* page = Decompressed(body, compressed, uncompressed, page_owner_);
+        DecodeDataPage(page, uncompressed, info.num_values, info.encoding, page, uncompressed, true,
+                       info.definition_level_encoding);
+        break;
+    }
+    default: {
+        const DataPageHeaderV2& info = *header.data_page_header_v2;
+        if (info.repetition_levels_byte_length < 0 || info.definition_levels_byte_length < 0) {
+            Fail("negative level lengths");
+        }
+        size_t levels = static_cast<size_t>(info.repetition_levels_byte_length) +
+                        static_cast<size_t>(info.definition_levels_byte_length);
+        if (levels > compressed || levels > uncompressed) {
+            Fail("level lengths exceed the page size");
+        }
+        const uint8_t* values = body + levels;
+        size_t values_size = uncompressed - levels;
+        page_owner_ = segments_[segment_].bytes.data;
+        if (info.is_compressed) {
+            values = Decompressed(body + levels, compressed - levels, values_size, page_owner_);
+        } else if (compressed != uncompressed) {
+            Fail("uncompressed v2 page sizes disagree");
+        }
+        const uint8_t* definition = body + info.repetition_levels_byte_length;
+        DecodeDataPage(values, values_size, info.num_values, info.encoding, definition,
+                       static_cast<size_t>(info.definition_levels_byte_length), false,
+                       Encoding::RLE);
+    }
+    }
+    // Rows of the page stepped over before it was needed.
+    if (resume > 0) {
+        if (!skipped_) {
+            skipped_ = std::make_unique<Vector>(column_.type);
+        }
+        uint32_t none[1];
+        ReadRows(resume, none, 0, *skipped_);
+        skipped_->Reset();
+    }
 }
 
 void ColumnReader::DecodeDictionaryPage(const uint8_t* page, size_t size, int32_t num_values) {
@@ -642,6 +677,14 @@ void ColumnReader::ReadRows(idx_t count, const uint32_t* selection, size_t selec
             while (next_selected < selected && selection[next_selected] < done + take) {
                 next_selected++;
             }
+        }
+        if (page_pending_) {
+            if (selection && next_selected == first_selected) {
+                page_row_ += take; // nothing wanted from this piece of a page not yet decoded
+                done += take;
+                continue;
+            }
+            DecodePendingPage();
         }
         if (has_levels_) {
             try {

@@ -58,7 +58,11 @@ private:
                                   size_t selected, idx_t first_out, Vector& out);
     // The next `count` dictionary indices of the page, checked against the dictionary's size.
     void DecodeIndices(uint32_t* indices, size_t count);
-    bool LoadPage(); // false at the end of the chunk
+    // Moves to the next data page (its header read, its body left for DecodePendingPage); false
+    // at the end of the chunk.
+    bool LoadPage();
+    // Decompresses and decodes the current page, then steps over the rows already passed.
+    void DecodePendingPage();
     // Moves to segment `segment` (false past the last).
     bool EnterSegment(size_t segment);
     void DecodeDictionaryPage(const uint8_t* page, size_t size, int32_t num_values);
@@ -119,6 +123,9 @@ private:
     // Scratch of Read(), kept to avoid allocating per batch.
     std::vector<uint32_t> source_index_;
     std::vector<idx_t> rows_;
+    bool page_pending_ = false; // the current page is not decoded yet
+    PageHeader pending_header_;
+    const uint8_t* pending_body_ = nullptr;
     size_t page_rows_ = 0;
     size_t page_row_ = 0;
     size_t page_value_ = 0;
