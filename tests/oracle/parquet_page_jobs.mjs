@@ -1,6 +1,6 @@
 // Page-level jobs: files of one huge row group, cut into jobs at page boundaries (from the offset
 // index Sluice writes, or, for a local file without one, from its page headers), give DuckDB's
-// results at 1, 2 and 4 threads, on local files and over nginx; the cut is visible in EXPLAIN
+// results at 1, 2 and 4 threads (2 for the file without an index), on local files and over nginx; the cut is visible in EXPLAIN
 // ANALYZE and the scan never holds the whole group at once. Filters on the sorted column skip
 // pages by the column index.
 //
@@ -53,7 +53,9 @@ const jobsCut = /(\d+) cut into page-level jobs/;
 for (const [name, file] of Object.entries(files)) {
   for (const where of ['local', 'http']) {
     const location = where === 'local' ? join(workDir, file) : `${server.url}/${file}`;
-    for (const threads of [1, 2, 4]) {
+    // Thread counts matter for the cut jobs' order; the file without an index differs only in
+    // how its pages are found, so two threads suffice there (and keep the test short under ASan).
+    for (const threads of name === 'indexed' ? [1, 2, 4] : [2]) {
       const settings = `SET threads = ${threads}; SET memory_limit = '60MB';`;
       queries.forEach((query, i) => {
         const sql = query.replaceAll('FROM F', `FROM read_parquet('${location}')`).replaceAll('P,', `'${location}',`);
