@@ -186,15 +186,7 @@ void ColumnReader::DecodePendingPage() {
                        Encoding::RLE);
     }
     }
-    // Rows of the page stepped over before it was needed.
-    if (resume > 0) {
-        if (!skipped_) {
-            skipped_ = std::make_unique<Vector>(column_.type);
-        }
-        uint32_t none[1];
-        ReadRows(resume, none, 0, *skipped_);
-        skipped_->Reset();
-    }
+    Skip(resume); // the rows of the page stepped over before it was needed
 }
 
 void ColumnReader::DecodeDictionaryPage(const uint8_t* page, size_t size, int32_t num_values) {
