@@ -1,16 +1,30 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "io/glob_pattern.hpp"
+#include "io/io_context.hpp"
 
 namespace sluice {
 
+// A read that returns at once: `done` runs when the bytes are in `buffer` (a null error) or the
+// read failed, on an I/O thread. It must be quick and must not throw or wait on other I/O.
+struct AsyncRead {
+    void* buffer = nullptr;
+    uint64_t length = 0;
+    uint64_t offset = 0;
+    IoContext context;
+    std::function<void(std::exception_ptr error)> done;
+};
+
 // An open file. Read is positional and thread-safe, and it blocks: callers run it on the ASYNC
-// pool (or, in synchronous drivers, accept the wait).
+// pool (or, in synchronous drivers, accept the wait). Handles whose storage can be driven by
+// events (HTTP, S3) also take asynchronous reads, which hold no thread while they wait.
 class FileHandle {
 public:
     virtual ~FileHandle() = default;
@@ -18,6 +32,12 @@ public:
     virtual uint64_t Size() const = 0;
     // Reads exactly `length` bytes at `offset`; throws an IO error naming the file otherwise.
     virtual void Read(void* buffer, uint64_t length, uint64_t offset) = 0;
+    // Whether ReadAsync returns before the bytes arrive. When not, callers that must not wait
+    // run Read on a thread that may (the ASYNC pool).
+    virtual bool ReadsAsynchronously() const { return false; }
+    // Starts `read`; `done` runs once, possibly before ReadAsync returns. The handle must outlive
+    // the read. By default: Read, here.
+    virtual void ReadAsync(AsyncRead read);
     // Changes whenever the file's content may have changed (an ETag, a modification time),
     // together with Size: caches of its footer or bytes are keyed by path, size and version.
     // Empty when unknown: nothing about the file may then be cached.

@@ -1,7 +1,10 @@
 #pragma once
 
+#include "io/io_context.hpp"
+
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <map>
 #include <memory>
@@ -19,6 +22,8 @@ struct HttpOptions {
     double retry_backoff = 4;              // http_retry_backoff: each wait is this times the last
     uint64_t timeout_seconds = 30;         // http_timeout: a transfer stalled this long fails
     uint64_t max_retry_after_seconds = 60; // a server's Retry-After is honoured up to this
+    uint32_t io_threads = 2;               // http_io_threads: event threads driving transfers
+    uint32_t connections_per_host = 64;    // http_connections_per_host: at most this many open
 };
 
 struct HttpRequest {
@@ -31,8 +36,9 @@ struct HttpRequest {
     char* destination = nullptr;
     // Called before each attempt for headers that depend on the time (request signing).
     std::function<std::vector<std::string>(const HttpRequest&)> sign;
-    // Set to abort transfers in flight (checked every few milliseconds during a transfer).
-    const std::atomic<bool>* cancel = nullptr;
+    // Its cancel flag aborts the transfer (checked every few milliseconds, waits for a retry
+    // included); its statistics count every attempt.
+    IoContext context;
 };
 
 struct HttpResponse {
@@ -60,11 +66,20 @@ private:
     std::map<long, uint64_t> by_status_;
 };
 
-// HTTP(S) through libcurl: a pool of easy handles, so connections (and TLS sessions) are reused
-// across requests with keep-alive; TLS verified against the system CA store; proxies from the
-// usual environment variables. Execute retries transient failures (connection errors, resets,
-// stalls, 408, 429, 500, 502, 503, 504 and S3's SlowDown) with exponential backoff and jitter,
-// honouring Retry-After, and returns any other response for the caller to judge. Thread-safe.
+// What a submitted request ends with: the response (any status but a transient one), or the
+// error that ended it (an IO error naming the URL and the cause once retries are exhausted, or
+// at once for a non-transient transport error; Interrupted when cancelled).
+using HttpCompletion = std::function<void(HttpResponse response, std::exception_ptr error)>;
+
+class HttpEventLoop;
+
+// HTTP(S) through libcurl, driven by a few event threads (HttpEventLoop, http_io_threads of
+// them), each multiplexing any number of transfers on one curl multi handle: requests in flight
+// hold no thread. Connections (and TLS sessions) are reused with keep-alive, at most
+// http_connections_per_host per host; TLS verified against the system CA store; proxies from the
+// usual environment variables. Transient failures (connection errors, resets, stalls, 408, 429,
+// 500, 502, 503, 504 and S3's SlowDown) are retried with exponential backoff and jitter,
+// honouring Retry-After; any other response is the caller's to judge. Thread-safe.
 class HttpClient {
 public:
     HttpClient();
@@ -76,25 +91,24 @@ public:
     HttpOptions options() const;
     const HttpStats& stats() const { return stats_; }
 
-    // Throws an IO error naming the URL and the cause once retries are exhausted (or at once
-    // for a non-transient transport error), Interrupted when cancelled.
+    // Starts the request and returns at once; `done` runs on an event thread, must be quick,
+    // and must not throw or wait for another request.
+    void Submit(HttpRequest request, HttpCompletion done);
+    // Submit, then wait: returns the response or throws its error. A request without a context
+    // takes the calling thread's (CurrentIoContext).
     HttpResponse Execute(HttpRequest& request);
 
     // Whether a response status is worth retrying.
     static bool IsTransientStatus(long status, const std::string& body);
 
 private:
-    struct Handle;
-    std::unique_ptr<Handle> Acquire();
-    void Release(std::unique_ptr<Handle> handle);
-    // One attempt; false with `error` set on a transport failure.
-    bool Attempt(Handle& handle, HttpRequest& request, HttpResponse& response, std::string& error,
-                 bool& transient);
+    HttpEventLoop& NextLoop(const HttpOptions& options);
 
     mutable std::mutex mutex_;
     HttpOptions options_;
-    std::vector<std::unique_ptr<Handle>> idle_;
-    HttpStats stats_;
+    HttpStats stats_; // before the loops, which count into it until they stop
+    std::vector<std::unique_ptr<HttpEventLoop>> loops_; // grown to io_threads, never shrunk
+    size_t next_loop_ = 0;
 };
 
 // "404 Not Found", "503 Service Unavailable" ...: a status with its reason phrase.

@@ -57,8 +57,51 @@ public:
     bool IsRemote() const override { return true; }
 
     void Read(void* buffer, uint64_t length, uint64_t offset) override {
-        if (length == 0) {
+        if (ServedWithoutRequest(buffer, length, offset)) {
             return;
+        }
+        HttpRequest request = RangeRequest(buffer, length, offset);
+        Accept(client_.Execute(request), buffer, length, offset);
+    }
+
+    bool ReadsAsynchronously() const override { return true; }
+
+    void ReadAsync(AsyncRead read) override {
+        std::exception_ptr error;
+        try {
+            if (ServedWithoutRequest(read.buffer, read.length, read.offset)) {
+                read.done(nullptr);
+                return;
+            }
+        } catch (...) {
+            error = std::current_exception();
+        }
+        if (error) {
+            read.done(error);
+            return;
+        }
+        HttpRequest request = RangeRequest(read.buffer, read.length, read.offset);
+        request.context = read.context;
+        client_.Submit(std::move(request), [this, buffer = read.buffer, length = read.length,
+                                            offset = read.offset, done = std::move(read.done)](
+                                               HttpResponse response, std::exception_ptr error) {
+            if (!error) {
+                try {
+                    Accept(std::move(response), buffer, length, offset);
+                } catch (...) {
+                    error = std::current_exception();
+                }
+            }
+            done(error);
+        });
+    }
+
+private:
+    // Empty reads and reads of an object a server sent whole need no request; a read past the
+    // end is an error.
+    bool ServedWithoutRequest(void* buffer, uint64_t length, uint64_t offset) {
+        if (length == 0) {
+            return true;
         }
         if (offset + length > size_) {
             throw Exception(ErrorKind::IO, "read of " + std::to_string(length) + " bytes at " +
@@ -66,17 +109,24 @@ public:
                                                RedactUrl(object_.name) + " (" +
                                                std::to_string(size_) + " bytes)");
         }
-        {
-            std::lock_guard<std::mutex> guard(mutex_);
-            if (whole_) {
-                std::memcpy(buffer, whole_->data() + offset, length);
-                return;
-            }
+        std::lock_guard<std::mutex> guard(mutex_);
+        if (whole_) {
+            std::memcpy(buffer, whole_->data() + offset, length);
+            return true;
         }
+        return false;
+    }
+
+    HttpRequest RangeRequest(void* buffer, uint64_t length, uint64_t offset) const {
         HttpRequest request = Request();
         request.range = std::make_pair(offset, offset + length - 1);
         request.destination = static_cast<char*>(buffer);
-        HttpResponse response = client_.Execute(request);
+        return request;
+    }
+
+    // Verifies a range GET's answer: a 206 with exactly the bytes asked for (already in
+    // `buffer`), or a 200 with the whole object, which is kept for later reads.
+    void Accept(HttpResponse response, void* buffer, uint64_t length, uint64_t offset) {
         CheckEtag(response);
         if (response.status == 206) {
             uint64_t first = 0, last = 0;
@@ -115,7 +165,6 @@ public:
         FailStatus("GET", object_, response);
     }
 
-private:
     void Stat() {
         HttpRequest head = Request();
         head.method = "HEAD";

@@ -2,7 +2,7 @@
 
 #include "common/exception.hpp"
 #include "io/glob_pattern.hpp"
-#include "io/read_context.hpp"
+#include "io/io_context.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -32,7 +32,7 @@ public:
     bool IsRemote() const override { return false; }
 
     void Read(void* buffer, uint64_t length, uint64_t offset) override {
-        if (ReadStatistics* statistics = CurrentReadContext().statistics) {
+        if (ReadStatistics* statistics = CurrentIoContext().statistics) {
             statistics->requests++;
             statistics->bytes += length;
         }

@@ -82,6 +82,9 @@ void Database::ApplyRemoteOptions() {
     options.retry_wait_ms = static_cast<uint64_t>(settings_.GetInteger("http_retry_wait_ms"));
     options.retry_backoff = settings_.GetDouble("http_retry_backoff");
     options.timeout_seconds = static_cast<uint64_t>(settings_.GetInteger("http_timeout"));
+    options.io_threads = static_cast<uint32_t>(settings_.GetInteger("http_io_threads"));
+    options.connections_per_host =
+        static_cast<uint32_t>(settings_.GetInteger("http_connections_per_host"));
     file_system_->http().SetOptions(options);
 
     // S3: the environment (AWS_* variables, ~/.aws), overridden by the s3_* settings set.

@@ -151,6 +151,16 @@ std::vector<SettingDefinition> BuildDefinitions() {
          [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, 30); },
          IntegerRange("http_timeout", 1, 86400, "between 1 and 86400"), Plain});
     definitions.push_back(
+        {"http_io_threads", "BIGINT",
+         "Event threads driving every HTTP transfer (each multiplexes any number of them)",
+         [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, 2); },
+         IntegerRange("http_io_threads", 1, 16, "between 1 and 16"), Plain});
+    definitions.push_back(
+        {"http_connections_per_host", "BIGINT",
+         "Most connections open to one host at once; further requests wait for one",
+         [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, 64); },
+         IntegerRange("http_connections_per_host", 1, 1024, "between 1 and 1024"), Plain});
+    definitions.push_back(
         {"enable_external_file_cache", "BOOLEAN",
          "Cache byte ranges of remote files, keyed by URL and ETag, across queries",
          [](const Settings&) { return Value::Boolean(true); },

@@ -1,7 +1,7 @@
 #include "scan/job_fetcher.hpp"
 
 #include "common/exception.hpp"
-#include "io/read_context.hpp"
+#include "io/io_context.hpp"
 #include "parallel/function_task.hpp"
 #include "parallel/trace_recorder.hpp"
 
@@ -28,29 +28,69 @@ void JobFetcher::Start(const std::shared_ptr<ScanJob>& job, std::shared_ptr<void
             }
             continue;
         }
-        services_.scheduler->Schedule(
-            std::make_shared<FunctionTask>(TaskPool::Async, [this, owner, fail, job, i] {
-                std::exception_ptr error;
-                {
-                    BackgroundGate::Entry scan_entry = scan_gate_.Enter();
-                    BackgroundGate::Entry job_entry = job->fetches.Enter();
-                    try {
-                        if (!scan_entry || !job_entry) {
-                            throw Exception(ErrorKind::Interrupted, "fetch cancelled");
-                        }
-                        ReadRequest(*job, i);
-                    } catch (...) {
-                        error = std::current_exception();
-                    }
-                }
-                if (error) {
-                    fail(error);
-                }
-                if (job->FetchDone(error)) {
-                    OnJobFetched(*job);
-                }
-            }));
+        if (!job->handle->ReadsAsynchronously() || !StartAsync(job, owner, fail, i)) {
+            ScheduleBlocking(job, owner, fail, i);
+        }
     }
+}
+
+bool JobFetcher::StartAsync(const std::shared_ptr<ScanJob>& job, const std::shared_ptr<void>& owner,
+                            const std::function<void(std::exception_ptr)>& fail, size_t request) {
+    // Entered now, left when the transfer ends: the buffers and the scan stay while it writes.
+    auto entries = std::make_shared<std::pair<BackgroundGate::Entry, BackgroundGate::Entry>>(
+        scan_gate_.Enter(), job->fetches.Enter());
+    if (!entries->first || !entries->second) {
+        return false; // the blocking path reports the cancellation
+    }
+    const ByteRange& range = job->layout.requests[request];
+    auto started = TraceRecorder::Clock::now();
+    AsyncRead read;
+    read.buffer = RequestTarget(*job, request);
+    read.length = range.length;
+    read.offset = range.offset;
+    read.context = {&cancelled_, &statistics_.reads};
+    read.done = [this, owner, fail, job, entries, started](std::exception_ptr error) mutable {
+        statistics_.in_flight.End();
+        if (auto recorder = TraceRecorder::Active()) {
+            recorder->Interval("fetch", "HTTP transfers", started, TraceRecorder::Clock::now());
+        }
+        entries.reset();
+        if (error) {
+            fail(error);
+        }
+        if (job->FetchDone(error)) {
+            OnJobFetched(*job);
+        }
+    };
+    CountRequest(range);
+    job->handle->ReadAsync(std::move(read));
+    return true;
+}
+
+void JobFetcher::ScheduleBlocking(const std::shared_ptr<ScanJob>& job, std::shared_ptr<void> owner,
+                                  std::function<void(std::exception_ptr)> fail, size_t request) {
+    services_.scheduler->Schedule(
+        std::make_shared<FunctionTask>(TaskPool::Async, [this, owner, fail, job, request] {
+            std::exception_ptr error;
+            {
+                BackgroundGate::Entry scan_entry = scan_gate_.Enter();
+                BackgroundGate::Entry job_entry = job->fetches.Enter();
+                try {
+                    if (!scan_entry || !job_entry) {
+                        throw Exception(ErrorKind::Interrupted, "fetch cancelled");
+                    }
+                    ReadRequest(*job, request);
+                } catch (...) {
+                    error = std::current_exception();
+                }
+            }
+            if (error) {
+                fail(error);
+            }
+            if (job->FetchDone(error)) {
+                OnJobFetched(*job);
+            }
+        }));
 }
 
 void JobFetcher::FetchHere(ScanJob& job) {
@@ -85,21 +125,29 @@ bool JobFetcher::CachedRegion(ScanJob& job, size_t region) {
     return true;
 }
 
-void JobFetcher::ReadRequest(ScanJob& job, size_t request) {
+uint8_t* JobFetcher::RequestTarget(ScanJob& job, size_t request) {
     const ByteRange& range = job.layout.requests[request];
     const ByteRange& region = job.layout.regions[job.layout.request_region[request]];
-    uint8_t* target =
-        job.regions[job.layout.request_region[request]].get() + (range.offset - region.offset);
-    ScopedReadContext context({&cancelled_, &statistics_.reads});
+    return job.regions[job.layout.request_region[request]].get() + (range.offset - region.offset);
+}
+
+void JobFetcher::CountRequest(const ByteRange& range) {
+    statistics_.fetches++;
+    statistics_.bytes_requested += range.length;
+    statistics_.in_flight.Begin();
+}
+
+void JobFetcher::ReadRequest(ScanJob& job, size_t request) {
+    const ByteRange& range = job.layout.requests[request];
+    uint8_t* target = RequestTarget(job, request);
+    ScopedIoContext context({&cancelled_, &statistics_.reads});
     ScopedTraceSpan span("fetch");
     if (TraceRecorder::Active()) {
         span.SetArgs("\"bytes\": " + std::to_string(range.length) + ", \"offset\": " +
                      std::to_string(range.offset) + ", \"file\": " + std::to_string(job.file) +
                      ", \"job\": " + std::to_string(job.sequence));
     }
-    statistics_.fetches++;
-    statistics_.bytes_requested += range.length;
-    statistics_.in_flight.Begin();
+    CountRequest(range);
     try {
         if (cancelled_.load()) {
             throw Exception(ErrorKind::Interrupted, "fetch cancelled");

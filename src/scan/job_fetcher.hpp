@@ -14,15 +14,16 @@ namespace sluice {
 
 // Brings a job's bytes: each coalesced region from the external file cache when it has it (and
 // the scan may use it), else by its range requests, which then go into the cache for later
-// queries. Requests run as tasks on the ASYNC pool, or here, one after the other, when the scan
-// reads synchronously. Every fetch runs inside the scan's gate and the job's, so that neither the
-// scan nor the job's buffers go while a transfer writes into them.
+// queries. Requests go to the handle as asynchronous reads when it takes them (HTTP, S3: no
+// thread waits), else run as blocking tasks on the ASYNC pool; or here, one after the other, when
+// the scan reads synchronously. Every fetch runs inside the scan's gate and the job's, so that
+// neither the scan nor the job's buffers go while a transfer writes into them.
 class JobFetcher {
 public:
     JobFetcher(const ScanOptions& options, const ScanServices& services, ScanStatistics& statistics,
                const std::atomic<bool>& cancelled, BackgroundGate& scan_gate);
 
-    // Schedules the job's requests on the ASYNC pool. Each task keeps `owner` alive and hands a
+    // Starts the job's requests. Each task keeps `owner` alive and hands a
     // failed request's error to `fail`; the last one to finish completes the job.
     void Start(const std::shared_ptr<ScanJob>& job, std::shared_ptr<void> owner,
                std::function<void(std::exception_ptr)> fail);
@@ -30,6 +31,13 @@ public:
     void FetchHere(ScanJob& job);
 
 private:
+    // Starts one request as an asynchronous read; false when the scan or the job is closing.
+    bool StartAsync(const std::shared_ptr<ScanJob>& job, const std::shared_ptr<void>& owner,
+                    const std::function<void(std::exception_ptr)>& fail, size_t request);
+    void ScheduleBlocking(const std::shared_ptr<ScanJob>& job, std::shared_ptr<void> owner,
+                          std::function<void(std::exception_ptr)> fail, size_t request);
+    uint8_t* RequestTarget(ScanJob& job, size_t request);
+    void CountRequest(const ByteRange& range);
     bool CachedRegion(ScanJob& job, size_t region);
     void ReadRequest(ScanJob& job, size_t request);
     // The job's last fetch is done: keep its remote bytes for later queries.

@@ -1,7 +1,7 @@
 #include "scan/multi_file_scan.hpp"
 
 #include "common/exception.hpp"
-#include "io/read_context.hpp"
+#include "io/io_context.hpp"
 #include "parallel/function_task.hpp"
 #include "parallel/trace_recorder.hpp"
 #include "scan/file_plan.hpp"
@@ -264,7 +264,7 @@ private:
     // Opens and plans `file` (I/O: called without the lock; the slot's path is constant).
     std::pair<FilePlan, std::exception_ptr> ReadPlan(size_t file) {
         try {
-            ScopedReadContext context({&cancelled_, &statistics.reads});
+            ScopedIoContext context({&cancelled_, &statistics.reads});
             return {PlanFile(*format, *binding, files_[file].path, column_ids, filters,
                              max_job_bytes_, *services.file_system),
                     nullptr};

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/read_context.hpp"
+#include "io/io_context.hpp"
 
 #include <atomic>
 #include <chrono>

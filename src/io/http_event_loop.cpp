@@ -1,0 +1,390 @@
+#include "io/http_event_loop.hpp"
+
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <curl/curl.h>
+#include <random>
+
+namespace sluice {
+
+namespace {
+
+thread_local bool tls_on_event_thread = false;
+
+bool IsTransientCurlError(CURLcode code) {
+    switch (code) {
+    case CURLE_COULDNT_RESOLVE_PROXY:
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_GOT_NOTHING:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+    case CURLE_SSL_CONNECT_ERROR:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// Retry-After in seconds (the HTTP-date form is rare from object stores and is ignored).
+std::optional<uint64_t> RetryAfterSeconds(const HttpResponse& response) {
+    const std::string* value = response.Header("retry-after");
+    if (!value || value->empty() || value->size() > 9 ||
+        !std::all_of(value->begin(), value->end(), [](char c) { return std::isdigit(c); })) {
+        return std::nullopt;
+    }
+    return std::stoull(*value);
+}
+
+} // namespace
+
+// A request on its way: its attempts share the easy handle (and so, usually, the connection).
+struct HttpEventLoop::Transfer {
+    HttpRequest request;
+    HttpOptions options;
+    HttpCompletion done;
+    HttpResponse response;
+    CURL* curl = nullptr;
+    curl_slist* headers = nullptr;
+    std::string range;
+    char error[CURL_ERROR_SIZE] = {};
+    uint64_t expected = 0; // the range's size, when a destination is given
+    bool overflow = false; // a 206 body longer than the range
+    bool active = false;   // in the multi handle (else waiting for its retry)
+    uint32_t attempt = 0;
+    double wait_ms = 0;
+    Clock::time_point retry_at;
+    std::minstd_rand jitter{static_cast<uint32_t>(Clock::now().time_since_epoch().count())};
+
+    // libcurl's callbacks: `user` is the response for headers, the transfer for the body.
+    static size_t OnHeader(char* data, size_t size, size_t count, void* user);
+    static size_t OnBody(char* data, size_t size, size_t count, void* user);
+};
+
+size_t HttpEventLoop::Transfer::OnHeader(char* data, size_t size, size_t count, void* user) {
+    auto& response = *static_cast<HttpResponse*>(user);
+    std::string_view line(data, size * count);
+    if (line.rfind("HTTP/", 0) == 0) {
+        response.headers.clear(); // a new response (after a redirect or 100-continue)
+        return size * count;
+    }
+    size_t colon = line.find(':');
+    if (colon != std::string_view::npos) {
+        response.headers[Lower(Trim(line.substr(0, colon)))] =
+            std::string(Trim(line.substr(colon + 1)));
+    }
+    return size * count;
+}
+
+size_t HttpEventLoop::Transfer::OnBody(char* data, size_t size, size_t count, void* user) {
+    auto& transfer = *static_cast<Transfer*>(user);
+    size_t bytes = size * count;
+    long status = 0;
+    curl_easy_getinfo(transfer.curl, CURLINFO_RESPONSE_CODE, &status);
+    HttpResponse& response = transfer.response;
+    if (status == 206 && transfer.request.destination) {
+        if (response.received + bytes > transfer.expected) {
+            transfer.overflow = true;
+            return 0; // more than the range asked for: abort, the attempt reports it
+        }
+        std::memcpy(transfer.request.destination + response.received, data, bytes);
+    } else {
+        response.body.append(data, bytes);
+    }
+    response.received += bytes;
+    return bytes;
+}
+
+HttpEventLoop::HttpEventLoop(HttpStats& stats) : stats_(stats) {
+    multi_ = curl_multi_init();
+    if (!multi_) {
+        throw Exception(ErrorKind::IO, "could not create a libcurl multi handle");
+    }
+    thread_ = std::thread([this] { Run(); });
+}
+
+HttpEventLoop::~HttpEventLoop() {
+    {
+        std::lock_guard<std::mutex> guard(mutex_);
+        stopping_ = true;
+    }
+    curl_multi_wakeup(static_cast<CURLM*>(multi_));
+    thread_.join();
+    for (void* easy : idle_easy_) {
+        curl_easy_cleanup(static_cast<CURL*>(easy));
+    }
+    curl_multi_cleanup(static_cast<CURLM*>(multi_));
+}
+
+bool HttpEventLoop::OnEventThread() {
+    return tls_on_event_thread;
+}
+
+void HttpEventLoop::Submit(HttpRequest request, const HttpOptions& options, HttpCompletion done) {
+    auto transfer = std::make_unique<Transfer>();
+    transfer->request = std::move(request);
+    transfer->options = options;
+    transfer->done = std::move(done);
+    transfer->wait_ms = static_cast<double>(options.retry_wait_ms);
+    {
+        std::lock_guard<std::mutex> guard(mutex_);
+        submitted_.push_back(std::move(transfer));
+    }
+    curl_multi_wakeup(static_cast<CURLM*>(multi_));
+}
+
+bool HttpEventLoop::TakeSubmitted() {
+    std::deque<std::unique_ptr<Transfer>> submitted;
+    bool stopping;
+    {
+        std::lock_guard<std::mutex> guard(mutex_);
+        submitted.swap(submitted_);
+        stopping = stopping_;
+    }
+    for (auto& owned : submitted) {
+        Transfer& transfer = *owned;
+        transfers_.emplace(&transfer, std::move(owned));
+        if (transfer.options.connections_per_host != connections_per_host_) {
+            connections_per_host_ = transfer.options.connections_per_host;
+            curl_multi_setopt(static_cast<CURLM*>(multi_), CURLMOPT_MAX_HOST_CONNECTIONS,
+                              static_cast<long>(connections_per_host_));
+        }
+        StartAttempt(transfer);
+    }
+    return !stopping;
+}
+
+void HttpEventLoop::Run() {
+    tls_on_event_thread = true;
+    CURLM* multi = static_cast<CURLM*>(multi_);
+    while (TakeSubmitted()) {
+        int running = 0;
+        curl_multi_perform(multi, &running);
+        int queued = 0;
+        while (CURLMsg* message = curl_multi_info_read(multi, &queued)) {
+            if (message->msg != CURLMSG_DONE) {
+                continue;
+            }
+            char* transfer = nullptr;
+            curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, &transfer);
+            OnAttemptDone(*reinterpret_cast<Transfer*>(transfer), message->data.result);
+        }
+        int timeout = Sweep();
+        curl_multi_poll(multi, nullptr, 0, timeout, nullptr);
+    }
+    while (!transfers_.empty()) {
+        Finish(*transfers_.begin()->first,
+               std::make_exception_ptr(
+                   Exception(ErrorKind::Interrupted, "the HTTP client was closed")));
+    }
+}
+
+void HttpEventLoop::StartAttempt(Transfer& transfer) {
+    if (!transfer.curl) {
+        if (!idle_easy_.empty()) {
+            transfer.curl = static_cast<CURL*>(idle_easy_.back());
+            idle_easy_.pop_back();
+            curl_easy_reset(transfer.curl);
+        } else {
+            transfer.curl = curl_easy_init();
+        }
+        if (!transfer.curl) {
+            Finish(transfer, std::make_exception_ptr(
+                                 Exception(ErrorKind::IO, "could not create a libcurl handle")));
+            return;
+        }
+    }
+    CURL* curl = transfer.curl;
+    const HttpRequest& request = transfer.request;
+    const HttpOptions& options = transfer.options;
+    transfer.response = HttpResponse();
+    transfer.overflow = false;
+    transfer.expected = request.range ? request.range->second - request.range->first + 1 : 0;
+    curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
+    curl_easy_setopt(curl, CURLOPT_PRIVATE, &transfer);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+    curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 5L);
+    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, transfer.error);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, static_cast<long>(options.timeout_seconds));
+    // A stall: under 1 byte/s for http_timeout seconds (before the first byte too).
+    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, static_cast<long>(options.timeout_seconds));
+    curl_easy_setopt(curl, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, Transfer::OnHeader);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer.response);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, Transfer::OnBody);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
+    curl_easy_setopt(curl, CURLOPT_NOBODY, request.method == "HEAD" ? 1L : 0L);
+    if (request.range) {
+        transfer.range =
+            std::to_string(request.range->first) + "-" + std::to_string(request.range->second);
+        curl_easy_setopt(curl, CURLOPT_RANGE, transfer.range.c_str());
+    }
+    if (transfer.headers) {
+        curl_slist_free_all(transfer.headers);
+        transfer.headers = nullptr;
+    }
+    try {
+        std::vector<std::string> all = request.headers;
+        if (request.sign) {
+            for (auto& header : request.sign(request)) {
+                all.push_back(std::move(header));
+            }
+        }
+        for (const auto& header : all) {
+            transfer.headers = curl_slist_append(transfer.headers, header.c_str());
+        }
+    } catch (...) {
+        Finish(transfer, std::current_exception());
+        return;
+    }
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, transfer.headers);
+    transfer.error[0] = '\0';
+    stats_.requests++;
+    if (curl_multi_add_handle(static_cast<CURLM*>(multi_), curl) != CURLM_OK) {
+        Finish(transfer,
+               std::make_exception_ptr(Exception(ErrorKind::IO, "could not start a request for " +
+                                                                    RedactUrl(request.url))));
+        return;
+    }
+    transfer.active = true;
+}
+
+void HttpEventLoop::OnAttemptDone(Transfer& transfer, int curl_code) {
+    auto code = static_cast<CURLcode>(curl_code);
+    CURL* curl = transfer.curl;
+    curl_multi_remove_handle(static_cast<CURLM*>(multi_), curl);
+    transfer.active = false;
+    HttpRequest& request = transfer.request;
+    HttpResponse& response = transfer.response;
+    const HttpOptions& options = transfer.options;
+    stats_.bytes += response.received;
+    if (ReadStatistics* caller = request.context.statistics) {
+        caller->requests++;
+        caller->bytes += response.received;
+        curl_off_t first_byte = 0;
+        if (curl_easy_getinfo(curl, CURLINFO_STARTTRANSFER_TIME_T, &first_byte) == CURLE_OK &&
+            first_byte > 0) {
+            caller->first_byte_micros += static_cast<uint64_t>(first_byte);
+            caller->first_byte_samples++;
+        }
+    }
+    std::string problem;
+    bool transient = false;
+    std::optional<uint64_t> retry_after;
+    if (code != CURLE_OK) {
+        if (transfer.overflow) {
+            problem = "the server sent more than the " + std::to_string(transfer.expected) +
+                      " bytes asked for";
+        } else {
+            problem = transfer.error[0] ? std::string(transfer.error) : curl_easy_strerror(code);
+            if (code == CURLE_OPERATION_TIMEDOUT) {
+                problem += " (http_timeout is " + std::to_string(options.timeout_seconds) + " s)";
+            }
+            transient = IsTransientCurlError(code);
+        }
+        stats_.CountFailure(0);
+    } else {
+        curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
+        if (!HttpClient::IsTransientStatus(response.status, response.body)) {
+            if (response.status >= 400) {
+                stats_.CountFailure(response.status);
+            }
+            Finish(transfer, nullptr);
+            return;
+        }
+        stats_.CountFailure(response.status);
+        problem = "HTTP " + HttpStatusText(response.status);
+        retry_after = RetryAfterSeconds(response);
+        transient = true;
+    }
+    if (!transient || transfer.attempt >= options.retries) {
+        std::string tries = transfer.attempt == 0
+                                ? ""
+                                : " (after " + std::to_string(transfer.attempt + 1) +
+                                      " attempts; http_retries is " +
+                                      std::to_string(options.retries) + ")";
+        Finish(transfer, std::make_exception_ptr(Exception(
+                             ErrorKind::IO, request.method + " " + RedactUrl(request.url) +
+                                                " failed: " + problem + tries)));
+        return;
+    }
+    stats_.retries++;
+    if (ReadStatistics* caller = request.context.statistics) {
+        caller->retries++;
+    }
+    // Exponential backoff with +-25% jitter; a Retry-After from the server wins if longer.
+    double wait =
+        transfer.wait_ms * std::uniform_real_distribution<double>(0.75, 1.25)(transfer.jitter);
+    if (retry_after) {
+        wait = std::max(wait, 1000.0 * static_cast<double>(std::min(
+                                           *retry_after, options.max_retry_after_seconds)));
+    }
+    transfer.retry_at = Clock::now() + std::chrono::microseconds(static_cast<int64_t>(wait * 1000));
+    transfer.wait_ms *= options.retry_backoff;
+    transfer.attempt++;
+}
+
+int HttpEventLoop::Sweep() {
+    int timeout = 1000;
+    auto now = Clock::now();
+    std::vector<Transfer*> cancelled;
+    std::vector<Transfer*> due;
+    for (auto& [transfer, owned] : transfers_) {
+        if (transfer->request.context.Cancelled()) {
+            cancelled.push_back(transfer);
+        } else if (transfer->active) {
+            if (transfer->request.context.cancel) {
+                timeout = std::min(timeout, kCancelPollMs);
+            }
+        } else if (transfer->retry_at <= now) {
+            due.push_back(transfer);
+        } else {
+            auto wait =
+                std::chrono::duration_cast<std::chrono::milliseconds>(transfer->retry_at - now)
+                    .count() +
+                1;
+            timeout = std::min<int>(timeout, static_cast<int>(std::min<int64_t>(wait, 1000)));
+            if (transfer->request.context.cancel) {
+                timeout = std::min(timeout, kCancelPollMs);
+            }
+        }
+    }
+    for (Transfer* transfer : cancelled) {
+        Finish(*transfer, std::make_exception_ptr(
+                              Exception(ErrorKind::Interrupted,
+                                        "request cancelled: " + RedactUrl(transfer->request.url))));
+    }
+    for (Transfer* transfer : due) {
+        StartAttempt(*transfer);
+    }
+    return due.empty() ? timeout : 0;
+}
+
+void HttpEventLoop::Finish(Transfer& transfer, std::exception_ptr error) {
+    if (transfer.curl) {
+        if (transfer.active) {
+            curl_multi_remove_handle(static_cast<CURLM*>(multi_), transfer.curl);
+        }
+        idle_easy_.push_back(transfer.curl);
+    }
+    if (transfer.headers) {
+        curl_slist_free_all(transfer.headers);
+    }
+    std::unique_ptr<Transfer> owned = std::move(transfers_.at(&transfer));
+    transfers_.erase(&transfer);
+    HttpCompletion done = std::move(owned->done);
+    HttpResponse response = std::move(owned->response);
+    owned.reset();
+    done(std::move(response), std::move(error));
+}
+
+} // namespace sluice
