@@ -4,8 +4,8 @@
 #include "common/exception.hpp"
 #include "execution/result_collector.hpp"
 #include "formats/parquet/parquet_scan_format.hpp"
+#include "io/io_context.hpp"
 #include "io/local_file_system.hpp"
-#include "io/read_context.hpp"
 #include "main/sluice.hpp"
 #include "parallel/executor.hpp"
 #include "scan/multi_file_scan.hpp"
@@ -30,7 +30,7 @@ const std::string kPrefix = "latency://";
 
 // Local files behind `latency` per request (open, and every read). Counts requests, bytes read,
 // and the most requests in flight at once. A read waits out its latency in small steps so that a
-// cancelled read (CurrentReadContext) stops at once, as an aborted HTTP transfer does. It can
+// cancelled read (CurrentIoContext) stops at once, as an aborted HTTP transfer does. It can
 // fail one chosen read, and it can pose as remote storage (a version, IsRemote) for the caches.
 class LatencyFileSystem : public FileSystem {
 public:
@@ -65,12 +65,12 @@ public:
         }
         bool cancelled = false;
         while (held.load() && !cancelled) {
-            cancelled = CurrentReadContext().Cancelled();
+            cancelled = CurrentIoContext().Cancelled();
             std::this_thread::sleep_for(1ms);
         }
         auto deadline = std::chrono::steady_clock::now() + latency_;
         while (!cancelled && std::chrono::steady_clock::now() < deadline) {
-            if (CurrentReadContext().Cancelled()) {
+            if (CurrentIoContext().Cancelled()) {
                 cancelled = true;
                 break;
             }
