@@ -23,7 +23,7 @@ struct HttpOptions {
     uint64_t timeout_seconds = 30;         // http_timeout: a transfer stalled this long fails
     uint64_t max_retry_after_seconds = 60; // a server's Retry-After is honoured up to this
     uint32_t io_threads = 2;               // http_io_threads: event threads driving transfers
-    uint32_t connections_per_host = 64;    // http_connections_per_host: at most this many open
+    uint32_t connections_per_host = 512;   // http_connections_per_host: at most this many open
 };
 
 struct HttpRequest {

@@ -158,8 +158,8 @@ std::vector<SettingDefinition> BuildDefinitions() {
     definitions.push_back(
         {"http_connections_per_host", "BIGINT",
          "Most connections open to one host at once; further requests wait for one",
-         [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, 64); },
-         IntegerRange("http_connections_per_host", 1, 1024, "between 1 and 1024"), Plain});
+         [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, 512); },
+         IntegerRange("http_connections_per_host", 1, 4096, "between 1 and 4096"), Plain});
     definitions.push_back(
         {"enable_external_file_cache", "BOOLEAN",
          "Cache byte ranges of remote files, keyed by URL and ETag, across queries",

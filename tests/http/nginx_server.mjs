@@ -13,6 +13,9 @@
 //   /stall/       no answer for 3 s once per request
 //   /nohead/      HEAD refused with 405
 //   /etagflip/    a different ETag from the second request on
+//   /latency/     every GET waits 200 ms (5 s under /latency/long/) before its answer; GETs
+//                 in progress are counted, and their peak, and GETs the client abandoned:
+//                 GET /counters answers "active peak aborted", DELETE /counters resets them
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -53,7 +56,8 @@ master_process off;
 worker_processes 1;
 pid ${work}/nginx.pid;
 error_log ${work}/error.log warn;
-events { worker_connections 512; }
+worker_rlimit_nofile 8192;
+events { worker_connections 4096; }
 http {
   access_log ${work}/access.log;
   client_body_temp_path ${work}/client_body;
@@ -91,6 +95,34 @@ http {
     ${location('/nohead/', `access_by_lua_block {
         if ngx.var.request_method == "HEAD" then return ngx.exit(405) end
       }`)}
+    ${location('/latency/', `lua_check_client_abort on;
+      access_by_lua_block {
+        if ngx.var.request_method ~= "GET" then return end
+        local counters = ngx.shared.faults
+        local active = counters:incr("active", 1, 0)
+        if active > (counters:get("peak") or 0) then counters:set("peak", active) end
+        ngx.ctx.counted = true
+        ngx.on_abort(function()
+          counters:incr("aborted", 1, 0)
+          counters:incr("active", -1, 0)
+          ngx.ctx.counted = false
+          ngx.exit(499)
+        end)
+        ngx.sleep(string.find(ngx.var.uri, "^/latency/long/") and 5 or 0.2)
+      }
+      log_by_lua_block {
+        if ngx.ctx.counted then ngx.shared.faults:incr("active", -1, 0) end
+      }`)}
+    location = /counters {
+      content_by_lua_block {
+        local counters = ngx.shared.faults
+        if ngx.var.request_method == "DELETE" then
+          counters:set("active", 0) counters:set("peak", 0) counters:set("aborted", 0)
+        end
+        ngx.say((counters:get("active") or 0) .. " " .. (counters:get("peak") or 0) .. " " ..
+                (counters:get("aborted") or 0))
+      }
+    }
     ${location('/etagflip/', `header_filter_by_lua_block {
         local seen = ngx.shared.faults:incr("etagflip", 1, 0)
         if seen > 1 then ngx.header["ETag"] = '"changed-' .. seen .. '"' end
