@@ -32,6 +32,8 @@ struct HttpRequest {
     std::vector<std::string> headers; // "Name: value"
     // Bytes [first, last] of the object; none: all of it.
     std::optional<std::pair<uint64_t, uint64_t>> range;
+    // Or the last `suffix` bytes (Range: bytes=-N; a 206's Content-Range then tells the size).
+    std::optional<uint64_t> suffix;
     // Where a 206 body goes (exactly the range's size); other bodies are kept in `body`.
     char* destination = nullptr;
     // Called before each attempt for headers that depend on the time (request signing).

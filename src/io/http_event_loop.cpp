@@ -227,6 +227,9 @@ void HttpEventLoop::StartAttempt(Transfer& transfer) {
         transfer.range =
             std::to_string(request.range->first) + "-" + std::to_string(request.range->second);
         curl_easy_setopt(curl, CURLOPT_RANGE, transfer.range.c_str());
+    } else if (request.suffix) {
+        transfer.range = "-" + std::to_string(*request.suffix);
+        curl_easy_setopt(curl, CURLOPT_RANGE, transfer.range.c_str());
     }
     if (transfer.headers) {
         curl_slist_free_all(transfer.headers);

@@ -46,6 +46,9 @@ bool ParseContentRange(const std::string& value, uint64_t& first, uint64_t& last
 
 class HttpFileHandle : public FileHandle {
 public:
+    // Enough for the footers of most Parquet files; a larger one costs a second request.
+    static constexpr uint64_t kTailBytes = 64 * 1024;
+
     HttpFileHandle(HttpClient& client, RemoteObject object)
         : client_(client), object_(std::move(object)) {
         Stat();
@@ -109,6 +112,10 @@ private:
                                                RedactUrl(object_.name) + " (" +
                                                std::to_string(size_) + " bytes)");
         }
+        if (offset >= tail_offset_ && !tail_.empty()) {
+            std::memcpy(buffer, tail_.data() + (offset - tail_offset_), length);
+            return true;
+        }
         std::lock_guard<std::mutex> guard(mutex_);
         if (whole_) {
             std::memcpy(buffer, whole_->data() + offset, length);
@@ -165,42 +172,42 @@ private:
         FailStatus("GET", object_, response);
     }
 
+    // One GET for the last kTailBytes answers the size (Content-Range's total), the version
+    // (ETag) and the bytes a Parquet footer or a file's end is read from: no HEAD, one round
+    // trip before data flows.
     void Stat() {
-        HttpRequest head = Request();
-        head.method = "HEAD";
-        HttpResponse response = client_.Execute(head);
-        const std::string* length = response.Header("content-length");
-        if (response.status == 200 && length) {
-            size_ = std::stoull(*length);
-            Remember(response);
-            return;
-        }
-        if (response.status == 404 || response.status == 401 || response.status == 400 ||
-            (response.status == 403 && object_.explain_error)) {
-            // HEAD answers have no body: ask again with a GET to learn why (S3's error XML).
-            HttpRequest probe = Request();
-            probe.range = std::make_pair(0, 0);
-            HttpResponse again = client_.Execute(probe);
-            FailStatus("HEAD", object_, again.status >= 400 ? again : response);
-        }
-        // HEAD refused (403/405/501) or without a length: ask for the first byte instead.
         HttpRequest probe = Request();
-        probe.range = std::make_pair(0, 0);
-        HttpResponse first = client_.Execute(probe);
-        uint64_t a = 0, b = 0;
+        probe.suffix = kTailBytes;
+        HttpResponse response = client_.Execute(probe);
+        uint64_t first = 0, last = 0;
         std::optional<uint64_t> total;
-        const std::string* range = first.Header("content-range");
-        if (first.status == 206 && range && ParseContentRange(*range, a, b, total) && total) {
+        const std::string* range = response.Header("content-range");
+        if (response.status == 206 && range && ParseContentRange(*range, first, last, total) &&
+            total && last + 1 == *total && first <= last) {
+            if (response.body.size() != last - first + 1) {
+                throw Exception(ErrorKind::IO,
+                                "GET " + RedactUrl(object_.name) +
+                                    " was cut short: " + std::to_string(response.body.size()) +
+                                    " of " + std::to_string(last - first + 1) + " bytes");
+            }
             size_ = *total;
-        } else if (first.status == 200) {
-            size_ = first.body.size();
-            whole_ = std::make_shared<std::string>(std::move(first.body));
-        } else if (first.status == 416) {
-            size_ = 0; // an empty object has no first byte
+            tail_offset_ = first;
+            tail_ = std::move(response.body);
+        } else if (response.status == 200) {
+            // The server ignored the range and sent everything: keep it and serve from it.
+            size_ = response.body.size();
+            whole_ = std::make_shared<std::string>(std::move(response.body));
+        } else if (response.status == 416) {
+            size_ = 0; // an empty object has no last bytes
+        } else if (response.status == 206) {
+            throw Exception(ErrorKind::IO,
+                            "GET " + RedactUrl(object_.name) + " answered bytes " +
+                                (range ? *range : std::string("(no Content-Range)")) +
+                                " to a request for its last " + std::to_string(kTailBytes));
         } else {
-            FailStatus("GET", object_, first);
+            FailStatus("GET", object_, response);
         }
-        Remember(first);
+        Remember(response);
     }
 
     HttpRequest Request() const {
@@ -229,6 +236,9 @@ private:
     RemoteObject object_;
     uint64_t size_ = 0;
     std::string etag_;
+    // The object's last bytes, from the request that opened it.
+    uint64_t tail_offset_ = 0;
+    std::string tail_;
     std::mutex mutex_;
     std::shared_ptr<const std::string> whole_;
 };

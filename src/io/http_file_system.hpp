@@ -7,14 +7,14 @@
 
 namespace sluice {
 
-// Files behind http:// and https:// URLs. Open asks for the size and ETag with HEAD (or, where
-// HEAD is refused, a one-byte range GET); Read is a range GET whose answer is verified: a 206
-// with the matching Content-Range, or a 200 with the whole object from a server that ignores
-// ranges (the object is then kept and later reads are served from it, no request repeated). A
-// changed ETag is an error saying the file changed. HTTP has no listing: a glob pattern is an
-// error; a plain URL is one file.
-// An object reachable by HTTP: its URL, the name errors show (an s3:// path, say), how to sign
-// each request, and how to turn an error body into words (S3's XML <Code> and <Message>).
+// Files behind http:// and https:// URLs. Open asks for the last 64 KiB with a suffix range GET,
+// which answers the size and ETag too (no HEAD) and serves later reads of the file's end; Read is a
+// range GET whose answer is verified: a 206 with the matching Content-Range, or a 200 with the
+// whole object from a server that ignores ranges (the object is then kept and later reads are
+// served from it, no request repeated). A changed ETag is an error saying the file changed. HTTP
+// has no listing: a glob pattern is an error; a plain URL is one file. An object reachable by HTTP:
+// its URL, the name errors show (an s3:// path, say), how to sign each request, and how to turn an
+// error body into words (S3's XML <Code> and <Message>).
 struct RemoteObject {
     std::string url;
     std::string name;

@@ -69,10 +69,10 @@ try {
       moded.error || '');
   }
 
-  // The external file cache: a repeated query asks only for the object's size (HEAD); the footer
+  // The external file cache: a repeated query asks only for the object's size and version; the footer
   // comes from the footer cache, the data from the file cache. With the cache off, ranges again.
   const requestsAfter = (rows) => rows.flatMap((row, i) => (row[0] === 'requests' ? [Number(rows[i + 1][0])] : []));
-  for (const [enabled, check, what] of [[true, (d) => d === 1, 'a repeated query is served by enable_external_file_cache (one HEAD)'],
+  for (const [enabled, check, what] of [[true, (d) => d === 1, 'a repeated query is served by enable_external_file_cache (one request, for the size and version)'],
     [false, (d) => d > 1, 'with enable_external_file_cache = false the ranges are requested again']]) {
     const twice = run(`SET enable_external_file_cache = ${enabled};
       ${numbers}('${server.url}/numbers.parquet'); SELECT requests FROM sluice_http_stats();
@@ -163,7 +163,7 @@ try {
     'a server failing every time: gives up after http_retries', (always.error || '').split('\n')[0]);
 
   const missing = run(`${numbers}('${server.url}/nothing_here.parquet')`);
-  report(missing.error && /HEAD .*nothing_here.parquet failed: HTTP 404 Not Found/.test(missing.error) && missing.seconds < 1,
+  report(missing.error && /GET .*nothing_here.parquet failed: HTTP 404 Not Found/.test(missing.error) && missing.seconds < 1,
     '404: at once, with the URL', (missing.error || '').split('\n')[0]);
   const closedPort = await freePort();
   const refused = run(`SET http_retry_wait_ms = 10; ${numbers}('http://127.0.0.1:${closedPort}/x.parquet')`);
