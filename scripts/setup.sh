@@ -12,6 +12,7 @@ PACKAGES=(
   libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev libbrotli-dev  # Parquet codecs
   libxxhash-dev              # Parquet bloom filters (XXH64)
   libcurl4-openssl-dev libssl-dev  # HTTP(S) and S3 request signing
+  liburing-dev               # local reads through io_uring
   nginx-extras               # HTTP test server (range requests, Lua fault injection)
   swift swift-proxy swift-object swift-container swift-account memcached  # S3 test server
   awscli python3-botocore    # puts objects into the S3 test server; a second SigV4 signer to compare with

@@ -35,6 +35,8 @@ public:
     // Whether ReadAsync returns before the bytes arrive. When not, callers that must not wait
     // run Read on a thread that may (the ASYNC pool).
     virtual bool ReadsAsynchronously() const { return false; }
+    // How asynchronous reads are carried out, for EXPLAIN ANALYZE ("io_uring", ...).
+    virtual std::string ReadRoute() const { return "blocking reads on the ASYNC pool"; }
     // Starts `read`; `done` runs once, possibly before ReadAsync returns. The handle must outlive
     // the read. By default: Read, here.
     virtual void ReadAsync(AsyncRead read);

@@ -68,6 +68,7 @@ public:
     }
 
     bool ReadsAsynchronously() const override { return true; }
+    std::string ReadRoute() const override { return "curl multi on the HTTP event threads"; }
 
     void ReadAsync(AsyncRead read) override {
         std::exception_ptr error;

@@ -3,6 +3,7 @@
 #include "common/exception.hpp"
 #include "io/glob_pattern.hpp"
 #include "io/io_context.hpp"
+#include "io/io_uring_reader.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -22,14 +23,30 @@ std::string StripScheme(const std::string& path) {
 
 class LocalFileHandle : public FileHandle {
 public:
-    LocalFileHandle(std::string path, int fd, uint64_t size, std::string version)
-        : path_(std::move(path)), fd_(fd), size_(size), version_(std::move(version)) {}
+    LocalFileHandle(std::string path, int fd, uint64_t size, std::string version,
+                    IoUringReader* ring, std::string route)
+        : path_(std::move(path)), fd_(fd), size_(size), version_(std::move(version)), ring_(ring),
+          route_(std::move(route)) {}
     ~LocalFileHandle() override { ::close(fd_); }
 
     const std::string& path() const override { return path_; }
     uint64_t Size() const override { return size_; }
     std::string Version() const override { return version_; }
     bool IsRemote() const override { return false; }
+    bool ReadsAsynchronously() const override { return ring_ != nullptr; }
+    std::string ReadRoute() const override { return route_; }
+
+    void ReadAsync(AsyncRead read) override {
+        if (!ring_) {
+            FileHandle::ReadAsync(std::move(read));
+            return;
+        }
+        if (read.offset > size_ || read.length > size_ - read.offset) {
+            read.done(std::make_exception_ptr(PastTheEnd(read.length, read.offset)));
+            return;
+        }
+        ring_->Submit(fd_, path_, std::move(read));
+    }
 
     void Read(void* buffer, uint64_t length, uint64_t offset) override {
         if (ReadStatistics* statistics = CurrentIoContext().statistics) {
@@ -37,10 +54,7 @@ public:
             statistics->bytes += length;
         }
         if (offset > size_ || length > size_ - offset) {
-            throw Exception(ErrorKind::IO, "read of " + std::to_string(length) +
-                                               " bytes at offset " + std::to_string(offset) +
-                                               " is past the end of \"" + path_ + "\" (" +
-                                               std::to_string(size_) + " bytes)");
+            throw PastTheEnd(length, offset);
         }
         auto* target = static_cast<char*>(buffer);
         uint64_t done = 0;
@@ -61,10 +75,18 @@ public:
     }
 
 private:
+    Exception PastTheEnd(uint64_t length, uint64_t offset) const {
+        return Exception(ErrorKind::IO, "read of " + std::to_string(length) + " bytes at offset " +
+                                            std::to_string(offset) + " is past the end of \"" +
+                                            path_ + "\" (" + std::to_string(size_) + " bytes)");
+    }
+
     std::string path_;
     int fd_;
     uint64_t size_;
     std::string version_;
+    IoUringReader* ring_; // null: reads block (on the ASYNC pool)
+    std::string route_;
 };
 
 } // namespace
@@ -84,8 +106,35 @@ std::unique_ptr<FileHandle> LocalFileSystem::Open(const std::string& path_or_url
     // Modification time in nanoseconds, and the inode: a file replaced or rewritten differs.
     std::string version = std::to_string(info.st_mtim.tv_sec) + "." +
                           std::to_string(info.st_mtim.tv_nsec) + "/" + std::to_string(info.st_ino);
+    std::string route;
+    IoUringReader* ring = Ring(route);
     return std::make_unique<LocalFileHandle>(path, fd, static_cast<uint64_t>(info.st_size),
-                                             std::move(version));
+                                             std::move(version), ring, std::move(route));
+}
+
+LocalFileSystem::LocalFileSystem() = default;
+LocalFileSystem::~LocalFileSystem() = default;
+
+void LocalFileSystem::SetUseIoUring(bool use) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    use_io_uring_ = use;
+}
+
+IoUringReader* LocalFileSystem::Ring(std::string& route) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (!use_io_uring_) {
+        route = "pread on the ASYNC pool (local_io_uring is false)";
+        return nullptr;
+    }
+    if (!ring_ && ring_failure_.empty()) {
+        ring_ = IoUringReader::Create(ring_failure_);
+    }
+    if (!ring_) {
+        route = "pread on the ASYNC pool (io_uring unavailable: " + ring_failure_ + ")";
+        return nullptr;
+    }
+    route = "io_uring";
+    return ring_.get();
 }
 
 std::vector<FileInfo> LocalFileSystem::Glob(const std::string& pattern_or_url) {

@@ -2,6 +2,7 @@
 
 #include "io/file_system.hpp"
 #include "io/http_client.hpp"
+#include "io/local_file_system.hpp"
 #include "io/s3_file_system.hpp"
 
 #include <memory>
@@ -26,13 +27,14 @@ public:
     void RegisterPrefix(std::string prefix, std::shared_ptr<FileSystem> file_system);
 
     HttpClient& http() { return *http_client_; }
+    LocalFileSystem& local() { return *local_; }
     S3FileSystem& s3() { return *s3_; }
 
 private:
     FileSystem& Backend(const std::string& path);
 
     std::unique_ptr<HttpClient> http_client_;
-    std::unique_ptr<FileSystem> local_;
+    std::unique_ptr<LocalFileSystem> local_;
     std::unique_ptr<FileSystem> http_;
     std::unique_ptr<S3FileSystem> s3_;
     std::vector<std::pair<std::string, std::shared_ptr<FileSystem>>> registered_;

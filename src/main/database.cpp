@@ -86,6 +86,7 @@ void Database::ApplyRemoteOptions() {
     options.connections_per_host =
         static_cast<uint32_t>(settings_.GetInteger("http_connections_per_host"));
     file_system_->http().SetOptions(options);
+    file_system_->local().SetUseIoUring(settings_.GetBoolean("local_io_uring"));
 
     // S3: the environment (AWS_* variables, ~/.aws), overridden by the s3_* settings set.
     S3Config s3 = S3ConfigFromEnvironment();

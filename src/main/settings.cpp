@@ -150,6 +150,13 @@ std::vector<SettingDefinition> BuildDefinitions() {
         {"http_timeout", "BIGINT", "Seconds an HTTP transfer may stall before it fails",
          [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, 30); },
          IntegerRange("http_timeout", 1, 86400, "between 1 and 86400"), Plain});
+    definitions.push_back({"local_io_uring", "BOOLEAN",
+                           "Read local files ahead through io_uring (else pread on the ASYNC pool)",
+                           [](const Settings&) { return Value::Boolean(true); },
+                           [](const Value& value) {
+                               return Convert("local_io_uring", value, LogicalTypeId::BOOLEAN);
+                           },
+                           Plain});
     definitions.push_back(
         {"http_io_threads", "BIGINT",
          "Event threads driving every HTTP transfer (each multiplexes any number of them)",

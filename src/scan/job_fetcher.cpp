@@ -21,12 +21,17 @@ void JobFetcher::Start(const std::shared_ptr<ScanJob>& job, std::shared_ptr<void
             job->regions[r] = ByteBuffer::Allocate(job->layout.regions[r].length);
         }
     }
+    bool noted = false;
     for (size_t i = 0; i < job->layout.requests.size(); i++) {
         if (job->from_cache[job->layout.request_region[i]]) {
             if (job->FetchDone(nullptr)) {
                 OnJobFetched(*job);
             }
             continue;
+        }
+        if (!noted) {
+            statistics_.NoteReadRoute(job->handle->ReadRoute());
+            noted = true;
         }
         if (!job->handle->ReadsAsynchronously() || !StartAsync(job, owner, fail, i)) {
             ScheduleBlocking(job, owner, fail, i);
@@ -94,6 +99,7 @@ void JobFetcher::ScheduleBlocking(const std::shared_ptr<ScanJob>& job, std::shar
 }
 
 void JobFetcher::FetchHere(ScanJob& job) {
+    statistics_.NoteReadRoute("blocking reads in the scan task");
     for (size_t r = 0; r < job.regions.size(); r++) {
         if (CachedRegion(job, r)) {
             continue;

@@ -52,6 +52,13 @@ void ScanStatistics::RaiseTo(std::atomic<uint64_t>& counter, uint64_t value) {
     }
 }
 
+void ScanStatistics::NoteReadRoute(const std::string& route) {
+    std::lock_guard<std::mutex> guard(routes_mutex_);
+    if (std::find(routes_.begin(), routes_.end(), route) == routes_.end()) {
+        routes_.push_back(route);
+    }
+}
+
 std::string ScanStatistics::Render(const char* unit_name, int64_t read_ahead_depth) const {
     char buffer[512];
     std::string out;
@@ -86,6 +93,16 @@ std::string ScanStatistics::Render(const char* unit_name, int64_t read_ahead_dep
          static_cast<unsigned long long>(reads.retries.load()),
          static_cast<unsigned long long>(in_flight.peak()), in_flight.Mean(),
          samples ? static_cast<double>(reads.first_byte_micros.load()) / samples / 1000.0 : 0.0);
+    {
+        std::lock_guard<std::mutex> guard(routes_mutex_);
+        if (!routes_.empty()) {
+            std::string joined;
+            for (const std::string& route : routes_) {
+                joined += (joined.empty() ? "" : "; ") + route;
+            }
+            line("reads via %s", joined.c_str());
+        }
+    }
     line("parks %llu, parked %.1f ms", static_cast<unsigned long long>(parks.load()),
          static_cast<double>(park_nanos.load()) / 1e6);
     line("read_ahead_depth %lld, depth reached %llu, budget granted %s (shrunk %llu times), "

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace sluice {
 
@@ -59,8 +60,14 @@ struct ScanStatistics {
     InFlightGauge in_flight;
 
     void RaiseTo(std::atomic<uint64_t>& counter, uint64_t value);
+    // How the scan's fetches were carried out ("io_uring", ...): each distinct one, in order.
+    void NoteReadRoute(const std::string& route);
     // Indented lines under the scan's profile line.
     std::string Render(const char* unit_name, int64_t read_ahead_depth) const;
+
+private:
+    mutable std::mutex routes_mutex_;
+    std::vector<std::string> routes_;
 };
 
 } // namespace sluice
