@@ -58,6 +58,9 @@ struct HttpStats {
     std::atomic<uint64_t> retries{0};
     std::atomic<uint64_t> bytes{0};
     std::atomic<uint64_t> failures{0}; // attempts that failed (status or transport)
+    // Times a host's concurrency window was halved (503 SlowDown, 429), and its smallest size.
+    std::atomic<uint64_t> throttled{0};
+    std::atomic<uint64_t> smallest_window{UINT64_MAX};
 
     // Failed attempts by HTTP status; transport errors (no status) count under 0.
     void CountFailure(long status);

@@ -57,7 +57,10 @@ struct HttpEventLoop::Transfer {
     char error[CURL_ERROR_SIZE] = {};
     uint64_t expected = 0; // the range's size, when a destination is given
     bool overflow = false; // a 206 body longer than the range
-    bool active = false;   // in the multi handle (else waiting for its retry)
+    // Queued: waiting for its host's window; Running: counted in it (in the multi handle once
+    // started); Waiting: for its retry's time.
+    enum class State { Queued, Running, Waiting } state = State::Waiting;
+    std::string host;
     uint32_t attempt = 0;
     double wait_ms = 0;
     Clock::time_point retry_at;
@@ -155,10 +158,60 @@ bool HttpEventLoop::TakeSubmitted() {
             connections_per_host_ = transfer.options.connections_per_host;
             curl_multi_setopt(static_cast<CURLM*>(multi_), CURLMOPT_MAX_HOST_CONNECTIONS,
                               static_cast<long>(connections_per_host_));
+            for (auto& [name, host] : hosts_) {
+                host.window.SetCeiling(connections_per_host_);
+            }
         }
-        StartAttempt(transfer);
+        transfer.host = HostOf(transfer.request.url);
+        Admit(transfer);
     }
     return !stopping;
+}
+
+std::string HttpEventLoop::HostOf(const std::string& url) {
+    size_t start = url.find("://");
+    start = start == std::string::npos ? 0 : start + 3;
+    size_t end = url.find_first_of("/?#", start);
+    return url.substr(0, end == std::string::npos ? url.size() : end);
+}
+
+void HttpEventLoop::Admit(Transfer& transfer) {
+    Host& host = hosts_.try_emplace(transfer.host, connections_per_host_).first->second;
+    if (!host.window.CanStart()) {
+        transfer.state = Transfer::State::Queued;
+        host.queued.push_back(&transfer);
+        return;
+    }
+    host.window.Started();
+    transfer.state = Transfer::State::Running;
+    StartAttempt(transfer);
+}
+
+void HttpEventLoop::AdmitQueued() {
+    for (auto& [name, host] : hosts_) {
+        while (!host.queued.empty() && host.window.CanStart()) {
+            Transfer* transfer = host.queued.front();
+            host.queued.pop_front();
+            host.window.Started();
+            transfer->state = Transfer::State::Running;
+            StartAttempt(*transfer);
+        }
+    }
+}
+
+void HttpEventLoop::LeaveWindow(Transfer& transfer, bool throttled) {
+    if (transfer.state != Transfer::State::Running) {
+        return;
+    }
+    transfer.state = Transfer::State::Waiting;
+    ConcurrencyWindow& window = hosts_.at(transfer.host).window;
+    if (window.Finished(throttled, Clock::now())) {
+        stats_.throttled++;
+    }
+    auto size = static_cast<uint64_t>(window.window());
+    uint64_t smallest = stats_.smallest_window.load();
+    while (size < smallest && !stats_.smallest_window.compare_exchange_weak(smallest, size)) {
+    }
 }
 
 void HttpEventLoop::Run() {
@@ -177,6 +230,7 @@ void HttpEventLoop::Run() {
             OnAttemptDone(*reinterpret_cast<Transfer*>(transfer), message->data.result);
         }
         int timeout = Sweep();
+        AdmitQueued();
         curl_multi_poll(multi, nullptr, 0, timeout, nullptr);
     }
     while (!transfers_.empty()) {
@@ -258,14 +312,12 @@ void HttpEventLoop::StartAttempt(Transfer& transfer) {
                                                                     RedactUrl(request.url))));
         return;
     }
-    transfer.active = true;
 }
 
 void HttpEventLoop::OnAttemptDone(Transfer& transfer, int curl_code) {
     auto code = static_cast<CURLcode>(curl_code);
     CURL* curl = transfer.curl;
     curl_multi_remove_handle(static_cast<CURLM*>(multi_), curl);
-    transfer.active = false;
     HttpRequest& request = transfer.request;
     HttpResponse& response = transfer.response;
     const HttpOptions& options = transfer.options;
@@ -294,9 +346,12 @@ void HttpEventLoop::OnAttemptDone(Transfer& transfer, int curl_code) {
             }
             transient = IsTransientCurlError(code);
         }
+        LeaveWindow(transfer, false);
         stats_.CountFailure(0);
     } else {
         curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
+        LeaveWindow(transfer, response.status == 503 || response.status == 429 ||
+                                  response.body.find("<Code>SlowDown</Code>") != std::string::npos);
         if (!HttpClient::IsTransientStatus(response.status, response.body)) {
             if (response.status >= 400) {
                 stats_.CountFailure(response.status);
@@ -344,7 +399,7 @@ int HttpEventLoop::Sweep() {
     for (auto& [transfer, owned] : transfers_) {
         if (transfer->request.context.Cancelled()) {
             cancelled.push_back(transfer);
-        } else if (transfer->active) {
+        } else if (transfer->state != Transfer::State::Waiting) {
             if (transfer->request.context.cancel) {
                 timeout = std::min(timeout, kCancelPollMs);
             }
@@ -367,18 +422,23 @@ int HttpEventLoop::Sweep() {
                                         "request cancelled: " + RedactUrl(transfer->request.url))));
     }
     for (Transfer* transfer : due) {
-        StartAttempt(*transfer);
+        Admit(*transfer);
     }
     return due.empty() ? timeout : 0;
 }
 
 void HttpEventLoop::Finish(Transfer& transfer, std::exception_ptr error) {
+    if (transfer.state == Transfer::State::Queued) {
+        auto& queued = hosts_.at(transfer.host).queued;
+        queued.erase(std::find(queued.begin(), queued.end(), &transfer));
+    }
     if (transfer.curl) {
-        if (transfer.active) {
+        if (transfer.state == Transfer::State::Running) {
             curl_multi_remove_handle(static_cast<CURLM*>(multi_), transfer.curl);
         }
         idle_easy_.push_back(transfer.curl);
     }
+    LeaveWindow(transfer, false);
     if (transfer.headers) {
         curl_slist_free_all(transfer.headers);
     }

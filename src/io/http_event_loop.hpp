@@ -1,5 +1,6 @@
 #pragma once
 
+#include "io/concurrency_window.hpp"
 #include "io/http_client.hpp"
 
 #include <chrono>
@@ -12,10 +13,11 @@
 namespace sluice {
 
 // One event thread driving any number of HTTP transfers on one curl multi handle: transfers are
-// added as they are submitted, progress as their sockets become ready (curl_multi_poll), and end
-// with their completion called on this thread. Waits for a retry are timers here, not sleeping
-// threads, and a cancel flag is noticed within kCancelPollMs. The multi handle keeps the
-// connections, so later transfers to the same host reuse them.
+// added as they are submitted (as far as their host's ConcurrencyWindow admits; the rest queue),
+// progress as their sockets become ready (curl_multi_poll), and end with their completion called on
+// this thread. Waits for a retry are timers here, not sleeping threads, and a cancel flag is
+// noticed within kCancelPollMs. The multi handle keeps the connections, so later transfers to the
+// same host reuse them.
 class HttpEventLoop {
 public:
     explicit HttpEventLoop(HttpStats& stats);
@@ -35,7 +37,20 @@ private:
     struct Transfer;
     using Clock = std::chrono::steady_clock;
 
+    // Requests to one host (scheme, name and port) share a window of how many may run at once.
+    struct Host {
+        explicit Host(double ceiling) : window(ceiling) {}
+        ConcurrencyWindow window;
+        std::deque<Transfer*> queued;
+    };
+    static std::string HostOf(const std::string& url);
+
     void Run();
+    // Starts the transfer's attempt if its host's window has room, else queues it.
+    void Admit(Transfer& transfer);
+    void AdmitQueued();
+    // The transfer stops counting in its host's window; `throttled` (503, 429) halves it.
+    void LeaveWindow(Transfer& transfer, bool throttled);
     // Takes the submitted transfers; false once the loop is stopping.
     bool TakeSubmitted();
     void StartAttempt(Transfer& transfer);
@@ -49,6 +64,7 @@ private:
     std::vector<void*> idle_easy_;
     std::unordered_map<Transfer*, std::unique_ptr<Transfer>> transfers_;
     uint32_t connections_per_host_ = 0;
+    std::unordered_map<std::string, Host> hosts_;
 
     std::mutex mutex_;
     std::deque<std::unique_ptr<Transfer>> submitted_;

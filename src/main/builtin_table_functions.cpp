@@ -197,7 +197,8 @@ TableFunction GlobFunction(FileSystem& file_system) {
 }
 
 // sluice_http_stats(): what the database's HTTP client has done since it started (requests,
-// retries, body bytes, failed attempts and their statuses; status 0 is a transport error).
+// retries, body bytes, failed attempts and their statuses, status 0 being a transport error;
+// how often a host's concurrency window was halved by throttling, and the smallest it got).
 TableFunction HttpStatsFunction(const HttpStats& stats) {
     TableFunction function;
     function.name = "sluice_http_stats";
@@ -215,13 +216,18 @@ TableFunction HttpStatsFunction(const HttpStats& stats) {
             return Value::Integer(LogicalTypeId::BIGINT, static_cast<int64_t>(value));
         };
         BoundTableFunction bound;
-        bound.names = {"requests", "retries", "bytes", "failures", "failures_by_status"};
-        bound.types = {LogicalTypeId::BIGINT, LogicalTypeId::BIGINT, LogicalTypeId::BIGINT,
-                       LogicalTypeId::BIGINT, LogicalTypeId::VARCHAR};
+        uint64_t smallest = stats.smallest_window.load();
+        bound.names = {"requests",           "retries",   "bytes",          "failures",
+                       "failures_by_status", "throttled", "smallest_window"};
+        bound.types = {LogicalTypeId::BIGINT, LogicalTypeId::BIGINT,  LogicalTypeId::BIGINT,
+                       LogicalTypeId::BIGINT, LogicalTypeId::VARCHAR, LogicalTypeId::BIGINT,
+                       LogicalTypeId::BIGINT};
         bound.make_source = MaterializedSource(
-            bound.types, {{integer(stats.requests.load()), integer(stats.retries.load()),
-                           integer(stats.bytes.load()), integer(stats.failures.load()),
-                           Value::Varchar(by_status)}});
+            bound.types,
+            {{integer(stats.requests.load()), integer(stats.retries.load()),
+              integer(stats.bytes.load()), integer(stats.failures.load()),
+              Value::Varchar(by_status), integer(stats.throttled.load()),
+              smallest == UINT64_MAX ? Value::Null(LogicalTypeId::BIGINT) : integer(smallest)}});
         return bound;
     };
     return function;

@@ -1,7 +1,7 @@
 // Event-driven HTTP reads against a real nginx whose GETs each take 200 ms (tests/http/
 // nginx_server.mjs, /latency/, which counts GETs in progress on the server): hundreds of requests
 // are in flight at once on two event threads and one ASYNC thread, results equal the local read
-// and the synchronous path's, and a LIMIT, Ctrl-C or a failing file aborts every transfer in
+// and the synchronous path's, a 503 storm shrinks the concurrency window, and a LIMIT, Ctrl-C or a failing file aborts every transfer in
 // flight, leaving the next query working.
 // Usage: node http_event_io.mjs <sluice> <work directory>
 import { execFileSync, spawn } from 'node:child_process';
@@ -81,6 +81,18 @@ try {
     const moded = run(`SET read_ahead_depth = ${depth};` + query(`${server.url}/many.parquet`));
     report(!moded.error && same(moded.rows, local.rows), `read_ahead_depth = ${depth} gives the same result`,
       moded.error || JSON.stringify(moded.rows));
+  }
+
+  // A 503 storm (every request refused once, half the requests made): each host's window halves,
+  // the query succeeds with one retry allowed per request, and the result is unchanged.
+  const storm = run(`SET http_retries = 1; SET http_retry_wait_ms = 10; ${query(`${server.url}/flaky503/many.parquet`)};
+    SELECT retries, throttled, smallest_window FROM sluice_http_stats()`);
+  report(!storm.error && same(storm.rows.slice(0, 2), local.rows), 'a 503 storm: the query succeeds with http_retries = 1',
+    storm.error || JSON.stringify(storm.rows));
+  if (!storm.error) {
+    const [retries, throttled, smallest] = storm.rows[3].map(Number);
+    report(retries >= 600 && throttled > 0 && smallest < 256,
+      'the 503s lowered the concurrency window', `retries ${retries}, halved ${throttled} times, smallest window ${smallest}`);
   }
 
   // LIMIT: the query ends with the first rows; the hundreds of 5-second GETs still in flight are

@@ -2,6 +2,7 @@
 // asynchronous range reads on one event thread, cancellation of transfers that are waiting on
 // the server, and a client closed with transfers in flight. Run under ThreadSanitizer too.
 #include "common/exception.hpp"
+#include "io/concurrency_window.hpp"
 #include "io/http_client.hpp"
 #include "io/http_file_system.hpp"
 
@@ -260,6 +261,50 @@ TEST(HttpEventLoop, AClosedClientEndsItsTransfersInFlight) {
     for (const auto& error : errors) {
         EXPECT_EQ(KindOf(error), ErrorKind::Interrupted);
     }
+}
+
+} // namespace
+} // namespace sluice
+
+namespace sluice {
+namespace {
+
+TEST(ConcurrencyWindow, HalvesOncePerBurstAndGrowsBackAdditively) {
+    using Clock = ConcurrencyWindow::Clock;
+    ConcurrencyWindow window(64);
+    auto now = Clock::now();
+    for (int i = 0; i < 64; i++) {
+        ASSERT_TRUE(window.CanStart());
+        window.Started();
+    }
+    EXPECT_FALSE(window.CanStart());
+    // A burst of refusals within the calm-down halves the window once.
+    EXPECT_TRUE(window.Finished(true, now));
+    for (int i = 0; i < 10; i++) {
+        EXPECT_FALSE(window.Finished(true, now + std::chrono::milliseconds(i)));
+    }
+    EXPECT_DOUBLE_EQ(window.window(), 32);
+    EXPECT_TRUE(window.Finished(true, now + ConcurrencyWindow::kCalmDown * 2));
+    EXPECT_DOUBLE_EQ(window.window(), 16);
+    EXPECT_EQ(window.running(), 52u);
+    EXPECT_FALSE(window.CanStart());
+    // Never below one request.
+    for (int i = 3; i < 20; i++) {
+        window.Finished(true, now + ConcurrencyWindow::kCalmDown * i);
+    }
+    EXPECT_DOUBLE_EQ(window.window(), 1);
+    // Answers that are not throttling grow it by about one per window's worth, up to the ceiling.
+    ConcurrencyWindow growing(8);
+    for (int i = 0; i < 3; i++) {
+        growing.Finished(true, now + ConcurrencyWindow::kCalmDown * (2 * i + 2));
+    }
+    EXPECT_DOUBLE_EQ(growing.window(), 1);
+    for (int i = 0; i < 1000; i++) {
+        growing.Finished(false, now);
+    }
+    EXPECT_DOUBLE_EQ(growing.window(), 8);
+    growing.SetCeiling(4);
+    EXPECT_DOUBLE_EQ(growing.window(), 4);
 }
 
 } // namespace
