@@ -4,20 +4,23 @@
 # run interleaved (A B A B ...), each in a fresh process with the external file cache off, so
 # every run reads from the store; medians and min/max over the repetitions.
 #
-#   bench/remote_q6.sh [--sf 10] [--reps 3] [--profile s3|far] [--sweep "8 16 32 64"]
+#   bench/remote_q6.sh [--sf 10] [--reps 3] [--profile s3|far|lan] [--sweep "16 64"]
+#                      [--baseline OTHER/build/sluice]
 #
 # Prints per configuration: wall time, bytes received, requests, mean requests in flight, link
-# utilisation (bytes / time / 100 MB/s) and the physical limit (bytes / link rate). On `far` it
-# also sweeps async_threads to find the best hand-tuned setting.
+# utilisation (bytes / time / 100 MB/s) and the physical limit (bytes / link rate). --sweep adds
+# hand-tuned http_connections_per_host values; --baseline runs another build (an older commit)
+# in the same interleaving, with its defaults and with async_threads = 32.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-sf=10 reps=3 profile=s3 sweep=""
+sf=10 reps=3 profile=s3 sweep="" baseline=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --sf) sf=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
     --profile) profile=$2; shift 2 ;;
     --sweep) sweep=$2; shift 2 ;;
+    --baseline) baseline=$2; shift 2 ;;
     *) echo "remote_q6: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -29,14 +32,15 @@ if [ ! -f "$data/lineitem.parquet.done-dbgen214" ]; then
 fi
 trap 'bench/rig/rig.sh stop' EXIT
 url=$(bench/rig/rig.sh start --profile "$profile" --dir "$data" --link 2>/dev/null)
-link_bytes_per_second=100000000
+link_bytes_per_second=100000000 # s3 and far; lan's is 1 GB/s
+[ "$profile" = lan ] && link_bytes_per_second=1000000000
 q6=$(tr '\n' ' ' < tpch/queries/q06.sql)
 
 # One run: prints "seconds bytes requests mean_in_flight".
 run() {
-  local settings=$1 out start end
+  local binary=$1 settings=$2 out start end
   start=$(date +%s.%N)
-  out=$(ip netns exec sluice-rig build/sluice -csv -c "SET enable_external_file_cache = false;
+  out=$(ip netns exec sluice-rig "$binary" -csv -c "SET enable_external_file_cache = false;
     $settings
     CREATE VIEW lineitem AS SELECT * FROM read_parquet('$url/lineitem.parquet');
     EXPLAIN ANALYZE $q6")
@@ -53,22 +57,30 @@ print(float(sys.argv[2]) - float(sys.argv[1]),
 ' "$start" "$end"
 }
 
-declare -A settings
+declare -A settings binaries
 names=("read_ahead_depth=0" "default")
 settings["read_ahead_depth=0"]="SET read_ahead_depth = 0;"
 settings["default"]=""
-for threads in $sweep; do
-  names+=("async_threads=$threads")
-  settings["async_threads=$threads"]="SET async_threads = $threads;"
+for connections in $sweep; do
+  names+=("http_connections_per_host=$connections")
+  settings["http_connections_per_host=$connections"]="SET http_connections_per_host = $connections;"
 done
+for name in "${names[@]}"; do binaries[$name]=build/sluice; done
+if [ -n "$baseline" ]; then
+  names+=("baseline default" "baseline async_threads=32")
+  settings["baseline default"]=""
+  settings["baseline async_threads=32"]="SET async_threads = 32;"
+  binaries["baseline default"]=$baseline
+  binaries["baseline async_threads=32"]=$baseline
+fi
 declare -A results
 for rep in $(seq "$reps"); do
   for name in "${names[@]}"; do
-    results[$name]+="$(run "${settings[$name]}")"$'\n'
+    results[$name]+="$(run "${binaries[$name]}" "${settings[$name]}")"$'\n'
   done
 done
 
-echo "TPC-H Q6, SF $sf lineitem.parquet over the rig, profile $profile (link 100 MB/s), $reps runs each, $(nproc) cores"
+echo "TPC-H Q6, SF $sf lineitem.parquet over the rig, profile $profile (link $((link_bytes_per_second / 1000000)) MB/s), $reps runs each, $(nproc) cores"
 echo
 echo "| configuration | median s | min s | max s | MB received | requests | mean in flight | link utilisation | physical limit s |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"

@@ -198,12 +198,13 @@ const section = (title, body) => report.push(`## ${title}\n\n${body}\n`);
 
 async function experimentQ6() {
   const one = layouts.one();
-  // A small sweep for the best hand-tuned setting.
+  // A small sweep for the best hand-tuned setting: how far ahead, and how many connections the
+  // event threads may open (remote reads hold no ASYNC thread, so async_threads is not swept).
   const sweep = [];
-  for (const depth of [-1, 32]) for (const asyncThreads of [8, 16, 32]) sweep.push({ depth, asyncThreads });
-  const sweepConfigs = sweep.map(({ depth, asyncThreads }) => ({
-    name: `read_ahead_depth=${depth}, async_threads=${asyncThreads}`,
-    run: () => sluiceQ6({ files: one, remote: true, settings: `SET read_ahead_depth = ${depth}; SET async_threads = ${asyncThreads};` }),
+  for (const depth of [-1, 32]) for (const connections of [16, 64, 512]) for (const ioThreads of [1, 4]) sweep.push({ depth, connections, ioThreads });
+  const sweepConfigs = sweep.map(({ depth, connections, ioThreads }) => ({
+    name: `read_ahead_depth=${depth}, http_connections_per_host=${connections}, http_io_threads=${ioThreads}`,
+    run: () => sluiceQ6({ files: one, remote: true, settings: `SET read_ahead_depth = ${depth}; SET http_connections_per_host = ${connections}; SET http_io_threads = ${ioThreads};` }),
   }));
   const swept = await interleaved(sweepConfigs, 1);
   const best = swept.filter((r) => r.runs.length).sort((a, b) => a.runs[0].seconds - b.runs[0].seconds)[0];
@@ -233,14 +234,17 @@ async function experimentQ6() {
     timelinePlot(out, 'exp1_timeline', `TPC-H Q6 SF${sf}, defaults: REGULAR and ASYNC threads (from SET trace_file)`, traced),
   ].filter(Boolean);
   targets.push(['Q6 one file: defaults vs synchronous', `${f2(sync / defaults)}x`, '>= 2.5x', sync / defaults >= 2.5]);
-  targets.push(['Q6 one file: link utilisation with defaults', pct(defaultStats.linkMB / defaults / LINK_MBPS), '>= 90%', defaultStats.linkMB / defaults / LINK_MBPS >= 0.9]);
+  targets.push(['Q6 one file: link utilisation with defaults', pct(defaultStats.linkMB / defaults / LINK_MBPS),
+    profile === 'far' ? '>= 90%' : '>= 95%', defaultStats.linkMB / defaults / LINK_MBPS >= (profile === 'far' ? 0.9 : 0.95)]);
+  const tuned = medianOf(results, configs[2].name);
+  targets.push(['Q6 one file: defaults vs the best hand-tuned setting', `${f2(defaults / tuned)}x`, '<= 1.05x', defaults / tuned <= 1.05]);
   const duck = medianOf(locals, 'DuckDB 1.5.6, local (hot)');
   const ours = medianOf(locals, 'Sluice defaults, local (hot)');
   section('1. TPC-H Q6 on one Parquet file', `SF${sf} lineitem as one file (row groups of 122,880 rows), over the rig (${profile}).
 
 ${table(results)}
 
-Sweep of \`read_ahead_depth\` x \`async_threads\` (one run each; the best is repeated above):
+Sweep of \`read_ahead_depth\` x \`http_connections_per_host\` x \`http_io_threads\` (one run each; the best is repeated above):
 
 ${table(swept)}
 
