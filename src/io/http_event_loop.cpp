@@ -177,7 +177,7 @@ std::string HttpEventLoop::HostOf(const std::string& url) {
 
 void HttpEventLoop::Admit(Transfer& transfer) {
     Host& host = hosts_.try_emplace(transfer.host, connections_per_host_).first->second;
-    if (!host.window.CanStart()) {
+    if (!host.window.CanStart() || !host.queued.empty()) { // first come, first served
         transfer.state = Transfer::State::Queued;
         host.queued.push_back(&transfer);
         return;
