@@ -71,7 +71,7 @@ public:
     // Whether decoding can begin. A job that depends on another (a CSV job read in order needs
     // to know where the previous one stopped) says false and wakes `waker` once it can; the scan
     // task parks meanwhile.
-    virtual bool Ready(const Waker& waker) { return true; }
+    virtual bool Ready(const Waker& /*waker*/) { return true; }
     // Fills the projected columns of `out` (and its size) with the next rows; false once the job
     // is done. Other columns of `out` are the multi-file scan's.
     virtual bool Next(DataChunk& out) = 0;
@@ -95,7 +95,7 @@ public:
     virtual double EstimatedRows() const = 0;
     // At most how many distinct values column `column` holds, as far as known without reading
     // it (negative: unknown); the optimizer sizes joins with it.
-    virtual double DistinctEstimate(size_t column) const { return -1; }
+    virtual double DistinctEstimate(size_t /*column*/) const { return -1; }
     // Whether decoded jobs know each row's number in the file (file_row_number).
     virtual bool KnowsRowNumbers() const = 0;
     // Cuts the file into jobs reading `projection`. Called once, before any Decode.
