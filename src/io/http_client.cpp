@@ -108,18 +108,22 @@ bool HttpClient::IsTransientStatus(long status, const std::string& body) {
     case 504:
         return true;
     default:
-        // S3 throttles with SlowDown, sometimes under other statuses.
-        return body.find("<Code>SlowDown</Code>") != std::string::npos;
+        return IsThrottling(status, body);
     }
 }
 
-HttpEventLoop& HttpClient::NextLoop(const HttpOptions& options) {
+bool HttpClient::IsThrottling(long status, const std::string& body) {
+    // S3 throttles with SlowDown, sometimes under other statuses.
+    return status == 429 || status == 503 ||
+           body.find("<Code>SlowDown</Code>") != std::string::npos;
+}
+
+HttpEventLoop& HttpClient::NextLoop(size_t loops) {
     std::lock_guard<std::mutex> guard(mutex_);
-    size_t wanted = std::max<size_t>(1, options.io_threads);
-    while (loops_.size() < wanted) {
+    while (loops_.size() < loops) {
         loops_.push_back(std::make_unique<HttpEventLoop>(stats_));
     }
-    return *loops_[next_loop_++ % wanted];
+    return *loops_[next_loop_++ % loops];
 }
 
 void HttpClient::Submit(HttpRequest request, HttpCompletion done) {
@@ -128,7 +132,7 @@ void HttpClient::Submit(HttpRequest request, HttpCompletion done) {
     size_t loops = std::max<size_t>(1, options.io_threads);
     options.connections_per_host = static_cast<uint32_t>(
         std::max<size_t>(1, (options.connections_per_host + loops - 1) / loops));
-    NextLoop(options).Submit(std::move(request), options, std::move(done));
+    NextLoop(loops).Submit(std::move(request), options, std::move(done));
 }
 
 HttpResponse HttpClient::Execute(HttpRequest& request) {

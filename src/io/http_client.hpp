@@ -105,9 +105,12 @@ public:
 
     // Whether a response status is worth retrying.
     static bool IsTransientStatus(long status, const std::string& body);
+    // Whether it asks the client to slow down (503 SlowDown, 429).
+    static bool IsThrottling(long status, const std::string& body);
 
 private:
-    HttpEventLoop& NextLoop(const HttpOptions& options);
+    // The next of the first `loops` event loops, made as needed.
+    HttpEventLoop& NextLoop(size_t loops);
 
     mutable std::mutex mutex_;
     HttpOptions options_;

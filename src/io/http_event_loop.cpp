@@ -350,8 +350,7 @@ void HttpEventLoop::OnAttemptDone(Transfer& transfer, int curl_code) {
         stats_.CountFailure(0);
     } else {
         curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
-        LeaveWindow(transfer, response.status == 503 || response.status == 429 ||
-                                  response.body.find("<Code>SlowDown</Code>") != std::string::npos);
+        LeaveWindow(transfer, HttpClient::IsThrottling(response.status, response.body));
         if (!HttpClient::IsTransientStatus(response.status, response.body)) {
             if (response.status >= 400) {
                 stats_.CountFailure(response.status);

@@ -71,17 +71,13 @@ public:
     std::string ReadRoute() const override { return "curl multi on the HTTP event threads"; }
 
     void ReadAsync(AsyncRead read) override {
-        std::exception_ptr error;
         try {
             if (ServedWithoutRequest(read.buffer, read.length, read.offset)) {
                 read.done(nullptr);
                 return;
             }
         } catch (...) {
-            error = std::current_exception();
-        }
-        if (error) {
-            read.done(error);
+            read.done(std::current_exception());
             return;
         }
         HttpRequest request = RangeRequest(read.buffer, read.length, read.offset);

@@ -57,15 +57,10 @@ bool JobFetcher::StartAsync(const std::shared_ptr<ScanJob>& job, const std::shar
     read.done = [this, owner, fail, job, entries, started](std::exception_ptr error) mutable {
         statistics_.in_flight.End();
         if (auto recorder = TraceRecorder::Active()) {
-            recorder->Interval("fetch", "HTTP transfers", started, TraceRecorder::Clock::now());
+            recorder->Interval("fetch", "asynchronous reads", started, TraceRecorder::Clock::now());
         }
         entries.reset();
-        if (error) {
-            fail(error);
-        }
-        if (job->FetchDone(error)) {
-            OnJobFetched(*job);
-        }
+        EndFetch(*job, fail, error);
     };
     CountRequest(range);
     job->handle->ReadAsync(std::move(read));
@@ -89,13 +84,18 @@ void JobFetcher::ScheduleBlocking(const std::shared_ptr<ScanJob>& job, std::shar
                     error = std::current_exception();
                 }
             }
-            if (error) {
-                fail(error);
-            }
-            if (job->FetchDone(error)) {
-                OnJobFetched(*job);
-            }
+            EndFetch(*job, fail, error);
         }));
+}
+
+void JobFetcher::EndFetch(ScanJob& job, const std::function<void(std::exception_ptr)>& fail,
+                          std::exception_ptr error) {
+    if (error) {
+        fail(error);
+    }
+    if (job.FetchDone(error)) {
+        OnJobFetched(job);
+    }
 }
 
 void JobFetcher::FetchHere(ScanJob& job) {

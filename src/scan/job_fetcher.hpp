@@ -36,6 +36,10 @@ private:
                     const std::function<void(std::exception_ptr)>& fail, size_t request);
     void ScheduleBlocking(const std::shared_ptr<ScanJob>& job, std::shared_ptr<void> owner,
                           std::function<void(std::exception_ptr)> fail, size_t request);
+    // A request ended (after leaving the gates): its error goes to `fail`, and the last one
+    // completes the job.
+    void EndFetch(ScanJob& job, const std::function<void(std::exception_ptr)>& fail,
+                  std::exception_ptr error);
     uint8_t* RequestTarget(ScanJob& job, size_t request);
     void CountRequest(const ByteRange& range);
     bool CachedRegion(ScanJob& job, size_t region);
