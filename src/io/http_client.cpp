@@ -147,7 +147,7 @@ HttpResponse HttpClient::Execute(HttpRequest& request) {
     std::future<HttpResponse> future = answer.get_future();
     Submit(request, [&answer](HttpResponse response, std::exception_ptr error) {
         if (error) {
-            answer.set_exception(error);
+            answer.set_exception(std::move(error));
         } else {
             answer.set_value(std::move(response));
         }

@@ -141,7 +141,7 @@ public:
     void Done(std::exception_ptr error) {
         std::lock_guard<std::mutex> guard(mutex_);
         if (error) {
-            errors_.push_back(error);
+            errors_.push_back(std::move(error)); // no reference left on the event thread
         }
         done_++;
         changed_.notify_all();
