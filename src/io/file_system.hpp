@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "io/glob_pattern.hpp"
+#include "io/in_flight_controller.hpp"
 #include "io/io_context.hpp"
 
 namespace sluice {
@@ -37,6 +38,8 @@ public:
     virtual bool ReadsAsynchronously() const { return false; }
     // How asynchronous reads are carried out, for EXPLAIN ANALYZE ("io_uring", ...).
     virtual std::string ReadRoute() const { return "blocking reads on the ASYNC pool"; }
+    // For remote files: what decides how many requests to their host are in flight.
+    virtual std::shared_ptr<const InFlightController> InFlight() const { return nullptr; }
     // Starts `read`; `done` runs once, possibly before ReadAsync returns. The handle must outlive
     // the read. By default: Read, here.
     virtual void ReadAsync(AsyncRead read);

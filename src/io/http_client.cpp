@@ -118,10 +118,22 @@ bool HttpClient::IsThrottling(long status, const std::string& body) {
            body.find("<Code>SlowDown</Code>") != std::string::npos;
 }
 
+std::string HttpClient::HostOf(const std::string& url) {
+    size_t start = url.find("://");
+    start = start == std::string::npos ? 0 : start + 3;
+    size_t end = url.find_first_of("/?#", start);
+    return url.substr(0, end == std::string::npos ? url.size() : end);
+}
+
+std::shared_ptr<const InFlightController> HttpClient::LinkTo(const std::string& url) {
+    HttpOptions options = this->options();
+    return controllers_.For(HostOf(url), options.connections_per_host);
+}
+
 HttpEventLoop& HttpClient::NextLoop(size_t loops) {
     std::lock_guard<std::mutex> guard(mutex_);
     while (loops_.size() < loops) {
-        loops_.push_back(std::make_unique<HttpEventLoop>(stats_));
+        loops_.push_back(std::make_unique<HttpEventLoop>(stats_, controllers_));
     }
     return *loops_[next_loop_++ % loops];
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "io/in_flight_controller.hpp"
 #include "io/io_context.hpp"
 
 #include <atomic>
@@ -24,6 +25,7 @@ struct HttpOptions {
     uint64_t max_retry_after_seconds = 60; // a server's Retry-After is honoured up to this
     uint32_t io_threads = 2;               // http_io_threads: event threads driving transfers
     uint32_t connections_per_host = 512;   // http_connections_per_host: at most this many open
+    uint32_t max_in_flight = 0; // http_max_in_flight: requests per host at once; 0 self-tuned
 };
 
 struct HttpRequest {
@@ -108,6 +110,11 @@ public:
     // Whether it asks the client to slow down (503 SlowDown, 429).
     static bool IsThrottling(long status, const std::string& body);
 
+    // The controller of how many requests to the URL's host are in flight (for EXPLAIN ANALYZE).
+    std::shared_ptr<const InFlightController> LinkTo(const std::string& url);
+    // "https://host:port" of a URL: requests to one host share their limits.
+    static std::string HostOf(const std::string& url);
+
 private:
     // The next of the first `loops` event loops, made as needed.
     HttpEventLoop& NextLoop(size_t loops);
@@ -115,6 +122,7 @@ private:
     mutable std::mutex mutex_;
     HttpOptions options_;
     HttpStats stats_; // before the loops, which count into it until they stop
+    InFlightControllers controllers_;
     std::vector<std::unique_ptr<HttpEventLoop>> loops_; // grown to io_threads, never shrunk
     size_t next_loop_ = 0;
 };

@@ -61,6 +61,7 @@ struct HttpEventLoop::Transfer {
     // started); Waiting: for its retry's time.
     enum class State { Queued, Running, Waiting } state = State::Waiting;
     std::string host;
+    InFlightController* link = nullptr; // its host's
     uint32_t attempt = 0;
     double wait_ms = 0;
     Clock::time_point retry_at;
@@ -105,7 +106,8 @@ size_t HttpEventLoop::Transfer::OnBody(char* data, size_t size, size_t count, vo
     return bytes;
 }
 
-HttpEventLoop::HttpEventLoop(HttpStats& stats) : stats_(stats) {
+HttpEventLoop::HttpEventLoop(HttpStats& stats, InFlightControllers& controllers)
+    : stats_(stats), controllers_(controllers) {
     multi_ = curl_multi_init();
     if (!multi_) {
         throw Exception(ErrorKind::IO, "could not create a libcurl multi handle");
@@ -154,32 +156,38 @@ bool HttpEventLoop::TakeSubmitted() {
     for (auto& owned : submitted) {
         Transfer& transfer = *owned;
         transfers_.emplace(&transfer, std::move(owned));
-        if (transfer.options.connections_per_host != connections_per_host_) {
-            connections_per_host_ = transfer.options.connections_per_host;
+        const HttpOptions& options = transfer.options;
+        if (options.connections_per_host != connections_per_host_ || options.io_threads != loops_ ||
+            options.max_in_flight != max_in_flight_) {
+            connections_per_host_ = options.connections_per_host;
+            loops_ = std::max<uint32_t>(1, options.io_threads);
+            max_in_flight_ = options.max_in_flight;
             curl_multi_setopt(static_cast<CURLM*>(multi_), CURLMOPT_MAX_HOST_CONNECTIONS,
                               static_cast<long>(connections_per_host_));
             for (auto& [name, host] : hosts_) {
                 host.window.SetCeiling(connections_per_host_);
+                host.link->SetLimits(connections_per_host_ * loops_, max_in_flight_);
             }
         }
-        transfer.host = HostOf(transfer.request.url);
+        transfer.host = HttpClient::HostOf(transfer.request.url);
         Admit(transfer);
     }
     return !stopping;
 }
 
-std::string HttpEventLoop::HostOf(const std::string& url) {
-    size_t start = url.find("://");
-    start = start == std::string::npos ? 0 : start + 3;
-    size_t end = url.find_first_of("/?#", start);
-    return url.substr(0, end == std::string::npos ? url.size() : end);
-}
-
 void HttpEventLoop::Admit(Transfer& transfer) {
-    Host& host = hosts_.try_emplace(transfer.host, connections_per_host_).first->second;
-    if (!host.window.CanStart() || !host.queued.empty()) { // first come, first served
+    auto found = hosts_.find(transfer.host);
+    if (found == hosts_.end()) {
+        auto link = controllers_.For(transfer.host, connections_per_host_ * loops_);
+        link->SetLimits(connections_per_host_ * loops_, max_in_flight_);
+        found = hosts_.try_emplace(transfer.host, connections_per_host_, std::move(link)).first;
+    }
+    Host& host = found->second;
+    transfer.link = host.link.get();
+    if (!CanStart(host) || !host.queued.empty()) { // first come, first served
         transfer.state = Transfer::State::Queued;
         host.queued.push_back(&transfer);
+        host.link->Waited();
         return;
     }
     host.window.Started();
@@ -187,9 +195,20 @@ void HttpEventLoop::Admit(Transfer& transfer) {
     StartAttempt(transfer);
 }
 
+bool HttpEventLoop::CanStart(const Host& host) const {
+    // Each loop takes its share of the host's target, rounded up.
+    uint32_t share = (host.link->target() + loops_ - 1) / loops_;
+    return host.window.CanStart() && host.window.running() < share;
+}
+
 void HttpEventLoop::AdmitQueued() {
+    auto now = Clock::now();
     for (auto& [name, host] : hosts_) {
-        while (!host.queued.empty() && host.window.CanStart()) {
+        if (!host.queued.empty()) {
+            host.link->Waited();
+        }
+        host.link->Tick(now);
+        while (!host.queued.empty() && CanStart(host)) {
             Transfer* transfer = host.queued.front();
             host.queued.pop_front();
             host.window.Started();
@@ -231,6 +250,9 @@ void HttpEventLoop::Run() {
         }
         int timeout = Sweep();
         AdmitQueued();
+        if (!transfers_.empty()) {
+            timeout = std::min(timeout, kTickMs); // the controllers' steps end on time
+        }
         curl_multi_poll(multi, nullptr, 0, timeout, nullptr);
     }
     while (!transfers_.empty()) {
@@ -350,6 +372,12 @@ void HttpEventLoop::OnAttemptDone(Transfer& transfer, int curl_code) {
         stats_.CountFailure(0);
     } else {
         curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
+        curl_off_t total = 0;
+        curl_off_t first_byte = 0;
+        curl_easy_getinfo(curl, CURLINFO_TOTAL_TIME_T, &total);
+        curl_easy_getinfo(curl, CURLINFO_STARTTRANSFER_TIME_T, &first_byte);
+        transfer.link->Completed(static_cast<double>(total) / 1e6,
+                                 static_cast<double>(first_byte) / 1e6, response.received);
         LeaveWindow(transfer, HttpClient::IsThrottling(response.status, response.body));
         if (!HttpClient::IsTransientStatus(response.status, response.body)) {
             if (response.status >= 400) {

@@ -2,6 +2,7 @@
 
 #include "io/concurrency_window.hpp"
 #include "io/http_client.hpp"
+#include "io/in_flight_controller.hpp"
 
 #include <chrono>
 #include <deque>
@@ -13,14 +14,15 @@
 namespace sluice {
 
 // One event thread driving any number of HTTP transfers on one curl multi handle: transfers are
-// added as they are submitted (as far as their host's ConcurrencyWindow admits; the rest queue),
+// added as they are submitted (as far as their host's limits admit: this loop's share of the
+// InFlightController's target and its ConcurrencyWindow; the rest queue, first come first served),
 // progress as their sockets become ready (curl_multi_poll), and end with their completion called on
 // this thread. Waits for a retry are timers here, not sleeping threads, and a cancel flag is
 // noticed within kCancelPollMs. The multi handle keeps the connections, so later transfers to the
 // same host reuse them.
 class HttpEventLoop {
 public:
-    explicit HttpEventLoop(HttpStats& stats);
+    HttpEventLoop(HttpStats& stats, InFlightControllers& controllers);
     // Ends every transfer still here as Interrupted, then joins the thread.
     ~HttpEventLoop();
     HttpEventLoop(const HttpEventLoop&) = delete;
@@ -32,22 +34,28 @@ public:
     static bool OnEventThread();
 
     static constexpr int kCancelPollMs = 10;
+    static constexpr int kTickMs = 20;
 
 private:
     struct Transfer;
     using Clock = std::chrono::steady_clock;
 
-    // Requests to one host (scheme, name and port) share a window of how many may run at once.
+    // Requests to one host (scheme, name and port): how many may run at once is the smaller of
+    // this loop's share of the host's self-tuned target and of its throttling window.
     struct Host {
-        explicit Host(double ceiling) : window(ceiling) {}
+        Host(double ceiling, std::shared_ptr<InFlightController> link)
+            : window(ceiling), link(std::move(link)) {}
         ConcurrencyWindow window;
+        std::shared_ptr<InFlightController> link;
         std::deque<Transfer*> queued;
     };
-    static std::string HostOf(const std::string& url);
 
     void Run();
     // Starts the transfer's attempt if its host's window has room, else queues it.
     void Admit(Transfer& transfer);
+    bool CanStart(const Host& host) const;
+    // Lets each host's controller decide (and know whether requests wait), then starts what the
+    // limits now admit.
     void AdmitQueued();
     // The transfer stops counting in its host's window; `throttled` (503, 429) halves it.
     void LeaveWindow(Transfer& transfer, bool throttled);
@@ -60,10 +68,13 @@ private:
     void Finish(Transfer& transfer, std::exception_ptr error);
 
     HttpStats& stats_;
+    InFlightControllers& controllers_;
     void* multi_ = nullptr; // CURLM*
     std::vector<void*> idle_easy_;
     std::unordered_map<Transfer*, std::unique_ptr<Transfer>> transfers_;
-    uint32_t connections_per_host_ = 0;
+    uint32_t connections_per_host_ = 0; // this loop's share
+    uint32_t loops_ = 1;                // how many loops share each host's target
+    uint32_t max_in_flight_ = 0;        // http_max_in_flight: 0 self-tuned
     std::unordered_map<std::string, Host> hosts_;
 
     std::mutex mutex_;

@@ -69,6 +69,9 @@ public:
 
     bool ReadsAsynchronously() const override { return true; }
     std::string ReadRoute() const override { return "curl multi on the HTTP event threads"; }
+    std::shared_ptr<const InFlightController> InFlight() const override {
+        return client_.LinkTo(object_.url);
+    }
 
     void ReadAsync(AsyncRead read) override {
         try {

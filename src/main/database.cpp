@@ -85,6 +85,7 @@ void Database::ApplyRemoteOptions() {
     options.io_threads = static_cast<uint32_t>(settings_.GetInteger("http_io_threads"));
     options.connections_per_host =
         static_cast<uint32_t>(settings_.GetInteger("http_connections_per_host"));
+    options.max_in_flight = static_cast<uint32_t>(settings_.GetInteger("http_max_in_flight"));
     file_system_->http().SetOptions(options);
     file_system_->local().SetUseIoUring(settings_.GetBoolean("local_io_uring"));
 

@@ -168,6 +168,12 @@ std::vector<SettingDefinition> BuildDefinitions() {
          [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, 512); },
          IntegerRange("http_connections_per_host", 1, 4096, "between 1 and 4096"), Plain});
     definitions.push_back(
+        {"http_max_in_flight", "BIGINT",
+         "Requests in flight to one host at once: 0 tunes it to the link as transfers run, N pins "
+         "it (at most http_connections_per_host)",
+         [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, 0); },
+         IntegerRange("http_max_in_flight", 0, 4096, "between 0 (self-tuned) and 4096"), Plain});
+    definitions.push_back(
         {"enable_external_file_cache", "BOOLEAN",
          "Cache byte ranges of remote files, keyed by URL and ETag, across queries",
          [](const Settings&) { return Value::Boolean(true); },

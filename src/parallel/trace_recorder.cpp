@@ -87,6 +87,11 @@ void TraceRecorder::Interval(const char* name, const std::string& track, Clock::
     events_.push_back(std::move(event));
 }
 
+void TraceRecorder::Counter(const char* name, Clock::time_point time, double value) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    samples_.push_back({name, Micros(time), value});
+}
+
 std::string TraceRecorder::ToJson() const {
     std::lock_guard<std::mutex> guard(mutex_);
     std::string out = "{\"traceEvents\": [\n";
@@ -118,6 +123,11 @@ std::string TraceRecorder::ToJson() const {
         add("{\"ph\": \"X\", \"name\": " + Quoted(event.name) + ", \"pid\": 1, \"tid\": " +
             std::to_string(lane) + ", \"ts\": " + std::to_string(event.start_us) + ", \"dur\": " +
             std::to_string(event.duration_us) + ", \"args\": {" + event.args + "}}");
+    }
+    for (const Sample& sample : samples_) {
+        add("{\"ph\": \"C\", \"name\": " + Quoted(sample.name) +
+            ", \"pid\": 1, \"ts\": " + std::to_string(sample.time_us) +
+            ", \"args\": {\"value\": " + std::to_string(sample.value) + "}}");
     }
     out += "\n]}\n";
     return out;

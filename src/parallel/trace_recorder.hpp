@@ -30,6 +30,9 @@ public:
     void Interval(const char* name, const std::string& track, Clock::time_point start,
                   Clock::time_point end);
 
+    // A value over time (drawn as a counter track): the value from `time` on.
+    void Counter(const char* name, Clock::time_point time, double value);
+
     // {"traceEvents": [...]} with thread names for the lanes.
     std::string ToJson() const;
 
@@ -42,11 +45,17 @@ private:
         std::string args;
         std::string track; // intervals only
     };
+    struct Sample {
+        std::string name;
+        int64_t time_us;
+        double value;
+    };
     int64_t Micros(Clock::time_point time) const;
 
     Clock::time_point origin_ = Clock::now();
     mutable std::mutex mutex_;
     std::vector<Event> events_;
+    std::vector<Sample> samples_;
 };
 
 // Records a span from construction to destruction when a recorder is active.

@@ -30,7 +30,7 @@ void JobFetcher::Start(const std::shared_ptr<ScanJob>& job, std::shared_ptr<void
             continue;
         }
         if (!noted) {
-            statistics_.NoteReadRoute(job->handle->ReadRoute());
+            statistics_.NoteReads(*job->handle);
             noted = true;
         }
         if (!job->handle->ReadsAsynchronously() || !StartAsync(job, owner, fail, i)) {
@@ -90,6 +90,12 @@ void JobFetcher::ScheduleBlocking(const std::shared_ptr<ScanJob>& job, std::shar
 
 void JobFetcher::EndFetch(ScanJob& job, const std::function<void(std::exception_ptr)>& fail,
                           std::exception_ptr error) {
+    if (auto recorder = TraceRecorder::Active()) {
+        if (auto link = job.handle->InFlight()) {
+            recorder->Counter("in-flight target per host", TraceRecorder::Clock::now(),
+                              link->target());
+        }
+    }
     if (error) {
         fail(error);
     }

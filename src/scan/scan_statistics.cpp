@@ -59,6 +59,15 @@ void ScanStatistics::NoteReadRoute(const std::string& route) {
     }
 }
 
+void ScanStatistics::NoteReads(const FileHandle& handle) {
+    NoteReadRoute(handle.ReadRoute());
+    std::shared_ptr<const InFlightController> link = handle.InFlight();
+    std::lock_guard<std::mutex> guard(routes_mutex_);
+    if (link && std::find(links_.begin(), links_.end(), link) == links_.end()) {
+        links_.push_back(std::move(link));
+    }
+}
+
 std::string ScanStatistics::Render(const char* unit_name, int64_t read_ahead_depth) const {
     char buffer[512];
     std::string out;
@@ -101,6 +110,9 @@ std::string ScanStatistics::Render(const char* unit_name, int64_t read_ahead_dep
                 joined += (joined.empty() ? "" : "; ") + route;
             }
             line("reads via %s", joined.c_str());
+        }
+        for (const auto& link : links_) {
+            line("%s", link->Describe().c_str());
         }
     }
     line("parks %llu, parked %.1f ms", static_cast<unsigned long long>(parks.load()),

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "io/file_system.hpp"
 #include "io/io_context.hpp"
 
 #include <atomic>
@@ -62,12 +63,16 @@ struct ScanStatistics {
     void RaiseTo(std::atomic<uint64_t>& counter, uint64_t value);
     // How the scan's fetches were carried out ("io_uring", ...): each distinct one, in order.
     void NoteReadRoute(const std::string& route);
+    // The handle's route, and for a remote file the controller of its host's requests in flight
+    // (described as it stands when the profile is rendered).
+    void NoteReads(const FileHandle& handle);
     // Indented lines under the scan's profile line.
     std::string Render(const char* unit_name, int64_t read_ahead_depth) const;
 
 private:
     mutable std::mutex routes_mutex_;
     std::vector<std::string> routes_;
+    std::vector<std::shared_ptr<const InFlightController>> links_;
 };
 
 } // namespace sluice

@@ -15,9 +15,10 @@ const [sluice, work] = process.argv.slice(2);
 fs.rmSync(work, { recursive: true, force: true });
 const data = path.join(work, 'data');
 fs.mkdirSync(path.join(data, 'long'), { recursive: true });
-// 600 row groups of 1,000 rows: one small request each.
+// 2,000 row groups of 300 rows: one small request each, enough for the in-flight controller to
+// climb from its first target to hundreds while the query runs.
 execFileSync(sluice, ['-c', `COPY (SELECT range AS id, range % 13 AS bucket FROM range(600000))
-  TO '${data}/many.parquet' (ROW_GROUP_SIZE 1000);`], { stdio: 'ignore' });
+  TO '${data}/many.parquet' (ROW_GROUP_SIZE 300);`], { stdio: 'ignore' });
 fs.copyFileSync(path.join(data, 'many.parquet'), path.join(data, 'long', 'many.parquet'));
 
 let failures = 0;
@@ -36,6 +37,9 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // Few threads everywhere: what is in flight cannot be a thread per request.
 const fewThreads = 'SET threads = 2; SET async_threads = 1; SET http_io_threads = 2;';
+// The cancellation checks need hundreds of 5-second GETs in flight at once; the in-flight
+// controller would take tens of seconds to learn that from answers that slow, so they pin it.
+const hundredsInFlight = `${fewThreads} SET http_max_in_flight = 512;`;
 
 const server = await startNginx(data);
 // A fresh connection each time (agent: false): nothing idles between long queries.
@@ -98,7 +102,7 @@ try {
   // LIMIT: the query ends with the first rows; the hundreds of 5-second GETs still in flight are
   // abandoned, and the next query in the same process works.
   await counters(true);
-  const limited = run(`${fewThreads} SELECT id FROM read_parquet('${server.url}/latency/long/many.parquet') LIMIT 1;
+  const limited = run(`${hundredsInFlight} SELECT id FROM read_parquet('${server.url}/latency/long/many.parquet') LIMIT 1;
     ${query(`${server.url}/latency/many.parquet`)}`);
   const afterLimit = await settled();
   report(!limited.error && limited.rows.length === 4 && same(limited.rows.slice(2), local.rows),
@@ -108,7 +112,7 @@ try {
 
   // An error in another part of the scan (a missing file) aborts the transfers of the others.
   await counters(true);
-  const failed = run(`${fewThreads} SELECT count(*) FROM read_parquet(['${server.url}/latency/long/many.parquet',
+  const failed = run(`${hundredsInFlight} SELECT count(*) FROM read_parquet(['${server.url}/latency/long/many.parquet',
     '${server.url}/latency/long/missing.parquet'])`);
   const afterError = await settled();
   report(failed.error && failed.error.includes('missing.parquet') && failed.error.includes('404'),
@@ -117,7 +121,7 @@ try {
 
   // Ctrl-C while hundreds of GETs are in flight.
   await counters(true);
-  const child = spawn(sluice, ['-c', `${fewThreads} ${query(`${server.url}/latency/long/many.parquet`)}`],
+  const child = spawn(sluice, ['-c', `${hundredsInFlight} ${query(`${server.url}/latency/long/many.parquet`)}`],
     { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => { stderr += chunk; });
