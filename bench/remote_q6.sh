@@ -9,8 +9,9 @@
 #
 # Prints per configuration: wall time, bytes received, requests, mean requests in flight, link
 # utilisation (bytes / time / 100 MB/s) and the physical limit (bytes / link rate). --sweep adds
-# hand-tuned http_connections_per_host values; --baseline runs another build (an older commit)
-# in the same interleaving, with its defaults and with async_threads = 32.
+# hand-tuned http_max_in_flight values (requests in flight per host, pinned instead of
+# self-tuned); --baseline runs another build (an older commit) in the same interleaving, with its
+# defaults and with async_threads = 32.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sf=10 reps=3 profile=s3 sweep="" baseline=""
@@ -61,9 +62,9 @@ declare -A settings binaries
 names=("read_ahead_depth=0" "default")
 settings["read_ahead_depth=0"]="SET read_ahead_depth = 0;"
 settings["default"]=""
-for connections in $sweep; do
-  names+=("http_connections_per_host=$connections")
-  settings["http_connections_per_host=$connections"]="SET http_connections_per_host = $connections;"
+for in_flight in $sweep; do
+  names+=("http_max_in_flight=$in_flight")
+  settings["http_max_in_flight=$in_flight"]="SET http_max_in_flight = $in_flight;"
 done
 for name in "${names[@]}"; do binaries[$name]=build/sluice; done
 if [ -n "$baseline" ]; then

@@ -16,24 +16,25 @@ namespace sluice {
 // counting threads. More requests than the link needs buy no bandwidth and delay every job (the
 // oldest job's bytes share the link with the newest's), fewer leave it idle; the knee between
 // the two depends on time to first byte, per-connection and aggregate bandwidth, and how fast
-// the query consumes, none known in advance. So the controller measures the bandwidth of each
-// step (a mean request duration to settle at a new target, one and a half to measure) and keeps
-// a model in the spirit of BBR: the target is the best bandwidth of the last kRecentSteps steps
-// over the best yield of one request in flight (bandwidth / target) among them, with headroom:
-// Little's law at the knee, where requests do not yet compete.
+// the query consumes, none known in advance, and the curve bends softly (connections, TCP, the
+// order in which jobs are consumed). So the controller measures the bytes received in steps (a
+// mean request duration to settle at a new target, two to measure), remembers the last
+// kRecentSteps, and finds the knee: the fewest requests in flight among them that had 95% of the
+// best bandwidth. It keeps twice that in flight (the scan consumes jobs in order, and jobs
+// completed ahead absorb the spread of arrivals). In the spirit of BBR's probing:
 //
 //   Startup: from kInitialTarget, x2, then x4 while a step's bandwidth nearly doubles, x2 while it
 //            rises by a quarter, until two steps in a row do not.
-//   Drain:   halve until the bandwidth drops by a tenth (the yield below the knee is then seen),
-//            then the model's target.
-//   Cruise:  kCruiseSteps steps at the model's target, one at 1.25x (more bandwidth, if the link
-//            has it, raises the best) and one at 1/1.25x (a better yield, if the target was past
-//            the knee, lowers the model); again.
+//   Drain:   halve while the bandwidth stays within 5% of the best; then cruise.
+//   Cruise:  kCruiseSteps steps at twice the knee, then one at the knee, one at 1/1.25 of it (as
+//            much bandwidth there moves the knee down) and one at 1.25x the cruise (more bandwidth
+//            there moves it up); again.
 //
 // A step in which no request waited for the target (the query asked for less) teaches nothing
 // and is measured again. Throttling (503, 429) is not handled here: each event loop's
 // ConcurrencyWindow halves on it, and the smaller of the two limits applies. Thread-safe: the
-// event threads call Completed for every answer and Tick at every wake.
+// event threads call Received for every body chunk, Completed for every answer and Tick at every
+// wake.
 class InFlightController {
 public:
     using Clock = std::chrono::steady_clock;
@@ -41,7 +42,7 @@ public:
     static constexpr double kMinimumTarget = 2;
     static constexpr int kCruiseSteps = 4;
 
-    enum class Phase { Startup, Drain, Cruise, ProbeUp, ProbeDown, Pinned };
+    enum class Phase { Startup, Drain, Cruise, ProbeKnee, ProbeDown, ProbeUp, Pinned };
 
     InFlightController(uint32_t ceiling, Clock::time_point now);
 
@@ -51,8 +52,10 @@ public:
 
     // A request waited because the target was reached: the target is what limits.
     void Waited() { waited_.store(true, std::memory_order_relaxed); }
-    // A request ended: its whole duration, its time to first byte and the bytes it brought.
-    void Completed(double seconds, double first_byte_seconds, uint64_t bytes);
+    // Body bytes arrived.
+    void Received(uint64_t bytes) { received_.fetch_add(bytes, std::memory_order_relaxed); }
+    // A request's answer arrived: its whole duration and its time to first byte.
+    void Completed(double seconds, double first_byte_seconds);
     // Ends the step when its time has come and decides the next target.
     void Tick(Clock::time_point now);
 
@@ -67,10 +70,11 @@ public:
 private:
     struct Step {
         double target;
-        double bandwidth;
+        double bandwidth; // bytes per second received
     };
     void Decide(double bandwidth, Clock::time_point now);
-    double ModelTarget() const;
+    double BestBandwidth() const;
+    double KneeTarget() const;
     // A new target: settle for a request's duration, then measure.
     void SetTarget(double target, Clock::time_point now);
     // The same target, measured again from now.
@@ -83,13 +87,13 @@ private:
     Phase phase_ = Phase::Startup;
     double target_value_ = kInitialTarget;
     std::atomic<uint32_t> target_{static_cast<uint32_t>(kInitialTarget)};
+    std::atomic<uint64_t> received_{0};
     std::atomic<bool> waited_{false};
 
     // The current step: settling until measure_from_, measuring until step_end_.
     Clock::time_point measure_from_;
     Clock::time_point step_end_;
-    double step_bytes_ = 0;           // of requests ended while measuring
-    double step_request_seconds_ = 0; // their durations, summed
+    uint64_t received_at_measure_ = 0;
     bool measuring_ = false;
 
     double mean_request_seconds_ = 0; // moving average; 0 until a request ends
