@@ -77,7 +77,7 @@ void InFlightController::Completed(double seconds, double first_byte_seconds) {
 double InFlightController::StepSeconds() const {
     // One request duration lets a new target take effect (requests started under the old one
     // end); bounded so that fast links still average over enough bytes and slow ones still move.
-    return completed_ == 0 ? 0.1 : std::clamp(mean_request_seconds_, 0.05, 1.0);
+    return completed_ == 0 ? 0.1 : std::clamp(mean_request_seconds_, 0.02, 1.0);
 }
 
 void InFlightController::Tick(Clock::time_point now) {
