@@ -232,14 +232,14 @@ std::string InFlightController::Describe() const {
                       target_.load());
         return text;
     }
-    std::snprintf(text, sizeof(text),
-                  "in flight per host %u, self-tuned (%s; %zu changes, %llu probes): %.0fx the knee, "
-                  "%.0f requests with 95%% of the best bandwidth seen, %.1f MB/s; first byte %.0f "
-                  "ms, request %.3f s",
-                  target_.load(), PhaseName(phase_), history_.size() - 1,
-                  static_cast<unsigned long long>(probes_), kHeadroom, KneeTarget(),
-                  BestBandwidth() / 1e6,
-                  min_first_byte_seconds_ * 1000, mean_request_seconds_);
+    std::snprintf(
+        text, sizeof(text),
+        "in flight per host %u, self-tuned (%s; %zu changes, %llu probes): %.0fx the knee, "
+        "%.0f requests with 95%% of the best bandwidth seen, %.1f MB/s; first byte %.0f "
+        "ms, request %.3f s",
+        target_.load(), PhaseName(phase_), history_.size() - 1,
+        static_cast<unsigned long long>(probes_), kHeadroom, KneeTarget(), BestBandwidth() / 1e6,
+        min_first_byte_seconds_ * 1000, mean_request_seconds_);
     return text;
 }
 
