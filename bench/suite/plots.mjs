@@ -51,7 +51,8 @@ plot '${name}.dat' using 1:2 with linespoints lw 2 pt 7 title 'Sluice, rig (remo
 `);
 }
 
-// The trace's spans, one row per thread lane: fetches, decodes, file plans, parks.
+// The trace's spans, one row per thread lane: fetches, decodes, file plans, parks; and the
+// in-flight controller's target per host over time (a counter in the trace), on the right axis.
 export function timelinePlot(directory, name, title, tracePath) {
   const trace = JSON.parse(fs.readFileSync(tracePath, 'utf8'));
   const names = new Map();
@@ -62,10 +63,16 @@ export function timelinePlot(directory, name, title, tracePath) {
   const blocks = kinds.map((kind) => trace.traceEvents
     .filter((e) => e.ph === 'X' && e.name === kind && row.has(e.tid))
     .map((e) => `${e.ts / 1e6} ${(e.ts + Math.max(e.dur, 1)) / 1e6} ${row.get(e.tid)}`).join('\n') || '0 0 -10');
+  const target = trace.traceEvents.filter((e) => e.ph === 'C' && e.name === 'in-flight target per host')
+    .sort((a, b) => a.ts - b.ts).map((e) => `${e.ts / 1e6} ${e.args.value}`);
+  blocks.push(target.join('\n') || '0 0');
   fs.writeFileSync(path.join(directory, `${name}.dat`), blocks.join('\n\n\n') + '\n');
   const tics = lanes.map((tid) => `'${names.get(tid)}' ${row.get(tid)}`).join(', ');
   const colors = ['#1f77b4', '#2ca02c', '#9467bd', '#d62728'];
   const plots = kinds.map((kind, i) => `'${name}.dat' index ${i} using (($1+$2)/2):3:(($2-$1)/2):(0.38) with boxxyerror fs solid 0.8 noborder lc rgb '${colors[i]}' title '${kind}'`);
+  if (target.length) {
+    plots.push(`'${name}.dat' index ${kinds.length} using 1:2 axes x1y2 with steps lw 2 lc rgb 'black' title 'requests in flight per host: target'`);
+  }
   return gnuplot(directory, name, `cd '${directory}'
 set terminal pngcairo noenhanced size 1400,${Math.max(400, 40 + lanes.length * 26)} font ",9"
 set output '${path.join(directory, name)}.png'
@@ -73,6 +80,9 @@ set title '${title}'
 set xlabel 'seconds'
 set ytics (${tics})
 set yrange [0.4:${lanes.length + 0.6}]
+set y2range [0:*]
+set y2tics
+set y2label 'in-flight target'
 set grid x
 set key outside top center horizontal
 plot ${plots.join(', ')}
