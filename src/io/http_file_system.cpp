@@ -50,7 +50,7 @@ public:
     static constexpr uint64_t kTailBytes = 64 * 1024;
 
     HttpFileHandle(HttpClient& client, RemoteObject object)
-        : client_(client), object_(std::move(object)) {
+        : client_(client), object_(std::move(object)), link_(client_.LinkTo(object_.url)) {
         Stat();
     }
 
@@ -69,9 +69,7 @@ public:
 
     bool ReadsAsynchronously() const override { return true; }
     std::string ReadRoute() const override { return "curl multi on the HTTP event threads"; }
-    std::shared_ptr<const InFlightController> InFlight() const override {
-        return client_.LinkTo(object_.url);
-    }
+    std::shared_ptr<const InFlightController> InFlight() const override { return link_; }
 
     void ReadAsync(AsyncRead read) override {
         try {
@@ -234,6 +232,8 @@ private:
 
     HttpClient& client_;
     RemoteObject object_;
+    // Its host's, found once: the scan asks for it with every job.
+    std::shared_ptr<const InFlightController> link_;
     uint64_t size_ = 0;
     std::string etag_;
     // The object's last bytes, from the request that opened it.
