@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
     const int ranges = std::atoi(argv[3]);
     constexpr uint64_t kRange = 1 << 20;
     sluice::VirtualFileSystem file_system;
-    auto handle = file_system.Open(url);
+    auto handle = file_system.Open(url, {});
     const uint64_t slots = handle->Size() / kRange;
     if (slots == 0 || concurrency < 1 || ranges < 1) {
         std::fprintf(stderr, "need a file of at least 1 MiB and positive counts\n");
@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
         threads.emplace_back([&] {
             std::vector<char> buffer(kRange);
             for (int i = next++; i < ranges; i = next++) {
-                handle->Read(buffer.data(), kRange, (static_cast<uint64_t>(i) % slots) * kRange);
+                handle->Read(buffer.data(), kRange, (static_cast<uint64_t>(i) % slots) * kRange,
+                             {});
             }
         });
     }

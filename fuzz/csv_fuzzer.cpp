@@ -17,7 +17,7 @@ uint64_t CountRows(MemoryFileSystem& file_system, uint64_t buffer_size) {
     options.buffer_size = buffer_size;
     options.max_line_size = 1 << 16;
     CsvScanFormat format(options, false, true);
-    std::shared_ptr<ScanFile> file = format.Open(file_system, "fuzz.csv");
+    std::shared_ptr<ScanFile> file = format.Open(file_system, "fuzz.csv", {});
     FileProjection projection;
     for (size_t i = 0; i < file->Columns().size(); i++) {
         projection.columns.push_back(i);
@@ -27,13 +27,13 @@ uint64_t CountRows(MemoryFileSystem& file_system, uint64_t buffer_size) {
     for (const ScanColumn& column : file->Columns()) {
         types.push_back(column.type);
     }
-    FileJobs planned = file->PlanJobs(projection);
+    FileJobs planned = file->PlanJobs(projection, {});
     uint64_t rows = 0;
     DataChunk chunk(types);
     for (const ScanJobPlan& job : planned.jobs) {
         ByteBuffer bytes = ByteBuffer::Allocate(job.ranges[0].length);
-        file->handle()->Read(bytes.get(), job.ranges[0].length, job.ranges[0].offset);
-        std::unique_ptr<ScanJobDecoder> decoder = file->Decode(job, {bytes});
+        file->handle()->Read(bytes.get(), job.ranges[0].length, job.ranges[0].offset, {});
+        std::unique_ptr<ScanJobDecoder> decoder = file->Decode(job, {bytes}, {});
         if (!decoder->Ready(Waker())) {
             abort(); // jobs decoded in order always know where they start
         }

@@ -17,7 +17,7 @@ public:
     uint64_t Size() const override { return size_; }
     std::string Version() const override { return ""; }
     bool IsRemote() const override { return false; }
-    void Read(void* buffer, uint64_t length, uint64_t offset) override {
+    void Read(void* buffer, uint64_t length, uint64_t offset, const IoContext&) override {
         if (offset > size_ || length > size_ - offset) {
             throw Exception(ErrorKind::IO, "read past the end of the fuzz input");
         }
@@ -34,7 +34,7 @@ private:
 class MemoryFileSystem : public FileSystem {
 public:
     MemoryFileSystem(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-    std::unique_ptr<FileHandle> Open(const std::string& path) override {
+    std::unique_ptr<FileHandle> Open(const std::string& path, const IoContext&) override {
         return std::make_unique<MemoryFileHandle>(data_, size_, path);
     }
     std::vector<FileInfo> Glob(const std::string& pattern) override { return {{pattern, size_}}; }

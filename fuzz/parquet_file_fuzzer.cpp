@@ -30,7 +30,7 @@ void DecodeMiddleSlice(MemoryFileHandle& file, std::shared_ptr<const ParquetFile
             return;
         }
         std::vector<uint8_t> bytes(range->length);
-        file.Read(bytes.data(), bytes.size(), range->offset);
+        file.Read(bytes.data(), bytes.size(), range->offset, {});
         ByteRange chunk = reader->PlanRowGroup(group, {id})[0];
         try {
             offsets.push_back(DecodeOffsetIndex(bytes.data(), bytes.size(), chunk.offset,
@@ -43,7 +43,7 @@ void DecodeMiddleSlice(MemoryFileHandle& file, std::shared_ptr<const ParquetFile
                 continue;
             }
             bytes.resize(bounds->length);
-            file.Read(bytes.data(), bytes.size(), bounds->offset);
+            file.Read(bytes.data(), bytes.size(), bounds->offset, {});
             try {
                 size_t pages = offsets.back().page_locations.size();
                 ColumnIndex index = DecodeColumnIndex(bytes.data(), bytes.size(), pages);
@@ -60,7 +60,7 @@ void DecodeMiddleSlice(MemoryFileHandle& file, std::shared_ptr<const ParquetFile
     std::vector<ByteBuffer> buffers;
     for (const ByteRange& range : slice.ranges) {
         buffers.push_back(ByteBuffer::Allocate(range.length));
-        file.Read(buffers.back().get(), range.length, range.offset);
+        file.Read(buffers.back().get(), range.length, range.offset, {});
     }
     RowGroupDecoder decoder(reader, slice, column_ids, std::move(buffers));
     DataChunk chunk(types);
@@ -93,7 +93,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             std::vector<ByteBuffer> buffers;
             for (const ByteRange& range : reader->PlanRowGroup(group, column_ids)) {
                 buffers.push_back(ByteBuffer::Allocate(range.length));
-                file.Read(buffers.back().get(), range.length, range.offset);
+                file.Read(buffers.back().get(), range.length, range.offset, {});
             }
             const RowGroup& row_group = reader->metadata().row_groups[group];
             for (const ColumnChunk& chunk : row_group.columns) {

@@ -98,11 +98,13 @@ public:
     virtual double DistinctEstimate(size_t /*column*/) const { return -1; }
     // Whether decoded jobs know each row's number in the file (file_row_number).
     virtual bool KnowsRowNumbers() const = 0;
-    // Cuts the file into jobs reading `projection`. Called once, before any Decode.
-    virtual FileJobs PlanJobs(const FileProjection& projection) = 0;
-    // A decoder over `job`'s bytes: `buffers[i]` holds `job.ranges[i]`.
-    virtual std::unique_ptr<ScanJobDecoder> Decode(const ScanJobPlan& job,
-                                                   std::vector<ByteBuffer> buffers) = 0;
+    // Cuts the file into jobs reading `projection` (reading indexes under `context`). Called
+    // once, before any Decode.
+    virtual FileJobs PlanJobs(const FileProjection& projection, const IoContext& context) = 0;
+    // A decoder over `job`'s bytes: `buffers[i]` holds `job.ranges[i]`. A decoder that must read
+    // past them (a CSV row running beyond its job's range) reads under `context`.
+    virtual std::unique_ptr<ScanJobDecoder>
+    Decode(const ScanJobPlan& job, std::vector<ByteBuffer> buffers, const IoContext& context) = 0;
 };
 
 // What the multi-file scan needs from a file format, and all it knows of it: open a file (read
@@ -111,7 +113,8 @@ class ScanFormat {
 public:
     virtual ~ScanFormat() = default;
     virtual std::string Name() const = 0; // "READ_PARQUET"
-    virtual std::shared_ptr<ScanFile> Open(FileSystem& file_system, const std::string& path) = 0;
+    virtual std::shared_ptr<ScanFile> Open(FileSystem& file_system, const std::string& path,
+                                           const IoContext& context) = 0;
 };
 
 } // namespace sluice

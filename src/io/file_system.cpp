@@ -5,8 +5,7 @@ namespace sluice {
 void FileHandle::ReadAsync(AsyncRead read) {
     std::exception_ptr error;
     try {
-        ScopedIoContext context(read.context);
-        Read(read.buffer, read.length, read.offset);
+        Read(read.buffer, read.length, read.offset, read.context);
     } catch (...) {
         error = std::current_exception();
     }

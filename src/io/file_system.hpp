@@ -32,7 +32,8 @@ public:
     virtual const std::string& path() const = 0;
     virtual uint64_t Size() const = 0;
     // Reads exactly `length` bytes at `offset`; throws an IO error naming the file otherwise.
-    virtual void Read(void* buffer, uint64_t length, uint64_t offset) = 0;
+    // `context` cancels the read and counts it.
+    virtual void Read(void* buffer, uint64_t length, uint64_t offset, const IoContext& context) = 0;
     // Whether ReadAsync returns before the bytes arrive. When not, callers that must not wait
     // run Read on a thread that may (the ASYNC pool).
     virtual bool ReadsAsynchronously() const { return false; }
@@ -61,7 +62,9 @@ struct FileInfo {
 class FileSystem {
 public:
     virtual ~FileSystem() = default;
-    virtual std::unique_ptr<FileHandle> Open(const std::string& path) = 0;
+    // Opens `path` (for remote files, one request that answers the size and the last bytes,
+    // made under `context`).
+    virtual std::unique_ptr<FileHandle> Open(const std::string& path, const IoContext& context) = 0;
     // Files matching a pattern with *, ? and ** (any depth), sorted by path. A pattern without
     // wildcards names one file: local file systems check that it exists, remote ones leave that
     // to Open, which asks the server anyway (one request instead of two).

@@ -152,9 +152,6 @@ HttpResponse HttpClient::Execute(HttpRequest& request) {
         throw Exception(ErrorKind::Internal,
                         "a blocking HTTP request was made on an HTTP event thread");
     }
-    if (!request.context.cancel && !request.context.statistics) {
-        request.context = CurrentIoContext();
-    }
     std::promise<HttpResponse> answer;
     std::future<HttpResponse> future = answer.get_future();
     Submit(request, [&answer](HttpResponse response, std::exception_ptr error) {

@@ -101,8 +101,7 @@ public:
     // Starts the request and returns at once; `done` runs on an event thread, must be quick,
     // and must not throw or wait for another request.
     void Submit(HttpRequest request, HttpCompletion done);
-    // Submit, then wait: returns the response or throws its error. A request without a context
-    // takes the calling thread's (CurrentIoContext).
+    // Submit, then wait: returns the response or throws its error.
     HttpResponse Execute(HttpRequest& request);
 
     // Whether a response status is worth retrying.

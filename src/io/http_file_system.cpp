@@ -49,9 +49,9 @@ public:
     // Enough for the footers of most Parquet files; a larger one costs a second request.
     static constexpr uint64_t kTailBytes = 64 * 1024;
 
-    HttpFileHandle(HttpClient& client, RemoteObject object)
+    HttpFileHandle(HttpClient& client, RemoteObject object, const IoContext& context)
         : client_(client), object_(std::move(object)), link_(client_.LinkTo(object_.url)) {
-        Stat();
+        Stat(context);
     }
 
     const std::string& path() const override { return object_.name; }
@@ -59,11 +59,12 @@ public:
     std::string Version() const override { return etag_; }
     bool IsRemote() const override { return true; }
 
-    void Read(void* buffer, uint64_t length, uint64_t offset) override {
+    void Read(void* buffer, uint64_t length, uint64_t offset, const IoContext& context) override {
         if (ServedWithoutRequest(buffer, length, offset)) {
             return;
         }
         HttpRequest request = RangeRequest(buffer, length, offset);
+        request.context = context;
         Accept(client_.Execute(request), buffer, length, offset);
     }
 
@@ -173,9 +174,10 @@ private:
     // One GET for the last kTailBytes answers the size (Content-Range's total), the version
     // (ETag) and the bytes a Parquet footer or a file's end is read from: no HEAD, one round
     // trip before data flows.
-    void Stat() {
+    void Stat(const IoContext& context) {
         HttpRequest probe = Request();
         probe.suffix = kTailBytes;
+        probe.context = context;
         HttpResponse response = client_.Execute(probe);
         uint64_t first = 0, last = 0;
         std::optional<uint64_t> total;
@@ -249,12 +251,14 @@ bool HttpFileSystem::Handles(const std::string& path) {
     return StartsWith(path, "http://") || StartsWith(path, "https://");
 }
 
-std::unique_ptr<FileHandle> OpenRemoteObject(HttpClient& client, RemoteObject object) {
-    return std::make_unique<HttpFileHandle>(client, std::move(object));
+std::unique_ptr<FileHandle> OpenRemoteObject(HttpClient& client, RemoteObject object,
+                                             const IoContext& context) {
+    return std::make_unique<HttpFileHandle>(client, std::move(object), context);
 }
 
-std::unique_ptr<FileHandle> HttpFileSystem::Open(const std::string& path) {
-    return OpenRemoteObject(client_, {path, path, nullptr, nullptr});
+std::unique_ptr<FileHandle> HttpFileSystem::Open(const std::string& path,
+                                                 const IoContext& context) {
+    return OpenRemoteObject(client_, {path, path, nullptr, nullptr}, context);
 }
 
 std::vector<FileInfo> HttpFileSystem::Glob(const std::string& pattern) {

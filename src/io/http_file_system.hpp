@@ -23,13 +23,14 @@ struct RemoteObject {
 };
 
 // A FileHandle over a RemoteObject, with the checks described below.
-std::unique_ptr<FileHandle> OpenRemoteObject(HttpClient& client, RemoteObject object);
+std::unique_ptr<FileHandle> OpenRemoteObject(HttpClient& client, RemoteObject object,
+                                             const IoContext& context);
 
 class HttpFileSystem : public FileSystem {
 public:
     explicit HttpFileSystem(HttpClient& client) : client_(client) {}
 
-    std::unique_ptr<FileHandle> Open(const std::string& path) override;
+    std::unique_ptr<FileHandle> Open(const std::string& path, const IoContext& context) override;
     std::vector<FileInfo> Glob(const std::string& pattern) override;
 
     static bool Handles(const std::string& path);

@@ -16,29 +16,14 @@ struct ReadStatistics {
 };
 
 // What a read is for: a flag that aborts it (HTTP transfers in flight stop within milliseconds)
-// and the statistics it counts into. Asynchronous reads carry theirs explicitly, since they
-// finish on an I/O thread that knows nothing of the caller.
+// and the statistics it counts into. Every read and every open carries one explicitly, blocking
+// or not: a transfer may be driven by a thread that knows nothing of its caller. An empty
+// context (nothing to cancel, nothing to count) is the simple caller's.
 struct IoContext {
     const std::atomic<bool>* cancel = nullptr;
     ReadStatistics* statistics = nullptr;
 
     bool Cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
-};
-
-// The context of the blocking reads made on this thread. FileHandle::Read has no room for one
-// and most callers need none, so the caller of a blocking read sets it for its duration with
-// ScopedIoContext; the I/O layer copies it into the explicit context of the request it makes.
-const IoContext& CurrentIoContext();
-
-class ScopedIoContext {
-public:
-    explicit ScopedIoContext(IoContext context);
-    ~ScopedIoContext();
-    ScopedIoContext(const ScopedIoContext&) = delete;
-    ScopedIoContext& operator=(const ScopedIoContext&) = delete;
-
-private:
-    IoContext previous_;
 };
 
 } // namespace sluice

@@ -48,8 +48,8 @@ public:
         ring_->Submit(fd_, path_, std::move(read));
     }
 
-    void Read(void* buffer, uint64_t length, uint64_t offset) override {
-        if (ReadStatistics* statistics = CurrentIoContext().statistics) {
+    void Read(void* buffer, uint64_t length, uint64_t offset, const IoContext& context) override {
+        if (ReadStatistics* statistics = context.statistics) {
             statistics->requests++;
             statistics->bytes += length;
         }
@@ -91,7 +91,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<FileHandle> LocalFileSystem::Open(const std::string& path_or_url) {
+std::unique_ptr<FileHandle> LocalFileSystem::Open(const std::string& path_or_url,
+                                                  const IoContext& /*context*/) {
     std::string path = StripScheme(path_or_url);
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {

@@ -17,7 +17,7 @@ public:
     LocalFileSystem();
     ~LocalFileSystem() override;
 
-    std::unique_ptr<FileHandle> Open(const std::string& path) override;
+    std::unique_ptr<FileHandle> Open(const std::string& path, const IoContext& context) override;
     std::vector<FileInfo> Glob(const std::string& pattern) override;
 
     // Handles opened from now on read through io_uring or not (local_io_uring).

@@ -258,7 +258,7 @@ S3FileSystem::Signer(const S3Config& config, const std::string& host, const std:
     };
 }
 
-std::unique_ptr<FileHandle> S3FileSystem::Open(const std::string& path) {
+std::unique_ptr<FileHandle> S3FileSystem::Open(const std::string& path, const IoContext& context) {
     S3Config config = this->config();
     Location location = Parse(path);
     if (location.key.empty()) {
@@ -275,7 +275,8 @@ std::unique_ptr<FileHandle> S3FileSystem::Open(const std::string& path) {
         }
         return why;
     };
-    return OpenRemoteObject(client_, {url, path, Signer(config, host, url_path, ""), explain});
+    return OpenRemoteObject(client_, {url, path, Signer(config, host, url_path, ""), explain},
+                            context);
 }
 
 std::vector<FileInfo> S3FileSystem::Glob(const std::string& pattern) {

@@ -32,7 +32,7 @@ public:
     explicit S3FileSystem(HttpClient& client) : client_(client) {}
 
     void SetConfig(S3Config config);
-    std::unique_ptr<FileHandle> Open(const std::string& path) override;
+    std::unique_ptr<FileHandle> Open(const std::string& path, const IoContext& context) override;
     std::vector<FileInfo> Glob(const std::string& pattern) override;
 
     static bool Handles(const std::string& path);

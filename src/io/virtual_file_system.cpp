@@ -45,8 +45,9 @@ FileSystem& VirtualFileSystem::Backend(const std::string& path) {
     return *local_;
 }
 
-std::unique_ptr<FileHandle> VirtualFileSystem::Open(const std::string& path) {
-    return Backend(path).Open(path);
+std::unique_ptr<FileHandle> VirtualFileSystem::Open(const std::string& path,
+                                                    const IoContext& context) {
+    return Backend(path).Open(path, context);
 }
 
 std::vector<FileInfo> VirtualFileSystem::Glob(const std::string& pattern) {

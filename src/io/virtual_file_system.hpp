@@ -19,7 +19,7 @@ public:
     VirtualFileSystem();
     ~VirtualFileSystem() override;
 
-    std::unique_ptr<FileHandle> Open(const std::string& path) override;
+    std::unique_ptr<FileHandle> Open(const std::string& path, const IoContext& context) override;
     std::vector<FileInfo> Glob(const std::string& pattern) override;
 
     // Serves paths starting with `prefix` ("mem://") from `file_system`: embedders' own storage,

@@ -431,7 +431,7 @@ TableFunction SniffCsvFunction(Database& database) {
             throw Exception(ErrorKind::Binder, "sniff_csv takes one argument: a file path");
         }
         CsvScanFormat format(options.read, false, options.parallel);
-        format.Open(database.file_system(), input.Scalar(0, "sniff_csv").ToString());
+        format.Open(database.file_system(), input.Scalar(0, "sniff_csv").ToString(), IoContext{});
         csv::CsvSniffResult sniffed = format.Sniffed();
         std::string columns = "[";
         std::string prompt_columns;

@@ -152,7 +152,6 @@ void JobFetcher::CountRequest(const ByteRange& range) {
 void JobFetcher::ReadRequest(ScanJob& job, size_t request) {
     const ByteRange& range = job.layout.requests[request];
     uint8_t* target = RequestTarget(job, request);
-    ScopedIoContext context({&cancelled_, &statistics_.reads});
     ScopedTraceSpan span("fetch");
     if (TraceRecorder::Active()) {
         span.SetArgs("\"bytes\": " + std::to_string(range.length) + ", \"offset\": " +
@@ -164,7 +163,7 @@ void JobFetcher::ReadRequest(ScanJob& job, size_t request) {
         if (cancelled_.load()) {
             throw Exception(ErrorKind::Interrupted, "fetch cancelled");
         }
-        job.handle->Read(target, range.length, range.offset);
+        job.handle->Read(target, range.length, range.offset, {&cancelled_, &statistics_.reads});
     } catch (...) {
         statistics_.in_flight.End();
         throw;

@@ -222,7 +222,7 @@ std::shared_ptr<MultiFileBinding> BindMultiFile(ScanFormat& format, FileSystem& 
     size_t open_now = options.union_by_name ? binding->paths.size() : 1;
     binding->opened.resize(binding->paths.size());
     RunConcurrently(scheduler, TaskPool::Async, open_now, [&](size_t i) {
-        binding->opened[i] = format.Open(file_system, binding->paths[i]);
+        binding->opened[i] = format.Open(file_system, binding->paths[i], IoContext{});
     });
     if (options.union_by_name) {
         UnifyByName(*binding);

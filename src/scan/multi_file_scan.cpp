@@ -67,6 +67,9 @@ public:
     std::atomic<int> next_task_id{0};
 
     bool cancelled() const { return cancelled_.load(); }
+    // What the scan's own reads (opening and planning files, a decoder's reads past its job)
+    // are cancelled by and counted into.
+    IoContext ReadContext() { return {&cancelled_, &statistics.reads}; }
 
     void ThrowIfFailed() {
         std::lock_guard<std::mutex> guard(mutex_);
@@ -204,7 +207,8 @@ public:
         statistics.jobs_scanned++;
         const FileSlot& slot = files_[job.file];
         return binding->CompleteDecoder(slot.path, slot.plan.projected, column_ids, types,
-                                        slot.plan.file->Decode(job.plan, job.RangeBuffers()),
+                                        slot.plan.file->Decode(job.plan, job.RangeBuffers(),
+                                                               ReadContext()),
                                         job.plan.first_row);
     }
 
@@ -264,9 +268,8 @@ private:
     // Opens and plans `file` (I/O: called without the lock; the slot's path is constant).
     std::pair<FilePlan, std::exception_ptr> ReadPlan(size_t file) {
         try {
-            ScopedIoContext context({&cancelled_, &statistics.reads});
             return {PlanFile(*format, *binding, files_[file].path, column_ids, filters,
-                             max_job_bytes_, *services.file_system),
+                             max_job_bytes_, *services.file_system, ReadContext()),
                     nullptr};
         } catch (...) {
             return {FilePlan{}, std::current_exception()};

@@ -180,8 +180,8 @@ TEST(HttpEventLoop, HundredsOfRangeReadsOnOneEventThread) {
     HttpOptions options;
     options.io_threads = 1;
     client.SetOptions(options);
-    auto handle =
-        OpenRemoteObject(client, {nginx.Url("slow/pattern.bin"), "pattern.bin", nullptr, nullptr});
+    auto handle = OpenRemoteObject(
+        client, {nginx.Url("slow/pattern.bin"), "pattern.bin", nullptr, nullptr}, {});
     ASSERT_TRUE(handle->ReadsAsynchronously());
     constexpr size_t kReads = 300, kLength = 1000;
     std::vector<std::string> buffers(kReads, std::string(kLength, '\0'));
@@ -208,7 +208,7 @@ TEST(HttpEventLoop, HundredsOfRangeReadsOnOneEventThread) {
     EXPECT_EQ(statistics.bytes.load(), kReads * kLength);
     // The blocking read on top of the asynchronous one.
     std::string tail(100, '\0');
-    handle->Read(tail.data(), tail.size(), (1 << 20) - 100);
+    handle->Read(tail.data(), tail.size(), (1 << 20) - 100, {});
     EXPECT_EQ(static_cast<unsigned char>(tail[99]), ((1 << 20) - 1) * 7 % 251);
 }
 
@@ -217,8 +217,8 @@ TEST(HttpEventLoop, CancelAbortsTransfersWaitingOnTheServer) {
     ASSERT_TRUE(nginx.Running()) << "nginx (Debian's nginx-extras) did not start";
     nginx.WriteFile("pattern.bin", 1 << 20); // reads below its last 64 KiB (read at open)
     HttpClient client;
-    auto handle =
-        OpenRemoteObject(client, {nginx.Url("long/pattern.bin"), "pattern.bin", nullptr, nullptr});
+    auto handle = OpenRemoteObject(
+        client, {nginx.Url("long/pattern.bin"), "pattern.bin", nullptr, nullptr}, {});
     std::atomic<bool> cancel{false};
     std::vector<std::string> buffers(40, std::string(100, '\0'));
     Completions completions;

@@ -39,7 +39,7 @@ TEST(LocalReads, IoUringAndPreadGiveIdenticalBytes) {
     constexpr size_t kSize = 8 << 20;
     fs::path path = WriteRandomFile("uring.bin", kSize);
     LocalFileSystem file_system;
-    auto handle = file_system.Open(path.string());
+    auto handle = file_system.Open(path.string(), {});
     EXPECT_EQ(handle->ReadsAsynchronously(), UsesIoUring(*handle));
 
     struct Read {
@@ -80,7 +80,7 @@ TEST(LocalReads, IoUringAndPreadGiveIdenticalBytes) {
     EXPECT_EQ(failed, 0u);
     uint64_t total = 0;
     for (Read& read : reads) {
-        handle->Read(read.blocking.data(), read.length, read.offset);
+        handle->Read(read.blocking.data(), read.length, read.offset, {});
         ASSERT_EQ(read.async, read.blocking)
             << "offset " << read.offset << " length " << read.length;
         total += read.length;
@@ -120,11 +120,11 @@ TEST(LocalReads, FallBackToPreadWhenIoUringIsOff) {
     fs::path path = WriteRandomFile("off.bin", 1 << 16);
     LocalFileSystem file_system;
     file_system.SetUseIoUring(false);
-    auto handle = file_system.Open(path.string());
+    auto handle = file_system.Open(path.string(), {});
     EXPECT_FALSE(handle->ReadsAsynchronously());
     EXPECT_EQ(handle->ReadRoute(), "pread on the ASYNC pool (local_io_uring is false)");
     file_system.SetUseIoUring(true);
-    auto again = file_system.Open(path.string());
+    auto again = file_system.Open(path.string(), {});
     EXPECT_EQ(again->ReadsAsynchronously(), UsesIoUring(*again));
     fs::remove(path);
 }

@@ -59,7 +59,7 @@ protected:
 
     std::vector<uint8_t> Read(const ByteRange& range) {
         std::vector<uint8_t> bytes(range.length);
-        file_->handle()->Read(bytes.data(), bytes.size(), range.offset);
+        file_->handle()->Read(bytes.data(), bytes.size(), range.offset, {});
         return bytes;
     }
 
@@ -77,7 +77,7 @@ protected:
         std::vector<ByteBuffer> buffers;
         for (const ByteRange& range : slice.ranges) {
             buffers.push_back(ByteBuffer::Allocate(range.length));
-            file_->handle()->Read(buffers.back().get(), range.length, range.offset);
+            file_->handle()->Read(buffers.back().get(), range.length, range.offset, {});
         }
         RowGroupDecoder decoder(reader_, slice, columns_, std::move(buffers));
         return Rows(decoder);
@@ -114,9 +114,9 @@ protected:
             std::vector<ByteBuffer> buffers;
             for (const ByteRange& range : job.ranges) {
                 buffers.push_back(ByteBuffer::Allocate(range.length));
-                file.handle()->Read(buffers.back().get(), range.length, range.offset);
+                file.handle()->Read(buffers.back().get(), range.length, range.offset, {});
             }
-            auto decoder = file.Decode(job, std::move(buffers));
+            auto decoder = file.Decode(job, std::move(buffers), {});
             DataChunk chunk(types_);
             int64_t decoded = 0;
             while (true) {
@@ -278,7 +278,7 @@ TEST_F(PageIndexFile, PlannedJobsTileTheGroupAndFiltersSkipPages) {
     projection.max_job_bytes = whole_bytes / 5;
     for (const std::string& path : {path_, path_without_index_}) {
         auto file = OpenParquetFile(local_, path);
-        FileJobs planned = file->PlanJobs(projection);
+        FileJobs planned = file->PlanJobs(projection, {});
         ASSERT_GE(planned.jobs.size(), 4u) << path;
         EXPECT_EQ(planned.units_cut, 1u);
         CheckJobsTileTheGroup(*file, planned, whole_bytes);
@@ -288,7 +288,7 @@ TEST_F(PageIndexFile, PlannedJobsTileTheGroupAndFiltersSkipPages) {
     auto unindexed = OpenParquetFile(local_, path_without_index_);
     projection.max_job_bytes = 0;
     projection.filters = {{0, TableFilter::Op::GreaterEqual, BigInt(20000), {}}};
-    FileJobs whole = unindexed->PlanJobs(projection);
+    FileJobs whole = unindexed->PlanJobs(projection, {});
     ASSERT_EQ(whole.jobs.size(), 1u);
     EXPECT_EQ(whole.rows_pruned_by_page_index, 0u);
 
@@ -296,7 +296,7 @@ TEST_F(PageIndexFile, PlannedJobsTileTheGroupAndFiltersSkipPages) {
     auto file = OpenParquetFile(local_, path_);
     projection.filters = {{0, TableFilter::Op::GreaterEqual, BigInt(20000), {}},
                           {0, TableFilter::Op::LessEqual, BigInt(20999), {}}};
-    FileJobs filtered = file->PlanJobs(projection);
+    FileJobs filtered = file->PlanJobs(projection, {});
     ASSERT_EQ(filtered.jobs.size(), 1u);
     EXPECT_LE(filtered.jobs[0].first_row, 20000);
     EXPECT_GE(filtered.jobs[0].first_row + filtered.jobs[0].rows, 21000);
@@ -307,7 +307,7 @@ TEST_F(PageIndexFile, PlannedJobsTileTheGroupAndFiltersSkipPages) {
     auto empty_file = OpenParquetFile(local_, path_);
     projection.filters = {{0, TableFilter::Op::Equal, BigInt(-5), {}},
                           {4, TableFilter::Op::IsNull, Value(), {}}};
-    FileJobs none = empty_file->PlanJobs(projection);
+    FileJobs none = empty_file->PlanJobs(projection, {});
     EXPECT_TRUE(none.jobs.empty());
 }
 

@@ -30,7 +30,7 @@ const std::string kPrefix = "latency://";
 
 // Local files behind `latency` per request (open, and every read). Counts requests, bytes read,
 // and the most requests in flight at once. A read waits out its latency in small steps so that a
-// cancelled read (CurrentIoContext) stops at once, as an aborted HTTP transfer does. It can
+// cancelled read (its IoContext) stops at once, as an aborted HTTP transfer does. It can
 // fail one chosen read, and it can pose as remote storage (a version, IsRemote) for the caches.
 class LatencyFileSystem : public FileSystem {
 public:
@@ -57,7 +57,7 @@ public:
     }
 
     // Blocks for the latency as one request in flight; false if cancelled meanwhile.
-    bool Request() {
+    bool Request(const IoContext& context) {
         requests++;
         int64_t now = ++in_flight;
         int64_t seen = peak.load();
@@ -65,12 +65,12 @@ public:
         }
         bool cancelled = false;
         while (held.load() && !cancelled) {
-            cancelled = CurrentIoContext().Cancelled();
+            cancelled = context.Cancelled();
             std::this_thread::sleep_for(1ms);
         }
         auto deadline = std::chrono::steady_clock::now() + latency_;
         while (!cancelled && std::chrono::steady_clock::now() < deadline) {
-            if (CurrentIoContext().Cancelled()) {
+            if (context.Cancelled()) {
                 cancelled = true;
                 break;
             }
@@ -80,7 +80,7 @@ public:
         return !cancelled;
     }
 
-    std::unique_ptr<FileHandle> Open(const std::string& path) override;
+    std::unique_ptr<FileHandle> Open(const std::string& path, const IoContext& context) override;
     std::vector<FileInfo> Glob(const std::string& pattern) override {
         auto files = local_.Glob(pattern.substr(kPrefix.size()));
         for (auto& file : files) {
@@ -102,19 +102,19 @@ public:
     uint64_t Size() const override { return inner_->Size(); }
     std::string Version() const override { return owner_.version; }
     bool IsRemote() const override { return owner_.remote; }
-    void Read(void* buffer, uint64_t length, uint64_t offset) override {
+    void Read(void* buffer, uint64_t length, uint64_t offset, const IoContext& context) override {
         int64_t number = owner_.reads++;
         if (offset + length == Size()) {
             owner_.tail_reads++;
         }
-        if (!owner_.Request()) {
+        if (!owner_.Request(context)) {
             throw Exception(ErrorKind::Interrupted, "read cancelled");
         }
         if (number == owner_.fail_read.load()) {
             throw Exception(ErrorKind::IO, "injected failure reading " + path_ + " at offset " +
                                                std::to_string(offset));
         }
-        inner_->Read(buffer, length, offset);
+        inner_->Read(buffer, length, offset, context);
         owner_.bytes += length;
     }
 
@@ -124,10 +124,11 @@ private:
     std::unique_ptr<FileHandle> inner_;
 };
 
-std::unique_ptr<FileHandle> LatencyFileSystem::Open(const std::string& path) {
-    Request();
+std::unique_ptr<FileHandle> LatencyFileSystem::Open(const std::string& path,
+                                                    const IoContext& context) {
+    Request(context);
     return std::make_unique<LatencyFileHandle>(*this, path,
-                                               local_.Open(path.substr(kPrefix.size())));
+                                               local_.Open(path.substr(kPrefix.size()), context));
 }
 
 std::filesystem::path TestDirectory() {

@@ -242,8 +242,9 @@ bool CsvRowDecoder::ConvertRow(DataChunk& out, idx_t row, uint64_t row_start, ui
     return true;
 }
 
-CsvRangeDecoder::CsvRangeDecoder(CsvScanFile& file, const ScanJobPlan& job, ByteBuffer buffer)
-    : CsvRowDecoder(file, job, std::move(buffer), job.ranges[0].offset) {
+CsvRangeDecoder::CsvRangeDecoder(CsvScanFile& file, const ScanJobPlan& job, ByteBuffer buffer,
+                                 const IoContext& context)
+    : CsvRowDecoder(file, job, std::move(buffer), job.ranges[0].offset), context_(context) {
 }
 
 bool CsvRangeDecoder::Ready(const Waker& waker) {
@@ -272,7 +273,7 @@ bool CsvRangeDecoder::AtFileEnd() const {
 uint64_t CsvRangeDecoder::LineOf(uint64_t lines_before) {
     // Lines before this job's first row are only known by counting them again.
     return job_.begin == file_.data_start_ ? file_.lines_before_data_ + lines_before + 1
-                                           : file_.LineAt(*start_) + lines_before;
+                                           : file_.LineAt(*start_, context_) + lines_before;
 }
 
 // The first row begins after the first line break at or after the byte before the job's range
@@ -302,7 +303,7 @@ void CsvRangeDecoder::Grow(size_t keep_from) {
     ByteBuffer grown = ByteBuffer::Allocate(have + more);
     std::memcpy(grown.get(), buffer_.get() + keep_from, have);
     if (more > 0) {
-        file_.handle_->Read(grown.get() + have, more, from);
+        file_.handle_->Read(grown.get() + have, more, from, context_);
     }
     buffer_offset_ += keep_from;
     buffer_ = std::move(grown);

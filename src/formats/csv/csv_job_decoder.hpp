@@ -76,7 +76,9 @@ private:
 // stopped); a row crossing its end is completed by reading only the bytes it needs.
 class CsvRangeDecoder : public CsvRowDecoder {
 public:
-    CsvRangeDecoder(CsvScanFile& file, const ScanJobPlan& job, ByteBuffer buffer);
+    // Rows crossing the job's end are completed by reads under `context`.
+    CsvRangeDecoder(CsvScanFile& file, const ScanJobPlan& job, ByteBuffer buffer,
+                    const IoContext& context);
     bool Ready(const Waker& waker) override;
 
 private:
@@ -91,6 +93,7 @@ private:
     // Replaces the buffer with its bytes from `keep_from` on, followed by more of the file.
     void Grow(size_t keep_from);
 
+    IoContext context_;
     std::optional<uint64_t> start_;
 };
 

@@ -24,10 +24,10 @@ constexpr uint64_t kMaxJobTail = 64 * 1024;
 constexpr double kTailRows = 32;
 constexpr size_t kSniffCacheCapacity = 1024;
 
-ByteBuffer ReadAt(FileHandle& handle, uint64_t offset, uint64_t length) {
+ByteBuffer ReadAt(FileHandle& handle, uint64_t offset, uint64_t length, const IoContext& context) {
     ByteBuffer buffer = ByteBuffer::Allocate(length);
     if (length > 0) {
-        handle.Read(buffer.get(), length, offset);
+        handle.Read(buffer.get(), length, offset, context);
     }
     return buffer;
 }
@@ -43,11 +43,12 @@ struct FileHead {
     double compression_ratio = 1; // content bytes per file byte read
 };
 
-FileHead ReadHead(FileHandle& handle, const FileCoding& coding, uint64_t want) {
+FileHead ReadHead(FileHandle& handle, const FileCoding& coding, uint64_t want,
+                  const IoContext& context) {
     FileHead head;
     uint64_t size = handle.Size();
     if (!coding.Streamed()) {
-        head.bytes = ReadAt(handle, 0, std::min(size, want));
+        head.bytes = ReadAt(handle, 0, std::min(size, want), context);
         head.whole = head.bytes.size == size;
         return head;
     }
@@ -57,7 +58,7 @@ FileHead ReadHead(FileHandle& handle, const FileCoding& coding, uint64_t want) {
     size_t produced = 0;
     uint64_t offset = 0;
     while (produced < want && offset < size) {
-        ByteBuffer piece = ReadAt(handle, offset, std::min(kPiece, size - offset));
+        ByteBuffer piece = ReadAt(handle, offset, std::min(kPiece, size - offset), context);
         offset += piece.size;
         const uint8_t* input = piece.get();
         size_t left = piece.size;
@@ -201,7 +202,7 @@ double CsvScanFile::EstimatedRows() const {
     return static_cast<double>(handle_->Size() - data_start_) / bytes_per_row_;
 }
 
-FileJobs CsvScanFile::PlanJobs(const FileProjection& projection) {
+FileJobs CsvScanFile::PlanJobs(const FileProjection& projection, const IoContext& /*context*/) {
     projection_ = projection;
     parsers_.clear();
     for (size_t column : projection_.columns) {
@@ -259,11 +260,12 @@ FileJobs CsvScanFile::PlanJobs(const FileProjection& projection) {
 }
 
 std::unique_ptr<ScanJobDecoder> CsvScanFile::Decode(const ScanJobPlan& job,
-                                                    std::vector<ByteBuffer> buffers) {
+                                                    std::vector<ByteBuffer> buffers,
+                                                    const IoContext& context) {
     if (coding_.Streamed()) {
         return std::make_unique<CsvStreamDecoder>(*this, job, std::move(buffers[0]));
     }
-    return std::make_unique<CsvRangeDecoder>(*this, job, std::move(buffers[0]));
+    return std::make_unique<CsvRangeDecoder>(*this, job, std::move(buffers[0]), context);
 }
 
 std::optional<uint64_t> CsvScanFile::Line(size_t job, uint64_t lines_in_job) const {
@@ -274,8 +276,8 @@ std::optional<uint64_t> CsvScanFile::Line(size_t job, uint64_t lines_in_job) con
     return lines_before_data_ + *before + lines_in_job + 1;
 }
 
-uint64_t CsvScanFile::LineAt(uint64_t offset) {
-    ByteBuffer prefix = ReadAt(*handle_, data_start_, offset - data_start_);
+uint64_t CsvScanFile::LineAt(uint64_t offset, const IoContext& context) {
+    ByteBuffer prefix = ReadAt(*handle_, data_start_, offset - data_start_, context);
     csv::CsvTokenizer tokenizer(dialect_);
     tokenizer.Reset(reinterpret_cast<const char*>(prefix.get()), prefix.size, 0, true);
     std::vector<csv::CsvField> fields;
@@ -293,7 +295,8 @@ csv::CsvSniffResult CsvScanFormat::Sniffed() const {
     return *sniffed_;
 }
 
-std::shared_ptr<ScanFile> CsvScanFormat::Open(FileSystem& file_system, const std::string& path) {
+std::shared_ptr<ScanFile> CsvScanFormat::Open(FileSystem& file_system, const std::string& path,
+                                              const IoContext& context) {
     FileCoding coding;
     coding.compression = CompressionFromOption(options_.compression, path, "read_csv");
     coding.encoding = options_.encoding;
@@ -304,7 +307,7 @@ std::shared_ptr<ScanFile> CsvScanFormat::Open(FileSystem& file_system, const std
                                 " are not read (gzip and zstd are): '" + path + "'");
         }
     }
-    std::shared_ptr<FileHandle> handle = file_system.Open(path);
+    std::shared_ptr<FileHandle> handle = file_system.Open(path, context);
     std::optional<csv::CsvSniffResult> known;
     {
         std::lock_guard<std::mutex> guard(mutex_);
@@ -314,13 +317,13 @@ std::shared_ptr<ScanFile> CsvScanFormat::Open(FileSystem& file_system, const std
     }
     std::shared_ptr<const CsvFileLayout> layout;
     if (known) {
-        layout = std::make_shared<CsvFileLayout>(Learn(*handle, coding, known));
+        layout = std::make_shared<CsvFileLayout>(Learn(*handle, coding, known, context));
     } else {
         // A file sniffed before with the same options (a view bound again, a repeated query)
         // is not read again unless it changed.
         static FileVersionCache<CsvFileLayout> sniffed_files(kSniffCacheCapacity);
         layout = sniffed_files.Get(*handle, options_.SniffKey(), [&] {
-            return std::make_shared<CsvFileLayout>(Learn(*handle, coding, std::nullopt));
+            return std::make_shared<CsvFileLayout>(Learn(*handle, coding, std::nullopt, context));
         });
         std::lock_guard<std::mutex> guard(mutex_);
         if (!sniffed_) {
@@ -332,8 +335,9 @@ std::shared_ptr<ScanFile> CsvScanFormat::Open(FileSystem& file_system, const std
 }
 
 CsvFileLayout CsvScanFormat::Learn(FileHandle& handle, const FileCoding& coding,
-                                   const std::optional<csv::CsvSniffResult>& known) const {
-    FileHead head = ReadHead(handle, coding, known ? kHeaderBytes : kSniffBytes);
+                                   const std::optional<csv::CsvSniffResult>& known,
+                                   const IoContext& context) const {
+    FileHead head = ReadHead(handle, coding, known ? kHeaderBytes : kSniffBytes, context);
     uint64_t bom = ByteOrderMark(View(head.bytes));
     CsvFileLayout layout;
     layout.compression_ratio = head.compression_ratio;
@@ -373,7 +377,7 @@ CsvFileLayout CsvScanFormat::Learn(FileHandle& handle, const FileCoding& coding,
                                                          std::to_string(options_.max_line_size) +
                                                          " bytes (max_line_size raises the limit)");
         }
-        head = ReadHead(handle, coding, size * 2);
+        head = ReadHead(handle, coding, size * 2, context);
     }
 }
 

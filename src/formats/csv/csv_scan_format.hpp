@@ -76,9 +76,9 @@ public:
     const std::vector<ScanColumn>& Columns() const override { return columns_; }
     double EstimatedRows() const override;
     bool KnowsRowNumbers() const override { return false; }
-    FileJobs PlanJobs(const FileProjection& projection) override;
-    std::unique_ptr<ScanJobDecoder> Decode(const ScanJobPlan& job,
-                                           std::vector<ByteBuffer> buffers) override;
+    FileJobs PlanJobs(const FileProjection& projection, const IoContext& context) override;
+    std::unique_ptr<ScanJobDecoder> Decode(const ScanJobPlan& job, std::vector<ByteBuffer> buffers,
+                                           const IoContext& context) override;
 
     const csv::CsvDialect& dialect() const { return dialect_; }
     bool sequential() const { return sequential_; }
@@ -101,7 +101,7 @@ private:
 
     // The 1-based line of the row starting at `offset`, counted from the file's start (read
     // again: only for error messages).
-    uint64_t LineAt(uint64_t offset);
+    uint64_t LineAt(uint64_t offset, const IoContext& context);
 
     std::shared_ptr<FileHandle> handle_;
     csv::CsvDialect dialect_;
@@ -128,7 +128,8 @@ public:
     CsvScanFormat(csv::CsvReadOptions options, bool sniff_each_file, bool parallel);
 
     std::string Name() const override { return "READ_CSV"; }
-    std::shared_ptr<ScanFile> Open(FileSystem& file_system, const std::string& path) override;
+    std::shared_ptr<ScanFile> Open(FileSystem& file_system, const std::string& path,
+                                   const IoContext& context) override;
 
     // What the first file's sniffing found (after the first Open).
     csv::CsvSniffResult Sniffed() const;
@@ -136,7 +137,8 @@ public:
 private:
     // Reads the file's head: sniffs it unless `known`, and finds where its data starts.
     CsvFileLayout Learn(FileHandle& handle, const FileCoding& coding,
-                        const std::optional<csv::CsvSniffResult>& known) const;
+                        const std::optional<csv::CsvSniffResult>& known,
+                        const IoContext& context) const;
 
     csv::CsvReadOptions options_;
     bool sniff_each_file_;

@@ -31,10 +31,10 @@ constexpr uint64_t kIndexReadGap = 256 * 1024;
 
 } // namespace
 
-PageSlicer::PageSlicer(const ParquetFileReader& reader, FileHandle& file,
+PageSlicer::PageSlicer(const ParquetFileReader& reader, FileHandle& file, const IoContext& context,
                        const std::vector<size_t>& columns, const std::vector<TableFilter>& filters,
                        uint64_t max_job_bytes)
-    : reader_(reader), file_(file), columns_(columns), filters_(filters),
+    : reader_(reader), file_(file), context_(context), columns_(columns), filters_(filters),
       max_job_bytes_(max_job_bytes) {
 }
 
@@ -90,7 +90,7 @@ std::optional<OffsetIndex> PageSlicer::WalkPageHeaders(size_t group, size_t colu
         // Headers are small; one with long statistics may need the larger window.
         for (uint64_t size : {uint64_t(1) << 10, uint64_t(1) << 16}) {
             window.resize(std::min(size, end - at));
-            file_.Read(window.data(), window.size(), at);
+            file_.Read(window.data(), window.size(), at, context_);
             try {
                 header = DecodePageHeader(window.data(), window.size(), header_size);
                 decoded = true;
@@ -182,7 +182,7 @@ void PageSlicer::LocatePages(const std::vector<size_t>& groups) {
             last++;
         }
         std::vector<uint8_t> bytes(end - begin);
-        file_.Read(bytes.data(), bytes.size(), begin);
+        file_.Read(bytes.data(), bytes.size(), begin, context_);
         for (; at < last; at++) {
             const Wanted& item = wanted[order[at]];
             const uint8_t* data = bytes.data() + (item.range.offset - begin);

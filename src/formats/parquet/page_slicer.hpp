@@ -18,7 +18,8 @@ namespace sluice::parquet {
 class PageSlicer {
 public:
     // `columns` are projected, `filters` on file column indices; `max_job_bytes` 0: never cut.
-    PageSlicer(const ParquetFileReader& reader, FileHandle& file,
+    // Index reads go through `file` under `context`.
+    PageSlicer(const ParquetFileReader& reader, FileHandle& file, const IoContext& context,
                const std::vector<size_t>& columns, const std::vector<TableFilter>& filters,
                uint64_t max_job_bytes);
 
@@ -58,6 +59,7 @@ private:
 
     const ParquetFileReader& reader_;
     FileHandle& file_;
+    IoContext context_;
     const std::vector<size_t>& columns_;
     const std::vector<TableFilter>& filters_;
     const uint64_t max_job_bytes_;

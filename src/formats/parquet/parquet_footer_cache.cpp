@@ -7,8 +7,9 @@ ParquetFooterCache& ParquetFooterCache::Instance() {
     return cache;
 }
 
-std::shared_ptr<const ParquetFileReader> ParquetFooterCache::Get(FileHandle& file) {
-    return cache_.Get(file, "", [&] { return ParquetFileReader::Open(file); });
+std::shared_ptr<const ParquetFileReader> ParquetFooterCache::Get(FileHandle& file,
+                                                                 const IoContext& context) {
+    return cache_.Get(file, "", [&] { return ParquetFileReader::Open(file, context); });
 }
 
 } // namespace sluice::parquet

@@ -16,7 +16,7 @@ public:
     static ParquetFooterCache& Instance();
 
     // The file's footer: cached, or read now (ParquetFileReader::Open) and kept.
-    std::shared_ptr<const ParquetFileReader> Get(FileHandle& file);
+    std::shared_ptr<const ParquetFileReader> Get(FileHandle& file, const IoContext& context);
     size_t size() const { return cache_.size(); }
     void Clear() { cache_.Clear(); }
 

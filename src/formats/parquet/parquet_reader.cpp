@@ -37,7 +37,8 @@ constexpr uint64_t kUndersizedChunkPadding = 100;
 
 } // namespace
 
-std::shared_ptr<ParquetFileReader> ParquetFileReader::Open(FileHandle& file, uint64_t tail_read) {
+std::shared_ptr<ParquetFileReader>
+ParquetFileReader::Open(FileHandle& file, const IoContext& context, uint64_t tail_read) {
     auto reader = std::make_shared<ParquetFileReader>();
     reader->path_ = file.path();
     uint64_t size = file.Size();
@@ -48,7 +49,7 @@ std::shared_ptr<ParquetFileReader> ParquetFileReader::Open(FileHandle& file, uin
     }
     uint64_t tail = std::min(size, std::max<uint64_t>(tail_read, 8));
     std::vector<uint8_t> buffer(tail);
-    file.Read(buffer.data(), tail, size - tail);
+    file.Read(buffer.data(), tail, size - tail, context);
     const uint8_t* end = buffer.data() + tail;
     if (std::memcmp(end - 4, "PARE", 4) == 0) {
         throw Exception(ErrorKind::NotImplemented,
@@ -70,7 +71,7 @@ std::shared_ptr<ParquetFileReader> ParquetFileReader::Open(FileHandle& file, uin
         footer = end - 8 - footer_length;
     } else {
         large_footer.resize(footer_length);
-        file.Read(large_footer.data(), footer_length, size - 8 - footer_length);
+        file.Read(large_footer.data(), footer_length, size - 8 - footer_length, context);
         footer = large_footer.data();
     }
     reader->metadata_start_ = size - 8 - footer_length;

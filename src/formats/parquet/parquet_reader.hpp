@@ -37,7 +37,7 @@ public:
 
     // Reads the footer with one read of the file's tail, and a second only when the footer is
     // larger than that. Errors are Invalid Input errors naming the file.
-    static std::shared_ptr<ParquetFileReader> Open(FileHandle& file,
+    static std::shared_ptr<ParquetFileReader> Open(FileHandle& file, const IoContext& context = {},
                                                    uint64_t tail_read = kDefaultTailRead);
 
     const std::string& path() const { return path_; }

@@ -101,7 +101,8 @@ bool ParquetScanFile::RowGroupMayMatch(size_t row_group,
 }
 
 bool ParquetScanFile::BloomFiltersMayMatch(size_t row_group,
-                                           const std::vector<TableFilter>& filters) const {
+                                           const std::vector<TableFilter>& filters,
+                                           const IoContext& io) const {
     const parquet::RowGroup& group = reader_->metadata().row_groups[row_group];
     for (const TableFilter& filter : filters) {
         if (filter.op != TableFilter::Op::Equal && filter.op != TableFilter::Op::In) {
@@ -137,7 +138,7 @@ bool ParquetScanFile::BloomFiltersMayMatch(size_t row_group,
                                 " of " + std::to_string(length) + " bytes lies outside the file");
         }
         std::vector<uint8_t> bytes(static_cast<size_t>(length));
-        handle_->Read(bytes.data(), bytes.size(), uint64_t(offset));
+        handle_->Read(bytes.data(), bytes.size(), uint64_t(offset), io);
         std::optional<parquet::BloomFilter> bloom;
         try {
             bloom = parquet::BloomFilter::Parse(bytes.data(), bytes.size());
@@ -159,11 +160,11 @@ bool ParquetScanFile::BloomFiltersMayMatch(size_t row_group,
     return true;
 }
 
-FileJobs ParquetScanFile::PlanJobs(const FileProjection& projection) {
+FileJobs ParquetScanFile::PlanJobs(const FileProjection& projection, const IoContext& context) {
     projection_ = projection;
     FileJobs planned;
-    parquet::PageSlicer slicer(*reader_, *handle_, projection_.columns, projection_.filters,
-                               projection_.max_job_bytes);
+    parquet::PageSlicer slicer(*reader_, *handle_, context, projection_.columns,
+                               projection_.filters, projection_.max_job_bytes);
     // The row groups to read, and which of them are worth their page index.
     std::vector<size_t> groups, paged;
     for (size_t g = 0; g < reader_->RowGroupCount(); g++) {
@@ -172,7 +173,7 @@ FileJobs ParquetScanFile::PlanJobs(const FileProjection& projection) {
             continue;
         }
         bool may_match = RowGroupMayMatch(g, projection_.filters);
-        bool bloom_pruned = may_match && !BloomFiltersMayMatch(g, projection_.filters);
+        bool bloom_pruned = may_match && !BloomFiltersMayMatch(g, projection_.filters, context);
         if (!may_match || bloom_pruned) {
             planned.jobs_pruned++;
             planned.jobs_pruned_by_bloom += bloom_pruned ? 1 : 0;
@@ -212,20 +213,22 @@ FileJobs ParquetScanFile::PlanJobs(const FileProjection& projection) {
 }
 
 std::unique_ptr<ScanJobDecoder> ParquetScanFile::Decode(const ScanJobPlan& job,
-                                                        std::vector<ByteBuffer> buffers) {
+                                                        std::vector<ByteBuffer> buffers,
+                                                        const IoContext& /*context*/) {
     return std::make_unique<ParquetJobDecoder>(reader_, projection_, slices_.at(job.index_in_file),
                                                std::move(buffers));
 }
 
-std::shared_ptr<ParquetScanFile> OpenParquetFile(FileSystem& file_system, const std::string& path) {
-    std::shared_ptr<FileHandle> handle = file_system.Open(path);
-    auto reader = parquet::ParquetFooterCache::Instance().Get(*handle);
+std::shared_ptr<ParquetScanFile> OpenParquetFile(FileSystem& file_system, const std::string& path,
+                                                 const IoContext& context) {
+    std::shared_ptr<FileHandle> handle = file_system.Open(path, context);
+    auto reader = parquet::ParquetFooterCache::Instance().Get(*handle, context);
     return std::make_shared<ParquetScanFile>(std::move(handle), std::move(reader));
 }
 
-std::shared_ptr<ScanFile> ParquetScanFormat::Open(FileSystem& file_system,
-                                                  const std::string& path) {
-    return OpenParquetFile(file_system, path);
+std::shared_ptr<ScanFile> ParquetScanFormat::Open(FileSystem& file_system, const std::string& path,
+                                                  const IoContext& context) {
+    return OpenParquetFile(file_system, path, context);
 }
 
 } // namespace sluice

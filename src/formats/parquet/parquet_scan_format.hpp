@@ -27,9 +27,9 @@ public:
     double EstimatedRows() const override;
     double DistinctEstimate(size_t column) const override;
     bool KnowsRowNumbers() const override { return true; }
-    FileJobs PlanJobs(const FileProjection& projection) override;
-    std::unique_ptr<ScanJobDecoder> Decode(const ScanJobPlan& job,
-                                           std::vector<ByteBuffer> buffers) override;
+    FileJobs PlanJobs(const FileProjection& projection, const IoContext& context) override;
+    std::unique_ptr<ScanJobDecoder> Decode(const ScanJobPlan& job, std::vector<ByteBuffer> buffers,
+                                           const IoContext& context) override;
 
     const parquet::ParquetFileReader& reader() const { return *reader_; }
 
@@ -38,7 +38,8 @@ private:
     // Whether the bloom filters of `row_group` leave a value of every equality and IN filter
     // possible. Reads each filtered column's bloom filter (one small read each, on the thread
     // planning the file); chunks without one say yes.
-    bool BloomFiltersMayMatch(size_t row_group, const std::vector<TableFilter>& filters) const;
+    bool BloomFiltersMayMatch(size_t row_group, const std::vector<TableFilter>& filters,
+                              const IoContext& context) const;
 
     std::shared_ptr<FileHandle> handle_;
     std::shared_ptr<const parquet::ParquetFileReader> reader_;
@@ -50,10 +51,12 @@ private:
 class ParquetScanFormat : public ScanFormat {
 public:
     std::string Name() const override { return "READ_PARQUET"; }
-    std::shared_ptr<ScanFile> Open(FileSystem& file_system, const std::string& path) override;
+    std::shared_ptr<ScanFile> Open(FileSystem& file_system, const std::string& path,
+                                   const IoContext& context) override;
 };
 
 // Opens `path` as a Parquet file (its footer read through the cache).
-std::shared_ptr<ParquetScanFile> OpenParquetFile(FileSystem& file_system, const std::string& path);
+std::shared_ptr<ParquetScanFile> OpenParquetFile(FileSystem& file_system, const std::string& path,
+                                                 const IoContext& context = {});
 
 } // namespace sluice
