@@ -5,16 +5,17 @@
 # every run reads from the store; medians and min/max over the repetitions.
 #
 #   bench/remote_q6.sh [--sf 10] [--reps 3] [--profile s3|far|lan] [--sweep "16 64"]
-#                      [--baseline OTHER/build/sluice]
+#                      [--fixed-coalescing] [--baseline OTHER/build/sluice]
 #
 # Prints per configuration: wall time, bytes received, requests, mean requests in flight, link
 # utilisation (bytes / time / 100 MB/s) and the physical limit (bytes / link rate). --sweep adds
 # hand-tuned http_max_in_flight values (requests in flight per host, pinned instead of
-# self-tuned); --baseline runs another build (an older commit) in the same interleaving, with its
+# self-tuned); --fixed-coalescing adds the defaults with the coalescing pinned to the values used
+# before it was fitted to the link (gaps of 64 KiB, requests of 8 MiB); --baseline runs another build (an older commit) in the same interleaving, with its
 # defaults and with async_threads = 32.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-sf=10 reps=3 profile=s3 sweep="" baseline=""
+sf=10 reps=3 profile=s3 sweep="" baseline="" fixed_coalescing=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --sf) sf=$2; shift 2 ;;
@@ -22,6 +23,7 @@ while [ $# -gt 0 ]; do
     --profile) profile=$2; shift 2 ;;
     --sweep) sweep=$2; shift 2 ;;
     --baseline) baseline=$2; shift 2 ;;
+    --fixed-coalescing) fixed_coalescing=1; shift ;;
     *) echo "remote_q6: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -66,6 +68,10 @@ for in_flight in $sweep; do
   names+=("http_max_in_flight=$in_flight")
   settings["http_max_in_flight=$in_flight"]="SET http_max_in_flight = $in_flight;"
 done
+if [ -n "$fixed_coalescing" ]; then
+  names+=("fixed coalescing")
+  settings["fixed coalescing"]="SET scan_coalesce_gap = 65536; SET scan_request_size = 8388608;"
+fi
 for name in "${names[@]}"; do binaries[$name]=build/sluice; done
 if [ -n "$baseline" ]; then
   names+=("baseline default" "baseline async_threads=32")

@@ -378,7 +378,7 @@ void HttpEventLoop::OnAttemptDone(Transfer& transfer, int curl_code) {
         curl_easy_getinfo(curl, CURLINFO_TOTAL_TIME_T, &total);
         curl_easy_getinfo(curl, CURLINFO_STARTTRANSFER_TIME_T, &first_byte);
         transfer.link->Completed(static_cast<double>(total) / 1e6,
-                                 static_cast<double>(first_byte) / 1e6);
+                                 static_cast<double>(first_byte) / 1e6, response.received);
         LeaveWindow(transfer, HttpClient::IsThrottling(response.status, response.body));
         if (!HttpClient::IsTransientStatus(response.status, response.body)) {
             if (response.status >= 400) {

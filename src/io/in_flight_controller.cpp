@@ -16,6 +16,12 @@ constexpr double kNearlyBest = 0.95; // a bandwidth this close to the best is as
 constexpr double kHeadroom = 2;
 constexpr size_t kRecentSteps = 10;
 constexpr int kStartupStalls = 2; // steps without growth that end the startup
+constexpr uint64_t kTimedBodyBytes = 64 * 1024;
+
+// A moving average over about the last eight samples; the first sample is taken as it is.
+double Average(double average, double sample, uint64_t samples) {
+    return samples == 1 ? sample : average * 0.875 + sample / 8;
+}
 
 const char* PhaseName(InFlightController::Phase phase) {
     switch (phase) {
@@ -64,14 +70,34 @@ void InFlightController::SetLimits(uint32_t ceiling, uint32_t pinned) {
     }
 }
 
-void InFlightController::Completed(double seconds, double first_byte_seconds) {
+void InFlightController::Completed(double seconds, double first_byte_seconds, uint64_t bytes) {
     std::lock_guard<std::mutex> guard(mutex_);
     completed_++;
-    mean_request_seconds_ = completed_ == 1 ? seconds : mean_request_seconds_ * 0.875 + seconds / 8;
+    mean_request_seconds_ = Average(mean_request_seconds_, seconds, completed_);
     if (first_byte_seconds > 0 &&
         (min_first_byte_seconds_ == 0 || first_byte_seconds < min_first_byte_seconds_)) {
         min_first_byte_seconds_ = first_byte_seconds;
     }
+    // A body arriving in less than a millisecond or so times the clock, not the link.
+    double body_seconds = seconds - first_byte_seconds;
+    if (first_byte_seconds > 0 && bytes >= kTimedBodyBytes && body_seconds > 0) {
+        timed_bodies_++;
+        mean_first_byte_seconds_ =
+            Average(mean_first_byte_seconds_, first_byte_seconds, timed_bodies_);
+        mean_body_bytes_ = Average(mean_body_bytes_, static_cast<double>(bytes), timed_bodies_);
+        mean_body_seconds_ = Average(mean_body_seconds_, body_seconds, timed_bodies_);
+    }
+}
+
+std::optional<InFlightController::RequestEstimate> InFlightController::Estimate() const {
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (timed_bodies_ < kEstimateSamples) {
+        return std::nullopt;
+    }
+    bool knee_found = phase_ != Phase::Startup && phase_ != Phase::Pinned && !recent_.empty() &&
+                      KneeTarget() < ceiling_;
+    return RequestEstimate{mean_first_byte_seconds_, mean_body_bytes_ / mean_body_seconds_,
+                           knee_found};
 }
 
 double InFlightController::StepSeconds() const {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -41,8 +42,19 @@ public:
     static constexpr double kInitialTarget = 16;
     static constexpr double kMinimumTarget = 2;
     static constexpr int kCruiseSteps = 4;
+    static constexpr uint64_t kEstimateSamples = 8;
 
     enum class Phase { Startup, Drain, Cruise, ProbeKnee, ProbeDown, ProbeUp, Pinned };
+
+    // What one request sees of the link, averaged over recent answers: how long until its first
+    // byte, and how fast its body then arrives (its share of the link while others run). And
+    // whether the link is full: the controller found a knee below its ceiling, so more requests
+    // in flight bring no more bandwidth and the bytes, not the requests, are what costs.
+    struct RequestEstimate {
+        double first_byte_seconds = 0;
+        double bytes_per_second = 0;
+        bool link_full = false;
+    };
 
     InFlightController(uint32_t ceiling, Clock::time_point now);
 
@@ -54,13 +66,15 @@ public:
     void Waited() { waited_.store(true, std::memory_order_relaxed); }
     // Body bytes arrived.
     void Received(uint64_t bytes) { received_.fetch_add(bytes, std::memory_order_relaxed); }
-    // A request's answer arrived: its whole duration and its time to first byte.
-    void Completed(double seconds, double first_byte_seconds);
+    // A request's answer arrived: its whole duration, its time to first byte and its body bytes.
+    void Completed(double seconds, double first_byte_seconds, uint64_t bytes);
     // Ends the step when its time has come and decides the next target.
     void Tick(Clock::time_point now);
 
     // Requests to have in flight to this host (the sum over all event loops).
     uint32_t target() const { return target_.load(std::memory_order_relaxed); }
+    // Once kEstimateSamples answers with a body of some size arrived; none before.
+    std::optional<RequestEstimate> Estimate() const;
 
     // "in flight per host 64, self-tuned (cruise; ...): 2x the knee, 32 requests with 95% of the
     // best bandwidth seen, 99.7 MB/s; first byte 80 ms, request 0.235 s", or "... (pinned ...)".
@@ -100,6 +114,11 @@ private:
     double mean_request_seconds_ = 0; // moving average; 0 until a request ends
     double min_first_byte_seconds_ = 0;
     uint64_t completed_ = 0;
+    // Moving averages over answers with a body worth timing (Estimate).
+    double mean_first_byte_seconds_ = 0;
+    double mean_body_bytes_ = 0;
+    double mean_body_seconds_ = 0;
+    uint64_t timed_bodies_ = 0;
     std::vector<Step> recent_;      // the last kRecentSteps measured steps
     double previous_bandwidth_ = 0; // startup: the last step that grew
     int startup_stalls_ = 0;

@@ -43,6 +43,14 @@ ScanOptions Database::CurrentScanOptions() const {
     ScanOptions options;
     options.read_ahead_depth = settings_.GetInteger("read_ahead_depth");
     options.cache_remote_ranges = settings_.GetBoolean("enable_external_file_cache");
+    if (int64_t gap = settings_.GetInteger("scan_coalesce_gap"); gap >= 0) {
+        options.coalescing.max_gap = static_cast<uint64_t>(gap);
+        options.fit_gap_to_link = false;
+    }
+    if (int64_t size = settings_.GetInteger("scan_request_size"); size >= 0) {
+        options.coalescing.max_request = static_cast<uint64_t>(size);
+        options.fit_request_to_link = false;
+    }
     return options;
 }
 

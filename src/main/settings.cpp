@@ -174,6 +174,30 @@ std::vector<SettingDefinition> BuildDefinitions() {
          [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, 0); },
          IntegerRange("http_max_in_flight", 0, 4096, "between 0 (self-tuned) and 4096"), Plain});
     definitions.push_back(
+        {"scan_coalesce_gap", "BIGINT",
+         "Bytes between two ranges of a job read through rather than fetched apart: -1 fits it "
+         "to each remote link as it is measured (64 KiB for local files), N pins it",
+         [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, -1); },
+         IntegerRange("scan_coalesce_gap", -1, int64_t(1) << 30,
+                      "-1 (fitted to the link) or between 0 and 1073741824"),
+         Plain});
+    definitions.push_back(
+        {"scan_request_size", "BIGINT",
+         "Bytes at most in one range request; larger ranges are split: -1 fits it to each "
+         "remote link as it is measured (8 MiB for local files), N pins it",
+         [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, -1); },
+         [](const Value& value) {
+             Value size = Convert("scan_request_size", value, LogicalTypeId::BIGINT);
+             int64_t bytes = size.GetInteger();
+             if (bytes != -1 && (bytes < 64 * 1024 || bytes > (int64_t(1) << 30))) {
+                 Invalid("scan_request_size",
+                         "must be -1 (fitted to the link) or between 65536 and 1073741824, got " +
+                             size.ToString());
+             }
+             return size;
+         },
+         Plain});
+    definitions.push_back(
         {"enable_external_file_cache", "BOOLEAN",
          "Cache byte ranges of remote files, keyed by URL and ETag, across queries",
          [](const Settings&) { return Value::Boolean(true); },

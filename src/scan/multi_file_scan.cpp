@@ -167,8 +167,7 @@ public:
                     continue;
                 }
                 const ScanJobPlan& plan = slot.plan.planned.jobs[next_job_];
-                job = Own(
-                    CreateJob(next_file_, plan, CoalesceRanges(plan.ranges, options.coalescing)));
+                job = Own(CreateJob(next_file_, plan, LayOut(slot, plan)));
                 next_job_++;
             }
         }
@@ -206,10 +205,10 @@ public:
         }
         statistics.jobs_scanned++;
         const FileSlot& slot = files_[job.file];
-        return binding->CompleteDecoder(slot.path, slot.plan.projected, column_ids, types,
-                                        slot.plan.file->Decode(job.plan, job.RangeBuffers(),
-                                                               ReadContext()),
-                                        job.plan.first_row);
+        return binding->CompleteDecoder(
+            slot.path, slot.plan.projected, column_ids, types,
+            slot.plan.file->Decode(job.plan, job.RangeBuffers(), ReadContext()),
+            job.plan.first_row);
     }
 
     // A handle for a job just created: when it lets go, the job's buffers are no longer held
@@ -329,6 +328,26 @@ private:
         }
     }
 
+    // The requests of `plan`, coalesced as its file's link currently suggests.
+    CoalescedRanges LayOut(const FileSlot& slot, const ScanJobPlan& plan) {
+        CoalescingOptions chosen = options.coalescing;
+        std::optional<InFlightController::RequestEstimate> estimate;
+        if (options.fit_gap_to_link || options.fit_request_to_link) {
+            if (auto link = slot.plan.file->handle()->InFlight()) {
+                estimate = link->Estimate();
+            }
+        }
+        if (estimate) {
+            CoalescingOptions fitted = CoalescingForLink(
+                estimate->first_byte_seconds, estimate->bytes_per_second, estimate->link_full);
+            chosen.max_gap = options.fit_gap_to_link ? fitted.max_gap : chosen.max_gap;
+            chosen.max_request =
+                options.fit_request_to_link ? fitted.max_request : chosen.max_request;
+        }
+        statistics.NoteCoalescing(chosen, estimate);
+        return CoalesceRanges(plan.ranges, chosen);
+    }
+
     std::shared_ptr<ScanJob> CreateJob(size_t file, const ScanJobPlan& plan,
                                        CoalescedRanges layout) {
         size_t requests = layout.requests.size();
@@ -354,7 +373,7 @@ private:
                 continue;
             }
             const ScanJobPlan& plan = slot.plan.planned.jobs[next_job_];
-            CoalescedRanges layout = CoalesceRanges(plan.ranges, options.coalescing);
+            CoalescedRanges layout = LayOut(slot, plan);
             if (!window_.Admit(layout.RegionBytes())) {
                 return;
             }

@@ -5,6 +5,29 @@
 
 namespace sluice {
 
+namespace {
+constexpr double kRequestUtilisation = 0.9; // of a request's time spent receiving its body
+constexpr uint64_t kMinGap = 4 * 1024;
+constexpr uint64_t kMaxGap = 4 * 1024 * 1024;
+constexpr uint64_t kMinRequest = 1024 * 1024;
+constexpr uint64_t kMaxRequest = 64 * 1024 * 1024;
+
+uint64_t Bounded(double bytes, uint64_t low, uint64_t high) {
+    return static_cast<uint64_t>(
+        std::clamp(bytes, static_cast<double>(low), static_cast<double>(high)));
+}
+} // namespace
+
+CoalescingOptions CoalescingForLink(double first_byte_seconds, double bytes_per_second,
+                                    bool link_full) {
+    double break_even = first_byte_seconds * bytes_per_second;
+    CoalescingOptions options;
+    options.max_gap = link_full ? kMinGap : Bounded(break_even, kMinGap, kMaxGap);
+    options.max_request = Bounded(break_even * kRequestUtilisation / (1 - kRequestUtilisation),
+                                  kMinRequest, kMaxRequest);
+    return options;
+}
+
 CoalescedRanges CoalesceRanges(const std::vector<ByteRange>& ranges,
                                const CoalescingOptions& options) {
     CoalescedRanges result;

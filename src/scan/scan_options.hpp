@@ -17,7 +17,11 @@ struct ScanOptions {
     int64_t read_ahead_depth = -1;
     // Keep fetched ranges of remote files in the ExternalFileCache and reuse them.
     bool cache_remote_ranges = false;
+    // For local files, and remote ones until their link is measured; pinned values (set by
+    // scan_coalesce_gap, scan_request_size) apply to every file.
     CoalescingOptions coalescing;
+    bool fit_gap_to_link = true;
+    bool fit_request_to_link = true;
 };
 
 // What a scan borrows from its database.

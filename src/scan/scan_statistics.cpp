@@ -68,6 +68,22 @@ void ScanStatistics::NoteReads(const FileHandle& handle) {
     }
 }
 
+void ScanStatistics::NoteCoalescing(
+    const CoalescingOptions& chosen,
+    const std::optional<InFlightController::RequestEstimate>& estimate) {
+    std::lock_guard<std::mutex> guard(routes_mutex_);
+    CoalescingSeen& seen = coalescing_;
+    seen.jobs++;
+    seen.smallest.max_gap = std::min(seen.smallest.max_gap, chosen.max_gap);
+    seen.smallest.max_request = std::min(seen.smallest.max_request, chosen.max_request);
+    seen.largest.max_gap = std::max(seen.largest.max_gap, chosen.max_gap);
+    seen.largest.max_request = std::max(seen.largest.max_request, chosen.max_request);
+    if (estimate) {
+        seen.fitted++;
+        seen.last_estimate = *estimate;
+    }
+}
+
 std::string ScanStatistics::Render(const char* unit_name, int64_t read_ahead_depth) const {
     char buffer[512];
     std::string out;
@@ -113,6 +129,27 @@ std::string ScanStatistics::Render(const char* unit_name, int64_t read_ahead_dep
         }
         for (const auto& link : links_) {
             line("%s", link->Describe().c_str());
+        }
+        const CoalescingSeen& seen = coalescing_;
+        auto span = [](uint64_t low, uint64_t high) {
+            return low == high ? FormatMemorySize(low)
+                               : FormatMemorySize(low) + " to " + FormatMemorySize(high);
+        };
+        if (seen.jobs > 0) {
+            std::string fitted =
+                seen.fitted == 0
+                    ? std::string("fixed")
+                    : std::to_string(seen.fitted) + " of " + std::to_string(seen.jobs) +
+                          " jobs fitted to the link: first byte " +
+                          std::to_string(static_cast<int>(
+                              seen.last_estimate.first_byte_seconds * 1000 + 0.5)) +
+                          " ms x " +
+                          FormatMemorySize(
+                              static_cast<uint64_t>(seen.last_estimate.bytes_per_second)) +
+                          "/s per request" + (seen.last_estimate.link_full ? ", link full" : "");
+            line("coalescing gaps up to %s, requests up to %s (%s)",
+                 span(seen.smallest.max_gap, seen.largest.max_gap).c_str(),
+                 span(seen.smallest.max_request, seen.largest.max_request).c_str(), fitted.c_str());
         }
     }
     line("parks %llu, parked %.1f ms", static_cast<unsigned long long>(parks.load()),

@@ -2,11 +2,13 @@
 
 #include "io/file_system.hpp"
 #include "io/io_context.hpp"
+#include "scan/range_coalescer.hpp"
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +68,9 @@ struct ScanStatistics {
     // The handle's route, and for a remote file the controller of its host's requests in flight
     // (described as it stands when the profile is rendered).
     void NoteReads(const FileHandle& handle);
+    // The coalescing a job was laid out with; `estimate` when fitted to its measured link.
+    void NoteCoalescing(const CoalescingOptions& chosen,
+                        const std::optional<InFlightController::RequestEstimate>& estimate);
     // Indented lines under the scan's profile line.
     std::string Render(const char* unit_name, int64_t read_ahead_depth) const;
 
@@ -73,6 +78,14 @@ private:
     mutable std::mutex routes_mutex_;
     std::vector<std::string> routes_;
     std::vector<std::shared_ptr<const InFlightController>> links_;
+    struct CoalescingSeen {
+        uint64_t jobs = 0;
+        uint64_t fitted = 0;
+        CoalescingOptions smallest{UINT64_MAX, UINT64_MAX};
+        CoalescingOptions largest{0, 0};
+        InFlightController::RequestEstimate last_estimate;
+    };
+    CoalescingSeen coalescing_; // under routes_mutex_
 };
 
 } // namespace sluice

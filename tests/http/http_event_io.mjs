@@ -20,6 +20,9 @@ fs.mkdirSync(path.join(data, 'long'), { recursive: true });
 execFileSync(sluice, ['-c', `COPY (SELECT range AS id, range % 13 AS bucket FROM range(600000))
   TO '${data}/many.parquet' (ROW_GROUP_SIZE 300);`], { stdio: 'ignore' });
 fs.copyFileSync(path.join(data, 'many.parquet'), path.join(data, 'long', 'many.parquet'));
+// Row groups of 25,000 rows: answers of a few hundred KB, large enough to time.
+execFileSync(sluice, ['-c', `COPY (SELECT range AS id, range * 7919 % 1000003 AS scrambled FROM range(1000000))
+  TO '${data}/wide.parquet' (ROW_GROUP_SIZE 25000);`], { stdio: 'ignore' });
 
 let failures = 0;
 function report(ok, what, detail = '') {
@@ -86,6 +89,26 @@ try {
     report(!moded.error && same(moded.rows, local.rows), `read_ahead_depth = ${depth} gives the same result`,
       moded.error || JSON.stringify(moded.rows));
   }
+
+  // Coalescing fitted to the link: once enough answers were timed, jobs are laid out by the
+  // measured first byte (the server's 200 ms) and per-request bandwidth, and EXPLAIN ANALYZE
+  // says so. read_ahead_depth 8 lays jobs out as the scan goes rather than all at its start.
+  const wide = (where) => `SELECT sum(id), sum(scrambled) FROM read_parquet('${where}')`;
+  const analyzed = run(`${fewThreads} SET read_ahead_depth = 8; EXPLAIN ANALYZE ${wide(`${server.url}/latency/wide.parquet`)}`);
+  const text = analyzed.error || analyzed.rows.flat().join('\n');
+  const fitted = text.match(/coalescing gaps up to .*\((\d+) of (\d+) jobs fitted to the link: first byte (\d+) ms/);
+  report(fitted && Number(fitted[1]) > 0 && Number(fitted[3]) >= 150,
+    'jobs are coalesced by the measured link (first byte at least the server\'s 200 ms delay)',
+    fitted ? fitted[0] : text);
+  const pinned = run(`${fewThreads} SET read_ahead_depth = 8; SET scan_coalesce_gap = 0; SET scan_request_size = 65536;
+    EXPLAIN ANALYZE ${wide(`${server.url}/latency/wide.parquet`)}`);
+  const pinnedText = pinned.error || pinned.rows.flat().join('\n');
+  report(/coalescing gaps up to 0 bytes, requests up to 64\.0 KiB \(fixed\)/.test(pinnedText),
+    'scan_coalesce_gap and scan_request_size pin the coalescing', pinnedText.split('\n').find((l) => l.includes('coalescing')) || pinnedText);
+  const wideLocal = run(wide(`${data}/wide.parquet`));
+  const widePinned = run(`SET scan_request_size = 65536; ${wide(`${server.url}/wide.parquet`)}`);
+  report(!widePinned.error && same(widePinned.rows, wideLocal.rows), 'requests of 64 KiB give the same result',
+    widePinned.error || JSON.stringify(widePinned.rows));
 
   // A 503 storm (every request refused once, half the requests made): each host's window halves,
   // the query succeeds with one retry allowed per request, and the result is unchanged.

@@ -50,7 +50,8 @@ double Simulate(InFlightController& controller, const SimulatedLink& link, doubl
         double request_seconds = in_flight * link.request_bytes / bandwidth;
         completions += bandwidth * 0.005 / link.request_bytes;
         for (; completions >= 1; completions--) {
-            controller.Completed(request_seconds, link.first_byte_seconds);
+            controller.Completed(request_seconds, link.first_byte_seconds,
+                                 static_cast<uint64_t>(link.request_bytes));
         }
         now += tick;
         controller.Tick(now);
@@ -127,6 +128,42 @@ TEST(InFlightController, APinnedTargetStaysAndTheCeilingBounds) {
     controller.SetLimits(12, 0);
     Simulate(controller, far, 10, 1, now);
     EXPECT_EQ(controller.target(), 12u) << controller.Describe();
+}
+
+TEST(InFlightController, EstimatesWhatOneRequestSeesOfTheLink) {
+    // Pinned at 32 on the far link: 100 MB/s shared by 32 requests of 1 MB, so each takes 0.32 s,
+    // 80 ms of it waiting for its first byte; its body arrives at 1 MB / 0.24 s.
+    SimulatedLink far{0.080, 1e6, 10e6, 100e6};
+    auto now = Clock::now();
+    InFlightController controller(512, now);
+    EXPECT_FALSE(controller.Estimate().has_value());
+    controller.SetLimits(512, 32);
+    Simulate(controller, far, 5, 1, now);
+    auto estimate = controller.Estimate();
+    ASSERT_TRUE(estimate.has_value());
+    EXPECT_NEAR(estimate->first_byte_seconds, 0.080, 1e-9);
+    EXPECT_NEAR(estimate->bytes_per_second, 1e6 / 0.24, 0.05 * 1e6 / 0.24);
+    EXPECT_FALSE(estimate->link_full); // pinned: nothing learnt about the link's knee
+    // Self-tuned, the controller finds the knee of the far link below its ceiling.
+    InFlightController tuned(512, now);
+    Simulate(tuned, far, 30, 1, now);
+    ASSERT_TRUE(tuned.Estimate().has_value());
+    EXPECT_TRUE(tuned.Estimate()->link_full) << tuned.Describe();
+    // On a link that only has latency it climbs to the ceiling: requests are what is scarce.
+    SimulatedLink latency{0.200, 8e5, 1e9, 1e12};
+    InFlightController climbing(64, now);
+    Simulate(climbing, latency, 10, 1, now);
+    ASSERT_TRUE(climbing.Estimate().has_value());
+    EXPECT_FALSE(climbing.Estimate()->link_full) << climbing.Describe();
+}
+
+TEST(InFlightController, TimesOnlyBodiesLargeEnoughToMeasure) {
+    auto now = Clock::now();
+    InFlightController controller(512, now);
+    for (int i = 0; i < 100; i++) {
+        controller.Completed(0.0101, 0.010, 1000); // footers, page indexes: 1 KB each
+    }
+    EXPECT_FALSE(controller.Estimate().has_value());
 }
 
 } // namespace
