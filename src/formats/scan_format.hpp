@@ -51,6 +51,8 @@ struct FileJobs {
     // Each job continues where the previous one stopped (a compressed CSV file, or one whose
     // quoted fields hold line breaks): decoded one after the other, though fetched ahead.
     bool in_order = false;
+    // PlanRemainingJobs has jobs to add after these.
+    bool more = false;
 };
 
 // Which of a file's columns a scan reads, and where each goes in the output chunk.
@@ -101,6 +103,9 @@ public:
     // Cuts the file into jobs reading `projection` (reading indexes under `context`). Called
     // once, before any Decode.
     virtual FileJobs PlanJobs(const FileProjection& projection, const IoContext& context) = 0;
+    // The jobs PlanJobs left for later (it said `more`): the rest of the file, planned while its
+    // first jobs are fetched. Called once, after PlanJobs, while those jobs may be decoding.
+    virtual FileJobs PlanRemainingJobs(const IoContext& /*context*/) { return {}; }
     // A decoder over `job`'s bytes: `buffers[i]` holds `job.ranges[i]`. A decoder that must read
     // past them (a CSV row running beyond its job's range) reads under `context`.
     virtual std::unique_ptr<ScanJobDecoder>

@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <iterator>
 #include <mutex>
 
 namespace sluice {
@@ -30,7 +31,8 @@ public:
     struct FileSlot {
         size_t path = 0; // in the binding's paths
         FileStatus status = FileStatus::Waiting;
-        FilePlan plan; // once Planned
+        FilePlan plan; // once Planned; plan.planned.more until the rest of its jobs are planned
+        bool planning_more = false;
     };
     enum class Claim : uint8_t { Claimed, Blocked, Finished };
 
@@ -162,6 +164,11 @@ public:
                     continue;
                 }
                 if (next_job_ >= slot.plan.planned.jobs.size()) {
+                    if (slot.plan.planned.more) {
+                        auto [jobs, error] = ReadRemainingPlan(*slot.plan.file);
+                        StoreRemainingPlan(next_file_, std::move(jobs), error);
+                        continue;
+                    }
                     next_file_++;
                     next_job_ = 0;
                     continue;
@@ -285,16 +292,75 @@ private:
             }
             return;
         }
-        for (const ScanJobPlan& job : plan.planned.jobs) {
-            planned_bytes_ += job.Bytes();
-        }
-        statistics.jobs_pruned += plan.planned.jobs_pruned;
-        statistics.jobs_pruned_by_bloom += plan.planned.jobs_pruned_by_bloom;
-        statistics.units_cut += plan.planned.units_cut;
-        statistics.rows_pruned_by_page_index += plan.planned.rows_pruned_by_page_index;
+        CountPlanned(plan.planned);
         statistics.files_planned++;
         statistics.files_in_order += plan.planned.in_order ? 1 : 0;
         slot.plan = std::move(plan);
+    }
+
+    void CountPlanned(const FileJobs& planned) {
+        for (const ScanJobPlan& job : planned.jobs) {
+            planned_bytes_ += job.Bytes();
+        }
+        statistics.jobs_pruned += planned.jobs_pruned;
+        statistics.jobs_pruned_by_bloom += planned.jobs_pruned_by_bloom;
+        statistics.units_cut += planned.units_cut;
+        statistics.rows_pruned_by_page_index += planned.rows_pruned_by_page_index;
+    }
+
+    // The jobs a file's plan left for later (I/O: called without the lock, or under it by the
+    // synchronous scan).
+    std::pair<FileJobs, std::exception_ptr> ReadRemainingPlan(ScanFile& file) {
+        try {
+            return {file.PlanRemainingJobs(ReadContext()), nullptr};
+        } catch (...) {
+            return {FileJobs{}, std::current_exception()};
+        }
+    }
+
+    // Under the lock: appends them to the file's jobs, or makes a failure the scan's error.
+    void StoreRemainingPlan(size_t file, FileJobs jobs, std::exception_ptr error) {
+        FileSlot& slot = files_[file];
+        slot.planning_more = false;
+        slot.plan.planned.more = false;
+        if (error) {
+            if (!error_ && !cancelled_.load()) {
+                error_ = std::move(error);
+            }
+            return;
+        }
+        CountPlanned(jobs);
+        std::move(jobs.jobs.begin(), jobs.jobs.end(), std::back_inserter(slot.plan.planned.jobs));
+    }
+
+    // Under the lock: plans the rest of `file`'s jobs on the ASYNC pool while its first jobs are
+    // fetched (a remote Parquet file's page index and bloom filters).
+    void PlanRemainingAhead(size_t file) {
+        FileSlot& slot = files_[file];
+        if (slot.status != FileStatus::Planned || !slot.plan.planned.more || slot.planning_more) {
+            return;
+        }
+        slot.planning_more = true;
+        auto self = shared_from_this();
+        services.scheduler->Schedule(std::make_shared<FunctionTask>(
+            TaskPool::Async, [self, file, scan_file = slot.plan.file] {
+                BackgroundGate::Entry entry = self->background_.Enter();
+                if (!entry) {
+                    return;
+                }
+                auto [jobs, error] = self->ReadRemainingPlan(*scan_file);
+                bool failed = false;
+                {
+                    std::lock_guard<std::mutex> guard(self->mutex_);
+                    self->StoreRemainingPlan(file, std::move(jobs), error);
+                    failed = self->error_ != nullptr;
+                }
+                if (failed) {
+                    self->Cancel();
+                } else {
+                    self->WakeWaiters();
+                }
+            }));
     }
 
     // Schedules the planning (footer reads) of the next few files on the ASYNC pool, so that a
@@ -317,6 +383,7 @@ private:
                 {
                     std::lock_guard<std::mutex> guard(self->mutex_);
                     self->StorePlan(f, std::move(planned), error);
+                    self->PlanRemainingAhead(f);
                     failed = self->error_ != nullptr;
                 }
                 if (failed) {
@@ -367,6 +434,10 @@ private:
                 return; // planning: its completion wakes the waiters
             }
             if (next_job_ >= slot.plan.planned.jobs.size()) {
+                if (slot.plan.planned.more) {
+                    PlanRemainingAhead(next_file_);
+                    return; // its completion wakes the waiters
+                }
                 next_file_++;
                 next_job_ = 0;
                 SchedulePlansAhead();

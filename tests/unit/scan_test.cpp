@@ -47,6 +47,15 @@ public:
     std::string version = "v1";
     // While set, requests wait before their latency starts (a test decides when bytes arrive).
     std::atomic<bool> held{false};
+    // Every range read: where, and when it started and ended.
+    struct ReadRecord {
+        uint64_t offset;
+        uint64_t length;
+        std::chrono::steady_clock::time_point start;
+        std::chrono::steady_clock::time_point end;
+    };
+    std::mutex records_mutex;
+    std::vector<ReadRecord> records;
 
     void ResetCounters() {
         peak = 0;
@@ -54,6 +63,8 @@ public:
         tail_reads = 0;
         bytes = 0;
         reads = 0;
+        std::lock_guard<std::mutex> guard(records_mutex);
+        records.clear();
     }
 
     // Blocks for the latency as one request in flight; false if cancelled meanwhile.
@@ -107,8 +118,13 @@ public:
         if (offset + length == Size()) {
             owner_.tail_reads++;
         }
+        auto start = std::chrono::steady_clock::now();
         if (!owner_.Request(context)) {
             throw Exception(ErrorKind::Interrupted, "read cancelled");
+        }
+        {
+            std::lock_guard<std::mutex> guard(owner_.records_mutex);
+            owner_.records.push_back({offset, length, start, std::chrono::steady_clock::now()});
         }
         if (number == owner_.fail_read.load()) {
             throw Exception(ErrorKind::IO, "injected failure reading " + path_ + " at offset " +
@@ -379,6 +395,44 @@ TEST(ReadAheadScan, FootersAreReadOncePerFileVersion) {
     fixture.file_system->version = "v2"; // every file changed
     fixture.Dump(sql);
     EXPECT_EQ(fixture.file_system->tail_reads.load(), 40);
+}
+
+TEST(ReadAheadScan, ARemoteFilesFirstJobIsFetchedWhileItsPageIndexIsRead) {
+    // 100 ms per request. A filter the page bounds could use makes the plan want the page index
+    // of every row group; for a remote file only the first group is planned before its fetch
+    // starts (whole), and the others' index read runs meanwhile.
+    Fixture fixture(100ms);
+    fixture.file_system->remote = true;
+    fixture.file_system->version = "first-job-test";
+    fixture.connection.Query("SET enable_external_file_cache = false");
+    std::string sql = "SELECT count(*), sum(k) FROM read_parquet('" + BigFile() +
+                      "') WHERE id BETWEEN 500 AND 150000";
+    std::string local = "SELECT count(*), sum(k) FROM read_parquet('" +
+                        (TestDirectory() / "big.parquet").string() +
+                        "') WHERE id BETWEEN 500 AND 150000";
+    std::string expected = fixture.Dump(local);
+    fixture.Dump(sql); // the footer is cached from here on
+    fixture.file_system->ResetCounters();
+    EXPECT_EQ(fixture.Dump(sql), expected);
+    LocalFileSystem local_files;
+    auto opened = OpenParquetFile(local_files, (TestDirectory() / "big.parquet").string());
+    const auto& reader = opened->reader();
+    // Group 0's chunks start the file; the page index lies after the last group's chunks.
+    uint64_t group_one = reader.PlanRowGroup(1, {0, 1})[0].offset;
+    uint64_t data_end = 0;
+    for (const ByteRange& range : reader.PlanRowGroup(reader.RowGroupCount() - 1, {0, 1, 2, 3})) {
+        data_end = std::max(data_end, range.offset + range.length);
+    }
+    std::lock_guard<std::mutex> guard(fixture.file_system->records_mutex);
+    const auto& records = fixture.file_system->records;
+    auto first_data = std::find_if(records.begin(), records.end(),
+                                   [&](const auto& record) { return record.offset < group_one; });
+    auto index = std::find_if(records.begin(), records.end(), [&](const auto& record) {
+        return record.offset >= data_end && record.offset + record.length < reader.file_size();
+    });
+    ASSERT_NE(first_data, records.end());
+    ASSERT_NE(index, records.end());
+    EXPECT_LT(first_data->start, index->end) << "the first job waited for the page index";
 }
 
 TEST(ReadAheadScan, ExternalFileCacheServesRepeatedQueries) {

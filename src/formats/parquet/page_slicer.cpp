@@ -38,7 +38,7 @@ PageSlicer::PageSlicer(const ParquetFileReader& reader, FileHandle& file, const 
       max_job_bytes_(max_job_bytes) {
 }
 
-bool PageSlicer::WantsPages(size_t group) const {
+bool PageSlicer::WantsPages(size_t group, bool for_bounds) const {
     if (columns_.empty()) {
         return false;
     }
@@ -58,7 +58,7 @@ bool PageSlicer::WantsPages(size_t group) const {
     // Without an offset index, a large group's pages are found from their headers when that
     // costs only local reads (remotely, a round trip per page).
     bool locatable = has_offsets || (too_large && !file_.IsRemote());
-    return locatable && (too_large || has_bounds);
+    return locatable && (too_large || (for_bounds && has_bounds));
 }
 
 std::optional<PageSlicer::Slices> PageSlicer::Slice(size_t group) const {

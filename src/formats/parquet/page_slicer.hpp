@@ -24,8 +24,8 @@ public:
                uint64_t max_job_bytes);
 
     // Whether `group` is worth its page index: too large for one job (and its pages can be
-    // located), or with page bounds on a filtered column.
-    bool WantsPages(size_t group) const;
+    // located), or (`for_bounds`) with page bounds on a filtered column.
+    bool WantsPages(size_t group, bool for_bounds = true) const;
     // Reads the page indexes of `groups` (ascending, each one WantsPages said yes to).
     void LocatePages(const std::vector<size_t>& groups);
 

@@ -162,33 +162,62 @@ bool ParquetScanFile::BloomFiltersMayMatch(size_t row_group,
 
 FileJobs ParquetScanFile::PlanJobs(const FileProjection& projection, const IoContext& context) {
     projection_ = projection;
+    first_rows_.assign(reader_->RowGroupCount() + 1, 0);
+    for (size_t g = 0; g < reader_->RowGroupCount(); g++) {
+        first_rows_[g + 1] = first_rows_[g] + reader_->RowGroupRows(g);
+    }
+    // Empty row groups have nothing to fetch (and writers leave their offsets at 0).
+    std::vector<size_t> groups;
+    for (size_t g = 0; g < reader_->RowGroupCount(); g++) {
+        if (reader_->RowGroupRows(g) > 0) {
+            groups.push_back(g);
+        }
+    }
+    if (!handle_->IsRemote()) {
+        return PlanGroups(groups, context, false);
+    }
+    // The groups up to the first one its statistics leave in, now; the others later.
+    size_t now = 0;
+    while (now < groups.size() && !RowGroupMayMatch(groups[now], projection_.filters)) {
+        now++;
+    }
+    now = std::min(now + 1, groups.size());
+    remaining_.assign(groups.begin() + static_cast<std::ptrdiff_t>(now), groups.end());
+    FileJobs planned = PlanGroups(
+        {groups.begin(), groups.begin() + static_cast<std::ptrdiff_t>(now)}, context, true);
+    planned.more = !remaining_.empty();
+    return planned;
+}
+
+FileJobs ParquetScanFile::PlanRemainingJobs(const IoContext& context) {
+    std::vector<size_t> groups = std::move(remaining_);
+    remaining_.clear();
+    return PlanGroups(groups, context, false);
+}
+
+FileJobs ParquetScanFile::PlanGroups(const std::vector<size_t>& candidates,
+                                     const IoContext& context, bool first_fast) {
     FileJobs planned;
     parquet::PageSlicer slicer(*reader_, *handle_, context, projection_.columns,
                                projection_.filters, projection_.max_job_bytes);
     // The row groups to read, and which of them are worth their page index.
     std::vector<size_t> groups, paged;
-    for (size_t g = 0; g < reader_->RowGroupCount(); g++) {
-        // Empty row groups have nothing to fetch (and writers leave their offsets at 0).
-        if (reader_->RowGroupRows(g) == 0) {
-            continue;
-        }
+    for (size_t g : candidates) {
         bool may_match = RowGroupMayMatch(g, projection_.filters);
-        bool bloom_pruned = may_match && !BloomFiltersMayMatch(g, projection_.filters, context);
+        bool bloom_pruned =
+            may_match && !first_fast && !BloomFiltersMayMatch(g, projection_.filters, context);
         if (!may_match || bloom_pruned) {
             planned.jobs_pruned++;
             planned.jobs_pruned_by_bloom += bloom_pruned ? 1 : 0;
             continue;
         }
         groups.push_back(g);
-        if (slicer.WantsPages(g)) {
+        if (slicer.WantsPages(g, !first_fast)) {
             paged.push_back(g);
         }
     }
     slicer.LocatePages(paged);
-    std::vector<int64_t> first_rows(reader_->RowGroupCount() + 1, 0);
-    for (size_t g = 0; g < reader_->RowGroupCount(); g++) {
-        first_rows[g + 1] = first_rows[g] + reader_->RowGroupRows(g);
-    }
+    std::lock_guard<std::mutex> guard(slices_mutex_);
     for (size_t g : groups) {
         std::vector<parquet::RowGroupSlice> slices;
         if (std::optional<parquet::PageSlicer::Slices> sliced = slicer.Slice(g)) {
@@ -204,7 +233,7 @@ FileJobs ParquetScanFile::PlanJobs(const FileProjection& projection, const IoCon
             job.index_in_file = slices_.size();
             job.ranges = slice.ranges;
             job.rows = static_cast<int64_t>(slice.rows);
-            job.first_row = first_rows[g] + static_cast<int64_t>(slice.first_row);
+            job.first_row = first_rows_[g] + static_cast<int64_t>(slice.first_row);
             planned.jobs.push_back(std::move(job));
             slices_.push_back(std::move(slice));
         }
@@ -215,8 +244,12 @@ FileJobs ParquetScanFile::PlanJobs(const FileProjection& projection, const IoCon
 std::unique_ptr<ScanJobDecoder> ParquetScanFile::Decode(const ScanJobPlan& job,
                                                         std::vector<ByteBuffer> buffers,
                                                         const IoContext& /*context*/) {
-    return std::make_unique<ParquetJobDecoder>(reader_, projection_, slices_.at(job.index_in_file),
-                                               std::move(buffers));
+    parquet::RowGroupSlice slice;
+    {
+        std::lock_guard<std::mutex> guard(slices_mutex_);
+        slice = slices_.at(job.index_in_file);
+    }
+    return std::make_unique<ParquetJobDecoder>(reader_, projection_, slice, std::move(buffers));
 }
 
 std::shared_ptr<ParquetScanFile> OpenParquetFile(FileSystem& file_system, const std::string& path,

@@ -5,6 +5,7 @@
 #include "io/file_system.hpp"
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,12 @@ public:
     double EstimatedRows() const override;
     double DistinctEstimate(size_t column) const override;
     bool KnowsRowNumbers() const override { return true; }
+    // For a remote file only the first row group that may match is planned at once, without
+    // reading its page index or bloom filters unless it must be cut into page-level jobs: its
+    // fetch then leaves right after the footer, and the other groups' index reads (a round trip
+    // and, for a large file, hundreds of KB) follow in PlanRemainingJobs meanwhile.
     FileJobs PlanJobs(const FileProjection& projection, const IoContext& context) override;
+    FileJobs PlanRemainingJobs(const IoContext& context) override;
     std::unique_ptr<ScanJobDecoder> Decode(const ScanJobPlan& job, std::vector<ByteBuffer> buffers,
                                            const IoContext& context) override;
 
@@ -41,10 +47,18 @@ private:
     bool BloomFiltersMayMatch(size_t row_group, const std::vector<TableFilter>& filters,
                               const IoContext& context) const;
 
+    // Plans `groups` (ascending). `first_fast`: no bloom filter or page bound is read, only the
+    // page index of a group that must be cut.
+    FileJobs PlanGroups(const std::vector<size_t>& groups, const IoContext& context,
+                        bool first_fast);
+
     std::shared_ptr<FileHandle> handle_;
     std::shared_ptr<const parquet::ParquetFileReader> reader_;
     std::vector<ScanColumn> columns_;
     FileProjection projection_;
+    std::vector<int64_t> first_rows_;            // of each row group in the file, and the total
+    std::vector<size_t> remaining_;              // groups PlanRemainingJobs plans
+    mutable std::mutex slices_mutex_;            // slices_ grows while jobs decode
     std::vector<parquet::RowGroupSlice> slices_; // what job `index_in_file` decodes
 };
 
