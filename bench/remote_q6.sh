@@ -8,7 +8,8 @@
 #                      [--fixed-coalescing] [--baseline OTHER/build/sluice]
 #
 # Prints per configuration: wall time, bytes received, requests, mean requests in flight, link
-# utilisation (bytes / time / 100 MB/s) and the physical limit (bytes / link rate). --sweep adds
+# utilisation (bytes / time / 100 MB/s), the physical limit (bytes / link rate) and the process's
+# CPU time (user + system) per GB received. --sweep adds
 # hand-tuned http_max_in_flight values (requests in flight per host, pinned instead of
 # self-tuned); --fixed-coalescing adds the defaults with the coalescing pinned to the values used
 # before it was fitted to the link (gaps of 64 KiB, requests of 8 MiB); --baseline runs another build (an older commit) in the same interleaving, with its
@@ -39,14 +40,15 @@ link_bytes_per_second=100000000 # s3 and far; lan's is 1 GB/s
 [ "$profile" = lan ] && link_bytes_per_second=1000000000
 q6=$(tr '\n' ' ' < tpch/queries/q06.sql)
 
-# One run: prints "seconds bytes requests mean_in_flight".
+# One run: prints "seconds bytes requests mean_in_flight cpu_seconds" (cpu: user + system).
 run() {
-  local binary=$1 settings=$2 out start end
+  local binary=$1 settings=$2 out start end cpu
+  cpu=$(mktemp)
   start=$(date +%s.%N)
-  out=$(ip netns exec sluice-rig "$binary" -csv -c "SET enable_external_file_cache = false;
+  out=$( { TIMEFORMAT='%U %S'; time ip netns exec sluice-rig "$binary" -csv -c "SET enable_external_file_cache = false;
     $settings
     CREATE VIEW lineitem AS SELECT * FROM read_parquet('$url/lineitem.parquet');
-    EXPLAIN ANALYZE $q6")
+    EXPLAIN ANALYZE $q6"; } 2>"$cpu")
   end=$(date +%s.%N)
   printf '%s' "$out" | python3 -c '
 import re, sys
@@ -55,9 +57,12 @@ units = {"bytes": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3}
 received = re.search(r"received ([0-9.]+) (bytes|KiB|MiB|GiB)", text)
 requests = re.search(r"requests ([0-9]+)", text)
 mean = re.search(r"in flight max [0-9]+ mean ([0-9.]+)", text)
+user, system = open(sys.argv[3]).read().split()[-2:]
 print(float(sys.argv[2]) - float(sys.argv[1]),
-      float(received.group(1)) * units[received.group(2)], requests.group(1), mean.group(1))
-' "$start" "$end"
+      float(received.group(1)) * units[received.group(2)], requests.group(1), mean.group(1),
+      float(user) + float(system))
+' "$start" "$end" "$cpu"
+  rm -f "$cpu"
 }
 
 declare -A settings binaries
@@ -89,8 +94,8 @@ done
 
 echo "TPC-H Q6, SF $sf lineitem.parquet over the rig, profile $profile (link $((link_bytes_per_second / 1000000)) MB/s), $reps runs each, $(nproc) cores"
 echo
-echo "| configuration | median s | min s | max s | MB received | requests | mean in flight | link utilisation | physical limit s |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| configuration | median s | min s | max s | MB received | requests | mean in flight | link utilisation | physical limit s | CPU s per GB |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for name in "${names[@]}"; do
   printf '%s' "${results[$name]}" | python3 -c "
 import statistics, sys
@@ -100,7 +105,8 @@ received = statistics.median(float(r[1]) for r in rows)
 median = statistics.median(times)
 print(f'| $name | {median:.2f} | {min(times):.2f} | {max(times):.2f} | {received / 1e6:.0f} | '
       f'{rows[0][2]} | {statistics.median(float(r[3]) for r in rows):.1f} | '
-      f'{received / median / $link_bytes_per_second:.0%} | {received / $link_bytes_per_second:.2f} |')"
+      f'{received / median / $link_bytes_per_second:.0%} | {received / $link_bytes_per_second:.2f} | '
+      f'{statistics.median(float(r[4]) / float(r[1]) * 1e9 for r in rows):.2f} |')"
 done
 printf '%s' "${results[read_ahead_depth=0]}" > /tmp/remote_q6.sync
 printf '%s' "${results[default]}" > /tmp/remote_q6.default

@@ -154,6 +154,9 @@ bool HttpEventLoop::TakeSubmitted() {
         submitted.swap(submitted_);
         stopping = stopping_;
     }
+    if (!submitted.empty()) {
+        next_sweep_ = Clock::time_point{}; // their cancel flags are watched from now
+    }
     for (auto& owned : submitted) {
         Transfer& transfer = *owned;
         transfers_.emplace(&transfer, std::move(owned));
@@ -415,13 +418,20 @@ void HttpEventLoop::OnAttemptDone(Transfer& transfer, int curl_code) {
                                            *retry_after, options.max_retry_after_seconds)));
     }
     transfer.retry_at = Clock::now() + std::chrono::microseconds(static_cast<int64_t>(wait * 1000));
+    next_sweep_ = std::min(next_sweep_, transfer.retry_at);
     transfer.wait_ms *= options.retry_backoff;
     transfer.attempt++;
 }
 
 int HttpEventLoop::Sweep() {
-    int timeout = 1000;
     auto now = Clock::now();
+    if (now < next_sweep_) {
+        // Nothing is due yet: the loop wakes for every socket event, and looking at every
+        // transfer each time cost more CPU than the transfers' own bookkeeping.
+        return static_cast<int>(
+            std::chrono::duration_cast<std::chrono::milliseconds>(next_sweep_ - now).count() + 1);
+    }
+    int timeout = 1000;
     std::vector<Transfer*> cancelled;
     std::vector<Transfer*> due;
     for (auto& [transfer, owned] : transfers_) {
@@ -452,7 +462,11 @@ int HttpEventLoop::Sweep() {
     for (Transfer* transfer : due) {
         Admit(*transfer);
     }
-    return due.empty() ? timeout : 0;
+    if (!due.empty()) {
+        timeout = 0;
+    }
+    next_sweep_ = now + std::chrono::milliseconds(timeout);
+    return timeout;
 }
 
 void HttpEventLoop::Finish(Transfer& transfer, std::exception_ptr error) {

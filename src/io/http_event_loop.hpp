@@ -63,7 +63,9 @@ private:
     bool TakeSubmitted();
     void StartAttempt(Transfer& transfer);
     void OnAttemptDone(Transfer& transfer, int curl_code);
-    // Ends cancelled transfers, starts retries that are due; returns the poll timeout.
+    // Ends cancelled transfers, starts retries that are due; returns the poll timeout. Looks at
+    // the transfers only when something may be due (next_sweep_): a cancel flag to poll, every
+    // kCancelPollMs, or a retry's time.
     int Sweep();
     void Finish(Transfer& transfer, std::exception_ptr error);
 
@@ -72,6 +74,7 @@ private:
     void* multi_ = nullptr; // CURLM*
     std::vector<void*> idle_easy_;
     std::unordered_map<Transfer*, std::unique_ptr<Transfer>> transfers_;
+    std::chrono::steady_clock::time_point next_sweep_{};
     uint32_t connections_per_host_ = 0; // this loop's share
     uint32_t loops_ = 1;                // how many loops share each host's target
     uint32_t max_in_flight_ = 0;        // http_max_in_flight: 0 self-tuned
