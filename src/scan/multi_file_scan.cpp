@@ -134,11 +134,16 @@ public:
                 outcome = Claim::Blocked;
             }
         }
+        StartFetches(created);
+        return outcome;
+    }
+
+    // Outside the lock: the fetches of jobs TopUp created.
+    void StartFetches(const std::vector<std::shared_ptr<ScanJob>>& created) {
         for (const auto& job : created) {
             fetcher_.Start(job, shared_from_this(),
                            [this](std::exception_ptr error) { Fail(std::move(error)); });
         }
-        return outcome;
     }
 
     // read_ahead_depth = 0: the next job, fetched here, one request after the other.
@@ -350,14 +355,21 @@ private:
                 }
                 auto [jobs, error] = self->ReadRemainingPlan(*scan_file);
                 bool failed = false;
+                std::vector<std::shared_ptr<ScanJob>> created;
                 {
                     std::lock_guard<std::mutex> guard(self->mutex_);
                     self->StoreRemainingPlan(file, std::move(jobs), error);
                     failed = self->error_ != nullptr;
+                    if (!failed) {
+                        // The scan's tasks may all be parked on the first jobs' bytes: the
+                        // read-ahead continues from here rather than when those arrive.
+                        self->TopUp(created);
+                    }
                 }
                 if (failed) {
                     self->Cancel();
                 } else {
+                    self->StartFetches(created);
                     self->WakeWaiters();
                 }
             }));
