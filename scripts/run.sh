@@ -62,3 +62,11 @@ printf '  %-34s %7s s %8s MB/s' "default (event-driven read-ahead)" "$async_s" "
 [ ${#link[@]} -gt 0 ] && printf ' %5.0f%% of the link' "$async_mbs"
 echo
 echo "  trace of the default run: $trace (open in https://ui.perfetto.dev)"
+# The same trace drawn: fetches, decodes and parks per thread, and the in-flight target per host.
+plot=$(node --input-type=module -e "
+  import { timelinePlot } from './bench/suite/plots.mjs';
+  const png = timelinePlot('$CACHE', 'q6-timeline', 'TPC-H Q6 over the emulated store, defaults', '$trace');
+  if (png) console.log('$CACHE/' + png);" 2>/dev/null || true)
+if [ -n "$plot" ]; then
+  echo "  plot of the default run:  $plot"
+fi
