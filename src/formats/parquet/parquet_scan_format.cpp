@@ -163,12 +163,10 @@ bool ParquetScanFile::BloomFiltersMayMatch(size_t row_group,
 FileJobs ParquetScanFile::PlanJobs(const FileProjection& projection, const IoContext& context) {
     projection_ = projection;
     first_rows_.assign(reader_->RowGroupCount() + 1, 0);
-    for (size_t g = 0; g < reader_->RowGroupCount(); g++) {
-        first_rows_[g + 1] = first_rows_[g] + reader_->RowGroupRows(g);
-    }
     // Empty row groups have nothing to fetch (and writers leave their offsets at 0).
     std::vector<size_t> groups;
     for (size_t g = 0; g < reader_->RowGroupCount(); g++) {
+        first_rows_[g + 1] = first_rows_[g] + reader_->RowGroupRows(g);
         if (reader_->RowGroupRows(g) > 0) {
             groups.push_back(g);
         }
