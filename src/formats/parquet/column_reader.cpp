@@ -248,10 +248,13 @@ void ColumnReader::ReadRows(idx_t count, const uint32_t* selection, size_t selec
         size_t take = std::min<size_t>({count - done, page_rows_ - page_row_, kVectorSize});
         // The entries of `selection` inside this piece: [first_selected, next_selected).
         size_t first_selected = next_selected;
-        if (selection) {
-            while (next_selected < selected && selection[next_selected] < done + take) {
-                next_selected++;
-            }
+        if (selection && next_selected < selected) {
+            // Ascending: usually the whole rest lies in this piece (one page covers the batch).
+            next_selected = selection[selected - 1] < done + take
+                                ? selected
+                                : std::lower_bound(selection + next_selected, selection + selected,
+                                                   static_cast<uint32_t>(done + take)) -
+                                      selection;
         }
         if (page_pending_) {
             if (selection && next_selected == first_selected) {
