@@ -43,6 +43,31 @@ void ForValidRows(const Vector& input, idx_t count, Body body) {
     }
 }
 
+// Calls `body(index)` for the valid ones of the rows `rows[0, count)` of `input`.
+template <class Body>
+void ForValidRowsOf(const Vector& input, const uint32_t* rows, idx_t count, Body body) {
+    const ValidityMask& validity = input.validity();
+    if (input.vector_type() == VectorType::CONSTANT) {
+        if (validity.RowIsValid(0)) {
+            for (idx_t i = 0; i < count; i++) {
+                body(0);
+            }
+        }
+        return;
+    }
+    if (validity.AllValid()) {
+        for (idx_t i = 0; i < count; i++) {
+            body(rows[i]);
+        }
+        return;
+    }
+    for (idx_t i = 0; i < count; i++) {
+        if (validity.RowIsValid(rows[i])) {
+            body(rows[i]);
+        }
+    }
+}
+
 struct CountState {
     int64_t count;
 };
@@ -63,11 +88,21 @@ AggregateFunction CountFunction(bool star, const LogicalType& argument) {
                 As<CountState>(states[row] + offset).count++;
             }
         };
+        function.update_one_state = [](const std::vector<const Vector*>&, const uint32_t*,
+                                       idx_t count, uint8_t* state) {
+            As<CountState>(state).count += static_cast<int64_t>(count);
+        };
     } else {
         function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
                              idx_t offset, StringHeap&) {
             ForValidRows(*args[0], count,
                          [&](idx_t row, idx_t) { As<CountState>(states[row] + offset).count++; });
+        };
+        function.update_one_state = [](const std::vector<const Vector*>& args, const uint32_t* rows,
+                                       idx_t count, uint8_t* state) {
+            int64_t valid = 0;
+            ForValidRowsOf(*args[0], rows, count, [&](idx_t) { valid++; });
+            As<CountState>(state).count += valid;
         };
     }
     function.combine = [](const uint8_t* source, uint8_t* target) {
@@ -118,26 +153,47 @@ void AddIntegers(const Vector& input, idx_t count, uint8_t** states, idx_t offse
     });
 }
 
-void AddIntegerVector(const Vector& input, idx_t count, uint8_t** states, idx_t offset) {
-    switch (input.type().physical()) {
+// The same sum into one state: a running total in registers, written once.
+template <class T>
+void AddIntegersToOne(const Vector& input, const uint32_t* rows, idx_t count, uint8_t* state) {
+    const T* data = input.data<T>();
+    hugeint_t sum = 0;
+    int64_t added = 0;
+    ForValidRowsOf(input, rows, count, [&](idx_t index) {
+        if constexpr (std::is_same_v<T, hugeint_t>) {
+            sum = AddChecked(sum, data[index]);
+        } else {
+            sum += static_cast<hugeint_t>(data[index]); // < 2^64 rows of 64 bits cannot overflow
+        }
+        added++;
+    });
+    auto& total = As<IntegerSumState>(state);
+    total.sum = AddChecked(total.sum, sum);
+    total.count += added;
+}
+
+// Calls `add.template operator()<T>()` with T the C++ type of an integer layout.
+template <class Add>
+void DispatchInteger(PhysicalType type, Add add) {
+    switch (type) {
     case PhysicalType::INT8:
-        return AddIntegers<int8_t>(input, count, states, offset);
+        return add.template operator()<int8_t>();
     case PhysicalType::INT16:
-        return AddIntegers<int16_t>(input, count, states, offset);
+        return add.template operator()<int16_t>();
     case PhysicalType::INT32:
-        return AddIntegers<int32_t>(input, count, states, offset);
+        return add.template operator()<int32_t>();
     case PhysicalType::INT64:
-        return AddIntegers<int64_t>(input, count, states, offset);
+        return add.template operator()<int64_t>();
     case PhysicalType::INT128:
-        return AddIntegers<hugeint_t>(input, count, states, offset);
+        return add.template operator()<hugeint_t>();
     case PhysicalType::UINT8:
-        return AddIntegers<uint8_t>(input, count, states, offset);
+        return add.template operator()<uint8_t>();
     case PhysicalType::UINT16:
-        return AddIntegers<uint16_t>(input, count, states, offset);
+        return add.template operator()<uint16_t>();
     case PhysicalType::UINT32:
-        return AddIntegers<uint32_t>(input, count, states, offset);
+        return add.template operator()<uint32_t>();
     case PhysicalType::UINT64:
-        return AddIntegers<uint64_t>(input, count, states, offset);
+        return add.template operator()<uint64_t>();
     default:
         throw Exception(ErrorKind::Internal, "sum over a non-integer layout");
     }
@@ -161,6 +217,16 @@ AggregateFunction SumOrAverage(bool average, const LogicalType& argument) {
                 auto& state = As<DoubleSumState>(states[row] + offset);
                 state.sum += data[index];
                 state.count++;
+            });
+        };
+        function.update_one_state = [](const std::vector<const Vector*>& args, const uint32_t* rows,
+                                       idx_t count, uint8_t* state) {
+            // In row order, as `update` adds them: the same rounding.
+            auto& total = As<DoubleSumState>(state);
+            const double* data = args[0]->data<double>();
+            ForValidRowsOf(*args[0], rows, count, [&](idx_t index) {
+                total.sum += data[index];
+                total.count++;
             });
         };
         function.combine = [](const uint8_t* source, uint8_t* target) {
@@ -188,8 +254,15 @@ AggregateFunction SumOrAverage(bool average, const LogicalType& argument) {
     function.state_size = sizeof(IntegerSumState);
     function.initialize = [](uint8_t* state) { As<IntegerSumState>(state) = {0, 0}; };
     function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
-                         idx_t offset,
-                         StringHeap&) { AddIntegerVector(*args[0], count, states, offset); };
+                         idx_t offset, StringHeap&) {
+        DispatchInteger(args[0]->type().physical(),
+                        [&]<class T>() { AddIntegers<T>(*args[0], count, states, offset); });
+    };
+    function.update_one_state = [](const std::vector<const Vector*>& args, const uint32_t* rows,
+                                   idx_t count, uint8_t* state) {
+        DispatchInteger(args[0]->type().physical(),
+                        [&]<class T>() { AddIntegersToOne<T>(*args[0], rows, count, state); });
+    };
     function.combine = [](const uint8_t* source, uint8_t* target) {
         auto& t = As<IntegerSumState>(target);
         t.sum = AddChecked(t.sum, As<IntegerSumState>(source).sum);

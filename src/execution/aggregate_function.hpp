@@ -24,6 +24,13 @@ struct AggregateFunction {
     std::function<void(const std::vector<const Vector*>& arguments, idx_t count, uint8_t** states,
                        idx_t offset, StringHeap& heap)>
         update;
+    // Optional, for aggregates whose update is a running total: adds the rows `rows[0, count)`
+    // (ascending) of `arguments` to the one state at `state`, as `update` would with every row
+    // pointing there. The table uses it when groups are few: one tight loop per group instead
+    // of a read and write of some group's state per row.
+    std::function<void(const std::vector<const Vector*>& arguments, const uint32_t* rows,
+                       idx_t count, uint8_t* state)>
+        update_one_state;
     // Folds `source` into `target` (states of two partial aggregations of the same group).
     std::function<void(const uint8_t* source, uint8_t* target)> combine;
     std::function<void(const uint8_t* state, Vector& result, idx_t row)> finalize;

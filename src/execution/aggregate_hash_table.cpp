@@ -19,15 +19,34 @@ void VerifyKeys(const std::vector<std::unique_ptr<DataChunk>>& key_chunks, idx_t
     const T* values = keys.data<T>();
     bool constant = keys.vector_type() == VectorType::CONSTANT;
     const ValidityMask& validity = keys.validity();
+    // The stored chunk of the previous candidate: with fewer than kVectorSize groups there is
+    // one, and the loop reads a key's two values without walking to its chunk.
+    idx_t chunk_index = ~idx_t(0);
+    const Vector* stored = nullptr;
+    const T* stored_values = nullptr;
+    if (key_chunks.size() == 1 && !constant && validity.AllValid() &&
+        key_chunks[0]->column(k).validity().AllValid()) {
+        // Few groups and no NULL keys on either side (Q1's flags): values only.
+        stored_values = key_chunks[0]->column(k).template data<T>();
+        for (idx_t c = 0; c < candidate_count; c++) {
+            idx_t row = candidates[c];
+            mismatch[row] |= !(values[row] == stored_values[groups[row]]);
+        }
+        return;
+    }
     for (idx_t c = 0; c < candidate_count; c++) {
         idx_t row = candidates[c];
         uint32_t group = groups[row];
-        const Vector& stored = key_chunks[group / kVectorSize]->column(k);
+        if (group / kVectorSize != chunk_index) {
+            chunk_index = group / kVectorSize;
+            stored = &key_chunks[chunk_index]->column(k);
+            stored_values = stored->data<T>();
+        }
         idx_t stored_row = group % kVectorSize;
         idx_t index = constant ? 0 : row;
         bool valid = validity.RowIsValid(index);
-        bool stored_valid = stored.validity().RowIsValid(stored_row);
-        bool equal = valid && stored_valid ? values[index] == stored.data<T>()[stored_row]
+        bool stored_valid = stored->validity().RowIsValid(stored_row);
+        bool equal = valid && stored_valid ? values[index] == stored_values[stored_row]
                                            : valid == stored_valid;
         mismatch[row] |= !equal;
     }
@@ -264,17 +283,57 @@ void AggregateHashTable::Sink(const DataChunk& chunk,
     }
     uint32_t groups[kVectorSize];
     FindOrCreateGroups(keys, count, groups);
-    uint8_t* states[kVectorSize];
-    for (idx_t row = 0; row < count; row++) {
-        states[row] = states_.data() + groups[row] * stride_;
+    // With few groups, consecutive rows often update the same state, and each waits for the
+    // previous one's write: instead the rows are sorted by group (stably, so sums of doubles
+    // add in the same order) and each group's rows go to its state in one tight loop.
+    bool few_groups = group_count_ <= kFewGroups;
+    uint32_t group_rows[kVectorSize];
+    uint32_t group_start[kFewGroups + 1];
+    if (few_groups) {
+        SortRowsByGroup(groups, count, group_rows, group_start);
     }
+    uint8_t* states[kVectorSize];
+    bool states_made = false;
     std::vector<const Vector*> arguments;
     for (idx_t a = 0; a < aggregates_->size(); a++) {
+        const AggregateFunction& aggregate = (*aggregates_)[a];
         arguments.clear();
         for (idx_t column : argument_columns[a]) {
             arguments.push_back(&chunk.column(column));
         }
-        (*aggregates_)[a].update(arguments, count, states, offsets_[a], heap_);
+        if (few_groups && aggregate.update_one_state) {
+            for (uint32_t group = 0; group < group_count_; group++) {
+                idx_t rows = group_start[group + 1] - group_start[group];
+                if (rows > 0) {
+                    aggregate.update_one_state(arguments, group_rows + group_start[group], rows,
+                                               State(group, a));
+                }
+            }
+            continue;
+        }
+        if (!states_made) {
+            for (idx_t row = 0; row < count; row++) {
+                states[row] = states_.data() + groups[row] * stride_;
+            }
+            states_made = true;
+        }
+        aggregate.update(arguments, count, states, offsets_[a], heap_);
+    }
+}
+
+void AggregateHashTable::SortRowsByGroup(const uint32_t* groups, idx_t count, uint32_t* rows,
+                                         uint32_t* group_start) const {
+    std::fill(group_start, group_start + group_count_ + 1, 0);
+    for (idx_t row = 0; row < count; row++) {
+        group_start[groups[row] + 1]++;
+    }
+    for (idx_t group = 0; group < group_count_; group++) {
+        group_start[group + 1] += group_start[group];
+    }
+    uint32_t next[kFewGroups];
+    std::copy(group_start, group_start + group_count_, next);
+    for (idx_t row = 0; row < count; row++) {
+        rows[next[groups[row]]++] = static_cast<uint32_t>(row);
     }
 }
 

@@ -65,6 +65,12 @@ private:
     uint32_t Probe(const std::vector<const Vector*>& keys, idx_t row, uint64_t hash,
                    uint64_t position, bool compare_keys, uint64_t& found_at, bool& created);
     bool KeysEqual(uint32_t group, const std::vector<const Vector*>& keys, idx_t row) const;
+    // Up to this many groups, Sink updates states group by group (update_one_state).
+    static constexpr idx_t kFewGroups = 16;
+    // A counting sort of the rows by group: group g's rows are rows[group_start[g],
+    // group_start[g + 1]), ascending. Needs group_count_ <= kFewGroups.
+    void SortRowsByGroup(const uint32_t* groups, idx_t count, uint32_t* rows,
+                         uint32_t* group_start) const;
     void Grow();
     uint8_t* State(uint32_t group, idx_t aggregate) {
         return states_.data() + group * stride_ + offsets_[aggregate];

@@ -28,9 +28,11 @@ template <class T>
 uint64_t HashValue(const T& value) {
     if constexpr (std::is_same_v<T, string_t>) {
         if (value.IsInlined()) {
+            // One mixing round over both words: the odd multiplier makes every bit of the tail
+            // move the high bits before the two meet.
             uint64_t head, tail;
             value.InlinedWords(head, tail);
-            return Mix(head ^ Mix(tail));
+            return Mix(head ^ (tail * 0x9e3779b97f4a7c15ULL));
         }
         return std::hash<std::string_view>()(value.view());
     } else if constexpr (std::is_same_v<T, hugeint_t>) {
@@ -54,10 +56,20 @@ void HashTyped(const Vector& vector, idx_t count, uint64_t* hashes, bool first) 
     const T* data = vector.data<T>();
     bool constant = vector.vector_type() == VectorType::CONSTANT;
     const ValidityMask& validity = vector.validity();
+    // Later keys fold in by an odd multiple of the hash so far (a bijection, so rows that
+    // differ in earlier keys stay apart) and a xor with the new key's mixed hash.
+    auto fold = [&](idx_t row, uint64_t hash) {
+        hashes[row] = first ? hash : (hashes[row] * 0xbf58476d1ce4e5b9ULL) ^ hash;
+    };
+    if (!constant && validity.AllValid()) {
+        for (idx_t row = 0; row < count; row++) {
+            fold(row, HashValue(data[row]));
+        }
+        return;
+    }
     for (idx_t row = 0; row < count; row++) {
         idx_t index = constant ? 0 : row;
-        uint64_t hash = validity.RowIsValid(index) ? HashValue(data[index]) : kNullHash;
-        hashes[row] = first ? hash : Mix(hashes[row] * 31 + hash);
+        fold(row, validity.RowIsValid(index) ? HashValue(data[index]) : kNullHash);
     }
 }
 
