@@ -3,6 +3,7 @@
 #include "common/exception.hpp"
 #include "common/number_format.hpp"
 #include "common/physical_dispatch.hpp"
+#include "execution/value_aggregates.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -118,6 +119,38 @@ struct IntegerSumState {
     hugeint_t sum;
     int64_t count;
 };
+
+// count_if(condition): the TRUE rows, as DuckDB's HUGEINT; NULL when every row is NULL.
+AggregateFunction CountIfFunction(const std::string& name) {
+    AggregateFunction function;
+    function.name = name;
+    function.argument_types = {LogicalTypeId::BOOLEAN};
+    function.return_type = LogicalTypeId::HUGEINT;
+    function.state_size = sizeof(IntegerSumState);
+    function.initialize = [](uint8_t* state) { As<IntegerSumState>(state) = {0, 0}; };
+    function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
+                         idx_t offset, StringHeap&) {
+        const bool* data = args[0]->data<bool>();
+        ForValidRows(*args[0], count, [&](idx_t row, idx_t index) {
+            auto& state = As<IntegerSumState>(states[row] + offset);
+            state.sum += data[index] ? 1 : 0;
+            state.count++;
+        });
+    };
+    function.combine = [](const uint8_t* source, uint8_t* target) {
+        As<IntegerSumState>(target).sum += As<IntegerSumState>(source).sum;
+        As<IntegerSumState>(target).count += As<IntegerSumState>(source).count;
+    };
+    function.finalize = [](const uint8_t* state, Vector& result, idx_t row) {
+        const auto& s = As<IntegerSumState>(state);
+        if (s.count == 0) {
+            result.SetNull(row);
+            return;
+        }
+        result.data<hugeint_t>()[row] = s.sum;
+    };
+    return function;
+}
 
 struct DoubleSumState {
     double sum;
@@ -550,6 +583,9 @@ AggregateFunction MakeDistinct(AggregateFunction inner) {
             flush();
         }
         aggregate.finalize(inner_state.data(), result, row);
+        if (aggregate.destroy) {
+            aggregate.destroy(inner_state.data());
+        }
     };
     return function;
 }
@@ -569,8 +605,9 @@ const std::map<std::string, Spread>& Spreads() {
 
 bool IsAggregateFunctionName(const std::string& name) {
     return name == "sum" || name == "avg" || name == "mean" || name == "min" || name == "max" ||
-           name == "count" || name == "count_star" || name == "bool_and" || name == "bool_or" ||
-           Spreads().count(name) > 0;
+           name == "count" || name == "count_star" || name == "count_if" || name == "countif" ||
+           name == "bool_and" || name == "bool_or" || Spreads().count(name) > 0 ||
+           IsValueAggregateName(name);
 }
 
 std::optional<AggregateFunction> BindAggregateFunction(const std::string& name,
@@ -578,12 +615,19 @@ std::optional<AggregateFunction> BindAggregateFunction(const std::string& name,
     if (name == "count_star" || (name == "count" && arguments.empty())) {
         return CountFunction(true, LogicalTypeId::SQLNULL);
     }
+    if (IsValueAggregateName(name)) {
+        return BindValueAggregate(name, arguments);
+    }
     if (arguments.size() != 1) {
         return std::nullopt;
     }
     const LogicalType& argument = arguments[0];
     if (name == "count") {
         return CountFunction(false, argument);
+    }
+    if ((name == "count_if" || name == "countif") &&
+        (argument.id() == LogicalTypeId::BOOLEAN || argument.id() == LogicalTypeId::SQLNULL)) {
+        return CountIfFunction(name);
     }
     if (name == "min" || name == "max") {
         if (argument.id() == LogicalTypeId::SQLNULL) {

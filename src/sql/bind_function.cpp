@@ -240,6 +240,11 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
         arguments[i] = CastTo(std::move(arguments[i]), function->argument_types[i]);
     }
     bool distinct = expression.distinct && name != "min" && name != "max" && !arguments.empty();
+    if (distinct && arguments.size() > 1) {
+        Fail(ErrorKind::NotImplemented,
+             "not supported: DISTINCT in " + name + "() with more than one argument",
+             expression.location);
+    }
     std::string key = name + (distinct ? "(DISTINCT " : "(");
     for (const auto& argument : arguments) {
         key += argument->ToString() + "," + argument->type.ToString() + ";";

@@ -1,0 +1,358 @@
+#include "execution/value_aggregates.hpp"
+
+#include "common/exception.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+namespace sluice {
+
+namespace {
+
+// A state is a pointer to a `T` on the heap, made by initialize and freed by destroy.
+template <class T>
+T*& Owned(uint8_t* state) {
+    return *reinterpret_cast<T**>(state);
+}
+template <class T>
+const T& Owned(const uint8_t* state) {
+    return **reinterpret_cast<T* const*>(state);
+}
+
+template <class T>
+AggregateFunction OwningState(std::string name, std::vector<LogicalType> arguments,
+                              LogicalType result) {
+    AggregateFunction function;
+    function.name = std::move(name);
+    function.argument_types = std::move(arguments);
+    function.return_type = std::move(result);
+    function.state_size = sizeof(T*);
+    function.spillable = false;
+    function.initialize = [](uint8_t* state) { Owned<T>(state) = new T(); };
+    function.destroy = [](uint8_t* state) {
+        delete Owned<T>(state);
+        Owned<T>(state) = nullptr;
+    };
+    return function;
+}
+
+idx_t IndexOf(const Vector& vector, idx_t row) {
+    return vector.vector_type() == VectorType::CONSTANT ? 0 : row;
+}
+
+bool IsValid(const Vector& vector, idx_t row) {
+    return vector.validity().RowIsValid(IndexOf(vector, row));
+}
+
+// The bytes a Value holds, for the table's memory count.
+size_t BytesOf(const Value& value) {
+    return sizeof(Value) + value.GetString().size();
+}
+
+// first, last and any_value: one row's value. arg_min and arg_max: the first argument of the row
+// whose second is least or greatest (rows with a NULL in either are skipped; ties keep the first).
+struct Picked {
+    bool has = false;
+    Value value;
+    Value key;
+};
+
+enum class Pick : uint8_t { First, Last, AnyValue, ArgMin, ArgMax };
+
+AggregateFunction PickFunction(const std::string& name, Pick pick,
+                               const std::vector<LogicalType>& arguments) {
+    bool keyed = pick == Pick::ArgMin || pick == Pick::ArgMax;
+    auto function = OwningState<Picked>(name, arguments, arguments[0]);
+    // Whether `candidate` replaces what the state holds.
+    auto replaces = [pick](const Picked& state, const Value& key) {
+        switch (pick) {
+        case Pick::First:
+        case Pick::AnyValue:
+            return !state.has;
+        case Pick::Last:
+            return true;
+        case Pick::ArgMin:
+            return !state.has || key.Compare(state.key) < 0;
+        case Pick::ArgMax:
+            return !state.has || key.Compare(state.key) > 0;
+        }
+        return false;
+    };
+    function.update = [pick, keyed, replaces](const std::vector<const Vector*>& args, idx_t count,
+                                              uint8_t** states, idx_t offset, StringHeap& heap) {
+        for (idx_t row = 0; row < count; row++) {
+            bool skip = (pick != Pick::First && pick != Pick::Last && !IsValid(*args[0], row)) ||
+                        (keyed && !IsValid(*args[1], row));
+            if (skip) {
+                continue;
+            }
+            Picked& state = *Owned<Picked>(states[row] + offset);
+            Value key = keyed ? args[1]->GetValue(IndexOf(*args[1], row)) : Value();
+            if (!replaces(state, key)) {
+                continue;
+            }
+            if (!state.has) {
+                heap.CountExternal(2 * sizeof(Value));
+            }
+            state.value = args[0]->GetValue(IndexOf(*args[0], row));
+            heap.CountExternal(state.value.GetString().size());
+            state.key = std::move(key);
+            state.has = true;
+        }
+    };
+    function.combine = [replaces](const uint8_t* source, uint8_t* target) {
+        const Picked& from = Owned<Picked>(source);
+        Picked& to = *Owned<Picked>(target);
+        if (from.has && replaces(to, from.key)) {
+            to = from;
+        }
+    };
+    function.finalize = [](const uint8_t* state, Vector& result, idx_t row) {
+        const Picked& picked = Owned<Picked>(state);
+        if (!picked.has || picked.value.IsNull()) {
+            result.SetNull(row);
+            return;
+        }
+        result.SetValue(row, picked.value);
+    };
+    return function;
+}
+
+// string_agg(text [, separator]): the non-NULL texts joined by the separator (',' by default).
+struct Joined {
+    bool has = false;
+    std::string text;
+    std::string separator; // the last one seen, to join partial results with
+};
+
+AggregateFunction StringAggFunction(const std::string& name, size_t argument_count) {
+    std::vector<LogicalType> arguments = {LogicalTypeId::VARCHAR};
+    if (argument_count == 2) {
+        arguments.push_back(LogicalTypeId::VARCHAR);
+    }
+    auto function = OwningState<Joined>(name, arguments, LogicalTypeId::VARCHAR);
+    function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
+                         idx_t offset, StringHeap& heap) {
+        const string_t* texts = args[0]->data<string_t>();
+        for (idx_t row = 0; row < count; row++) {
+            if (!IsValid(*args[0], row) || (args.size() > 1 && !IsValid(*args[1], row))) {
+                continue;
+            }
+            Joined& state = *Owned<Joined>(states[row] + offset);
+            size_t before = state.text.capacity();
+            if (args.size() > 1) {
+                state.separator = args[1]->data<string_t>()[IndexOf(*args[1], row)].str();
+            } else {
+                state.separator = ",";
+            }
+            if (state.has) {
+                state.text += state.separator;
+            }
+            state.text += texts[IndexOf(*args[0], row)].view();
+            state.has = true;
+            heap.CountExternal(state.text.capacity() - before);
+        }
+    };
+    function.combine = [](const uint8_t* source, uint8_t* target) {
+        const Joined& from = Owned<Joined>(source);
+        Joined& to = *Owned<Joined>(target);
+        if (!from.has) {
+            return;
+        }
+        if (to.has) {
+            to.text += from.separator;
+        }
+        to.text += from.text;
+        to.separator = from.separator;
+        to.has = true;
+    };
+    function.finalize = [](const uint8_t* state, Vector& result, idx_t row) {
+        const Joined& joined = Owned<Joined>(state);
+        if (!joined.has) {
+            result.SetNull(row);
+            return;
+        }
+        result.data<string_t>()[row] = result.AddString(joined.text);
+    };
+    return function;
+}
+
+// quantile_cont, quantile_disc and median: every non-NULL value of the group, sorted at the end.
+struct Collected {
+    std::vector<Value> values;
+    double fraction = 0.5;
+};
+
+double FractionOf(const std::vector<const Vector*>& args, idx_t row) {
+    if (args.size() < 2) {
+        return 0.5; // median
+    }
+    const Vector& fraction = *args[1];
+    if (!IsValid(fraction, row)) {
+        throw Exception(ErrorKind::InvalidInput, "QUANTILE argument must not be NULL");
+    }
+    double value = fraction.data<double>()[IndexOf(fraction, row)];
+    if (!(value >= 0 && value <= 1)) {
+        throw Exception(ErrorKind::InvalidInput,
+                        "QUANTILE can only take parameters in the range [0, 1], not " +
+                            Value::Double(value).ToString());
+    }
+    return value;
+}
+
+AggregateFunction QuantileFunction(const std::string& name, bool continuous,
+                                   std::vector<LogicalType> arguments) {
+    LogicalType result = arguments[0];
+    auto function = OwningState<Collected>(name, std::move(arguments), result);
+    function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
+                         idx_t offset, StringHeap& heap) {
+        for (idx_t row = 0; row < count; row++) {
+            double fraction = FractionOf(args, row);
+            if (!IsValid(*args[0], row)) {
+                continue;
+            }
+            Collected& state = *Owned<Collected>(states[row] + offset);
+            state.values.push_back(args[0]->GetValue(IndexOf(*args[0], row)));
+            state.fraction = fraction;
+            heap.CountExternal(BytesOf(state.values.back()));
+        }
+    };
+    function.combine = [](const uint8_t* source, uint8_t* target) {
+        const Collected& from = Owned<Collected>(source);
+        Collected& to = *Owned<Collected>(target);
+        to.values.insert(to.values.end(), from.values.begin(), from.values.end());
+        if (!from.values.empty()) {
+            to.fraction = from.fraction;
+        }
+    };
+    function.finalize = [continuous](const uint8_t* state, Vector& result, idx_t row) {
+        const Collected& collected = Owned<Collected>(state);
+        std::vector<Value> values = collected.values;
+        if (values.empty()) {
+            result.SetNull(row);
+            return;
+        }
+        auto less = [](const Value& a, const Value& b) { return a.Compare(b) < 0; };
+        size_t n = values.size();
+        if (!continuous) {
+            // DuckDB's discrete quantile: the value at rank ceil(n * q), counting from 1.
+            auto rank = static_cast<size_t>(std::ceil(static_cast<double>(n) * collected.fraction));
+            size_t at = std::max<size_t>(rank, 1) - 1;
+            std::nth_element(values.begin(), values.begin() + at, values.end(), less);
+            result.SetValue(row, values[at]);
+            return;
+        }
+        // Continuous: interpolated between the values at floor and ceil of (n - 1) * q.
+        double position = static_cast<double>(n - 1) * collected.fraction;
+        auto low_at = static_cast<size_t>(std::floor(position));
+        size_t high_at = std::min(n - 1, low_at + 1);
+        std::nth_element(values.begin(), values.begin() + low_at, values.end(), less);
+        Value low = values[low_at];
+        Value high = low;
+        if (high_at != low_at) {
+            high = *std::min_element(values.begin() + low_at + 1, values.end(), less);
+        }
+        double delta = position - static_cast<double>(low_at);
+        const LogicalType& type = result.type();
+        if (type.id() == LogicalTypeId::DECIMAL) {
+            // In the decimal's own units, truncated, as DuckDB computes it.
+            double difference = static_cast<double>(high.GetInteger() - low.GetInteger());
+            auto unscaled = low.GetInteger() + static_cast<hugeint_t>(difference * delta);
+            result.SetValue(row, Value::Decimal(type.width(), type.scale(), unscaled));
+            return;
+        }
+        double value = low.GetDouble() + (high.GetDouble() - low.GetDouble()) * delta;
+        result.data<double>()[row] = value;
+    };
+    return function;
+}
+
+const std::vector<std::pair<std::string, Pick>>& PickNames() {
+    static const std::vector<std::pair<std::string, Pick>> names = {
+        {"first", Pick::First},        {"arbitrary", Pick::First}, {"last", Pick::Last},
+        {"any_value", Pick::AnyValue}, {"arg_min", Pick::ArgMin},  {"argmin", Pick::ArgMin},
+        {"min_by", Pick::ArgMin},      {"arg_max", Pick::ArgMax},  {"argmax", Pick::ArgMax},
+        {"max_by", Pick::ArgMax},
+    };
+    return names;
+}
+
+bool IsStringAggName(const std::string& name) {
+    return name == "string_agg" || name == "group_concat" || name == "listagg";
+}
+
+bool IsQuantileName(const std::string& name) {
+    return name == "median" || name == "quantile_cont" || name == "quantile_disc" ||
+           name == "quantile";
+}
+
+// Values that order as SQL orders them (Value::Compare), nested types aside.
+bool Orderable(const LogicalType& type) {
+    return type.id() != LogicalTypeId::SQLNULL && type.id() != LogicalTypeId::INTERVAL;
+}
+
+} // namespace
+
+bool IsValueAggregateName(const std::string& name) {
+    for (const auto& [pick_name, pick] : PickNames()) {
+        if (name == pick_name) {
+            return true;
+        }
+    }
+    return IsStringAggName(name) || IsQuantileName(name);
+}
+
+std::optional<AggregateFunction> BindValueAggregate(const std::string& name,
+                                                    const std::vector<LogicalType>& arguments) {
+    for (const auto& [pick_name, pick] : PickNames()) {
+        if (name != pick_name) {
+            continue;
+        }
+        bool keyed = pick == Pick::ArgMin || pick == Pick::ArgMax;
+        if (arguments.size() != (keyed ? 2u : 1u) || (keyed && !Orderable(arguments[1]))) {
+            return std::nullopt;
+        }
+        std::vector<LogicalType> types = arguments;
+        for (auto& type : types) {
+            if (type.id() == LogicalTypeId::SQLNULL) {
+                type = LogicalTypeId::INTEGER;
+            }
+        }
+        return PickFunction(name, pick, types);
+    }
+    if (IsStringAggName(name)) {
+        if (arguments.empty() || arguments.size() > 2) {
+            return std::nullopt;
+        }
+        return StringAggFunction(name, arguments.size());
+    }
+    if (!IsQuantileName(name) || arguments.size() != (name == "median" ? 1u : 2u)) {
+        return std::nullopt;
+    }
+    const LogicalType& argument = arguments[0];
+    std::vector<LogicalType> types = {argument};
+    if (arguments.size() == 2) {
+        types.push_back(LogicalTypeId::DOUBLE);
+    }
+    if (name == "quantile_disc" || name == "quantile") {
+        if (!Orderable(argument)) {
+            return std::nullopt;
+        }
+        return QuantileFunction(name, false, types);
+    }
+    if (argument.id() == LogicalTypeId::DECIMAL) {
+        return QuantileFunction(name, true, types);
+    }
+    if (name == "median" &&
+        (argument.physical() == PhysicalType::VARCHAR || argument.id() == LogicalTypeId::BOOLEAN)) {
+        return QuantileFunction(name, false, types); // no midpoint between texts: the lower one
+    }
+    if (!argument.IsNumeric() && argument.id() != LogicalTypeId::SQLNULL) {
+        return std::nullopt; // DuckDB interpolates dates and times too; not here yet
+    }
+    types[0] = LogicalTypeId::DOUBLE;
+    return QuantileFunction(name, true, types);
+}
+
+} // namespace sluice
