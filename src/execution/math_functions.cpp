@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <string_view>
 
 namespace sluice {
@@ -86,6 +87,34 @@ double Logarithm(double value, double (*log)(double)) {
         throw Exception(ErrorKind::OutOfRange, "cannot take logarithm of zero");
     }
     return log(value);
+}
+
+// Trigonometric functions refuse infinities and NaN, as DuckDB's do.
+double Finite(double value) {
+    if (!std::isfinite(value)) {
+        throw Exception(ErrorKind::OutOfRange, "input value " + std::to_string(value) +
+                                                   " is out of range for numeric function");
+    }
+    return value;
+}
+
+// asin and acos are defined on [-1, 1] only.
+double InUnitRange(double value, const char* function) {
+    if (!(value >= -1 && value <= 1)) {
+        throw Exception(ErrorKind::InvalidInput,
+                        std::string(function) + " is undefined outside [-1,1]");
+    }
+    return value;
+}
+
+double Cotangent(double value) {
+    double tangent = std::tan(Finite(value));
+    if (tangent == 0) {
+        throw Exception(ErrorKind::OutOfRange, "input value " + std::to_string(value) +
+                                                   " is out of range for numeric function "
+                                                   "cotangent");
+    }
+    return 1 / tangent;
 }
 
 // DuckDB's round(double, digits): scaled, rounded half away from zero, scaled back; values too
@@ -240,6 +269,18 @@ std::optional<BoundFunction> BindMathFunction(const std::string& name,
                 }
             }};
     }
+    if (arguments.size() == 2 && name == "atan2") {
+        return BoundFunction{
+            {kDouble, kDouble},
+            kDouble,
+            [](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+                BinaryLoop<double, double, double>(*args[0], *args[1], count, result,
+                                                   [](double y, double x, double& out) {
+                                                       out = std::atan2(Finite(y), Finite(x));
+                                                       return true;
+                                                   });
+            }};
+    }
     if (arguments.size() == 2 && (name == "power" || name == "pow")) {
         return BoundFunction{
             {kDouble, kDouble},
@@ -281,6 +322,24 @@ std::optional<BoundFunction> BindMathFunction(const std::string& name,
         op = [](double value) { return Logarithm(value, std::log10); };
     } else if (name == "log2") {
         op = [](double value) { return Logarithm(value, std::log2); };
+    } else if (name == "sin") {
+        op = [](double value) { return std::sin(Finite(value)); };
+    } else if (name == "cos") {
+        op = [](double value) { return std::cos(Finite(value)); };
+    } else if (name == "tan") {
+        op = [](double value) { return std::tan(Finite(value)); };
+    } else if (name == "cot") {
+        op = Cotangent;
+    } else if (name == "asin") {
+        op = [](double value) { return std::asin(InUnitRange(value, "ASIN")); };
+    } else if (name == "acos") {
+        op = [](double value) { return std::acos(InUnitRange(value, "ACOS")); };
+    } else if (name == "atan") {
+        op = [](double value) { return std::atan(Finite(value)); };
+    } else if (name == "degrees") {
+        op = [](double value) { return value * 180 / M_PI; };
+    } else if (name == "radians") {
+        op = [](double value) { return value * M_PI / 180; };
     }
     if (!op) {
         return std::nullopt;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <openssl/evp.h>
 #include <optional>
 #include <string>
 #include <vector>
@@ -333,6 +334,26 @@ std::string_view Trim(std::string_view text, std::string_view characters, bool l
 
 } // namespace
 
+namespace {
+
+// The digest of `text` in lowercase hexadecimal, as DuckDB's md5, sha1 and sha256 print it.
+std::string HexDigest(const EVP_MD* digest, std::string_view text) {
+    unsigned char bytes[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    if (EVP_Digest(text.data(), text.size(), bytes, &length, digest, nullptr) != 1) {
+        throw Exception(ErrorKind::Internal, "OpenSSL could not compute a digest");
+    }
+    static const char kHex[] = "0123456789abcdef";
+    std::string hex(2 * length, '0');
+    for (unsigned int i = 0; i < length; i++) {
+        hex[2 * i] = kHex[bytes[i] >> 4];
+        hex[2 * i + 1] = kHex[bytes[i] & 15];
+    }
+    return hex;
+}
+
+} // namespace
+
 std::optional<BoundFunction> BindStringFunction(const std::string& name, size_t argument_count) {
     LogicalType varchar = LogicalTypeId::VARCHAR;
     LogicalType bigint = LogicalTypeId::BIGINT;
@@ -538,6 +559,20 @@ std::optional<BoundFunction> BindStringFunction(const std::string& name, size_t 
                                          });
         };
         return BoundFunction{{varchar}, LogicalTypeId::BIGINT, body};
+    }
+    if (name == "md5" || name == "sha1" || name == "sha256") {
+        const EVP_MD* digest = name == "md5"    ? EVP_md5()
+                               : name == "sha1" ? EVP_sha1()
+                                                : EVP_sha256();
+        ScalarFunctionBody body = [digest](const std::vector<const Vector*>& args, idx_t count,
+                                           Vector& result) {
+            UnaryLoop<string_t, string_t>(
+                *args[0], count, result, [&](const string_t& text, string_t& out) {
+                    out = result.AddString(HexDigest(digest, text.view()));
+                    return true;
+                });
+        };
+        return BoundFunction{{varchar}, varchar, body};
     }
     return std::nullopt;
 }
