@@ -13,6 +13,7 @@ PACKAGES=(
   libxxhash-dev              # Parquet bloom filters (XXH64)
   libcurl4-openssl-dev libssl-dev  # HTTP(S) and S3 request signing
   liburing-dev               # local reads through io_uring
+  libre2-dev                 # regular expressions (regexp_matches, regexp_replace, ...)
   nginx-extras               # HTTP test server (range requests, Lua fault injection)
   swift swift-proxy swift-object swift-container swift-account memcached  # S3 test server
   awscli python3-botocore    # puts objects into the S3 test server; a second SigV4 signer to compare with

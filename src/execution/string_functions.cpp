@@ -352,6 +352,40 @@ std::string HexDigest(const EVP_MD* digest, std::string_view text) {
     return hex;
 }
 
+// The UTF-8 bytes of a Unicode scalar value.
+std::string CodepointToUtf8(int32_t code) {
+    if (code < 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
+        throw Exception(ErrorKind::InvalidInput, "Invalid UTF8 Codepoint " + std::to_string(code));
+    }
+    auto byte = [](uint32_t value) { return static_cast<char>(value); };
+    auto c = static_cast<uint32_t>(code);
+    if (c < 0x80) {
+        return std::string(1, byte(c));
+    }
+    if (c < 0x800) {
+        return {byte(0xc0 | (c >> 6)), byte(0x80 | (c & 0x3f))};
+    }
+    if (c < 0x10000) {
+        return {byte(0xe0 | (c >> 12)), byte(0x80 | ((c >> 6) & 0x3f)), byte(0x80 | (c & 0x3f))};
+    }
+    return {byte(0xf0 | (c >> 18)), byte(0x80 | ((c >> 12) & 0x3f)), byte(0x80 | ((c >> 6) & 0x3f)),
+            byte(0x80 | (c & 0x3f))};
+}
+
+// The code point of the first character of valid UTF-8 `text`; 0 when it is empty.
+int32_t FirstCodepoint(std::string_view text) {
+    if (text.empty()) {
+        return 0;
+    }
+    auto lead = static_cast<uint8_t>(text[0]);
+    size_t length = lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+    uint32_t code = length == 1 ? lead : lead & (0x7f >> length);
+    for (size_t i = 1; i < length && i < text.size(); i++) {
+        code = (code << 6) | (static_cast<uint8_t>(text[i]) & 0x3f);
+    }
+    return static_cast<int32_t>(code);
+}
+
 } // namespace
 
 std::optional<BoundFunction> BindStringFunction(const std::string& name, size_t argument_count) {
@@ -559,6 +593,32 @@ std::optional<BoundFunction> BindStringFunction(const std::string& name, size_t 
                                          });
         };
         return BoundFunction{{varchar}, LogicalTypeId::BIGINT, body};
+    }
+    if (name == "chr") {
+        return BoundFunction{
+            {LogicalTypeId::INTEGER},
+            varchar,
+            [](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+                UnaryLoop<int32_t, string_t>(*args[0], count, result,
+                                             [&](int32_t code, string_t& out) {
+                                                 std::string text = CodepointToUtf8(code);
+                                                 out = result.AddString(text);
+                                                 return true;
+                                             });
+            }};
+    }
+    if (name == "ascii") {
+        // The first character's code point (0 for the empty string).
+        return BoundFunction{
+            {varchar},
+            LogicalTypeId::INTEGER,
+            [](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+                UnaryLoop<string_t, int32_t>(*args[0], count, result,
+                                             [](const string_t& text, int32_t& out) {
+                                                 out = FirstCodepoint(text.view());
+                                                 return true;
+                                             });
+            }};
     }
     if (name == "md5" || name == "sha1" || name == "sha256") {
         const EVP_MD* digest = name == "md5"    ? EVP_md5()

@@ -19,7 +19,8 @@ BoundFunction BindSubstring(size_t argument_count);
 // DuckDB's string functions called with `argument_count` arguments: lower, upper, length,
 // concat, concat_ws, trim, ltrim, rtrim, replace, reverse, left, right, repeat, lpad, rpad,
 // starts_with, ends_with, contains, strpos / instr / position, split_part (positions and
-// lengths in characters), md5, sha1 and sha256 (OpenSSL, lowercase hex). nullopt for other names.
+// lengths in characters), chr, ascii, md5, sha1 and sha256 (OpenSSL, lowercase hex). nullopt for
+// other names.
 std::optional<BoundFunction> BindStringFunction(const std::string& name, size_t argument_count);
 
 } // namespace sluice

@@ -5,6 +5,7 @@
 #include "execution/conditional_functions.hpp"
 #include "execution/date_functions.hpp"
 #include "execution/math_functions.hpp"
+#include "execution/regexp_functions.hpp"
 #include "execution/scalar_functions.hpp"
 #include "execution/string_functions.hpp"
 #include "sql/binder.hpp"
@@ -158,6 +159,9 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
         }
         if (!function) {
             function = BindStringFunction(name, arguments.size());
+            if (!function) {
+                function = BindRegexpFunction(name, arguments.size());
+            }
             if (function) {
                 arity(function->argument_types.size(), function->argument_types.size());
             }
