@@ -4,6 +4,7 @@
 #include "common/exception.hpp"
 #include "execution/vector_loops.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <string>
@@ -410,6 +411,161 @@ std::string Strftime(int32_t days, int64_t micros_of_day, std::string_view forma
     return out;
 }
 
+// strptime: reads `text` by `format` (the specifiers Strftime writes, plus %f for up to six
+// digits of a second's fraction) into microseconds since 1970. Numbers take as many digits as
+// their field can have; a space in the format matches any run of white space. Returns false
+// with `error` set when the text does not fit.
+bool Strptime(std::string_view text, std::string_view format, int64_t& micros, std::string& error,
+              ErrorKind& kind) {
+    kind = ErrorKind::InvalidInput;
+    int64_t year = 1900, month = 1, day = 1, hour = 0, minute = 0, second = 0, fraction = 0;
+    int64_t day_of_year = 0;
+    size_t at = 0;
+    auto fail = [&](const std::string& reason) {
+        error = "Could not parse string \"" + std::string(text) +
+                "\" according to format specifier \"" + std::string(format) + "\"\n" +
+                std::string(text) + "\n" + std::string(at, ' ') + "^\nError: " + reason;
+        return false;
+    };
+    auto number = [&](size_t max_digits, int64_t& out, size_t* digits = nullptr) {
+        size_t start = at;
+        out = 0;
+        while (at < text.size() && at - start < max_digits && std::isdigit(uint8_t(text[at]))) {
+            out = out * 10 + (text[at++] - '0');
+        }
+        if (digits) {
+            *digits = at - start;
+        }
+        return at > start;
+    };
+    auto name = [&](const char* const* names, size_t count, int64_t& out) {
+        for (size_t i = 0; i < count; i++) {
+            std::string_view full = names[i];
+            for (size_t length : {full.size(), size_t(3)}) {
+                std::string_view candidate = full.substr(0, length);
+                if (text.size() - at >= length) {
+                    std::string_view here = text.substr(at, length);
+                    bool equal =
+                        std::equal(here.begin(), here.end(), candidate.begin(), [](char a, char b) {
+                            return std::tolower(uint8_t(a)) == std::tolower(uint8_t(b));
+                        });
+                    if (equal) {
+                        at += length;
+                        out = static_cast<int64_t>(i);
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    };
+    for (size_t i = 0; i < format.size(); i++) {
+        char f = format[i];
+        if (std::isspace(uint8_t(f))) {
+            while (at < text.size() && std::isspace(uint8_t(text[at]))) {
+                at++;
+            }
+            continue;
+        }
+        if (f != '%' || i + 1 == format.size()) {
+            if (at >= text.size() || text[at] != f) {
+                return fail("Literal does not match, expected " + std::string(1, f));
+            }
+            at++;
+            continue;
+        }
+        char spec = format[++i];
+        bool ok = true;
+        size_t digits = 0;
+        int64_t ignored = 0;
+        switch (spec) {
+        case 'Y':
+            ok = number(4, year);
+            break;
+        case 'y':
+            ok = number(2, year);
+            year += year < 69 ? 2000 : 1900; // as POSIX reads two-digit years
+            break;
+        case 'm':
+            ok = number(2, month);
+            break;
+        case 'd':
+            ok = number(2, day);
+            break;
+        case 'j':
+            ok = number(3, day_of_year);
+            break;
+        case 'H':
+            ok = number(2, hour);
+            break;
+        case 'M':
+            ok = number(2, minute);
+            break;
+        case 'S':
+            ok = number(2, second);
+            break;
+        case 'f':
+            ok = number(6, fraction, &digits);
+            for (; digits < 6; digits++) {
+                fraction *= 10;
+            }
+            break;
+        case 'b':
+        case 'B':
+            if (!name(kMonthNames, 12, month)) {
+                return fail("Expected a month name");
+            }
+            month++;
+            continue;
+        case 'a':
+        case 'A':
+            if (!name(kDayNames, 7, ignored)) {
+                return fail("Expected a day name");
+            }
+            continue;
+        case '%':
+            ok = at < text.size() && text[at] == '%';
+            at += ok ? 1 : 0;
+            if (!ok) {
+                return fail("Literal does not match, expected %");
+            }
+            continue;
+        default:
+            throw Exception(ErrorKind::InvalidInput, std::string("strptime: format specifier %") +
+                                                         spec + " is not supported");
+        }
+        if (!ok) {
+            return fail("Expected a number");
+        }
+    }
+    if (at != text.size()) {
+        return fail("Full specifier did not match: trailing characters");
+    }
+    if (month < 1 || month > 12) {
+        return fail("Month out of range, expected a value between 1 and 12");
+    }
+    if (hour > 23 || minute > 59 || second > 59) {
+        return fail("Time out of range");
+    }
+    int32_t days;
+    if (day_of_year > 0) {
+        days = date::FromCivil(year, 1, 1) + static_cast<int32_t>(day_of_year) - 1;
+    } else if (day >= 1 && day <= 31 &&
+               date::IsValidCivil(year, static_cast<int32_t>(month), static_cast<int32_t>(day))) {
+        days = date::FromCivil(year, static_cast<int32_t>(month), static_cast<int32_t>(day));
+    } else if (day >= 1 && day <= 31) {
+        kind = ErrorKind::Conversion; // a day the month does not have, as DuckDB reports it
+        error = "Date out of range: " + std::to_string(year) + "-" + std::to_string(month) + "-" +
+                std::to_string(day);
+        return false;
+    } else {
+        return fail("Day out of range, expected a value between 1 and 31");
+    }
+    micros = timestamp::FromDate(days) +
+             ((hour * 60 + minute) * 60 + second) * dtime::kMicrosPerSecond + fraction;
+    return true;
+}
+
 } // namespace
 
 std::optional<BoundFunction> BindDateFunction(const std::string& name,
@@ -523,6 +679,61 @@ std::optional<BoundFunction> BindDateFunction(const std::string& name,
                                                                   static_cast<int32_t>(day));
                 }
             }};
+    }
+    if ((name == "strptime" || name == "try_strptime") && arguments.size() == 2) {
+        bool lenient = name == "try_strptime";
+        return BoundFunction{
+            {varchar, varchar},
+            LogicalTypeId::TIMESTAMP,
+            [lenient](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+                std::string error;
+                ErrorKind kind;
+                for (idx_t row = 0; row < count; row++) {
+                    idx_t t = IndexOf(*args[0], row), f = IndexOf(*args[1], row);
+                    if (!args[0]->validity().RowIsValid(t) || !args[1]->validity().RowIsValid(f)) {
+                        result.SetNull(row);
+                        continue;
+                    }
+                    int64_t micros;
+                    if (Strptime(args[0]->data<string_t>()[t].view(),
+                                 args[1]->data<string_t>()[f].view(), micros, error, kind)) {
+                        result.data<int64_t>()[row] = micros;
+                    } else if (lenient) {
+                        result.SetNull(row);
+                    } else {
+                        throw Exception(kind, error);
+                    }
+                }
+            }};
+    }
+    if ((name == "epoch" || name == "epoch_ms") && arguments.size() == 1 &&
+        IsDateOrTimestamp(arguments[0])) {
+        // Seconds since 1970 as a DOUBLE; epoch_ms: whole milliseconds.
+        bool seconds = name == "epoch";
+        LogicalType result_type = seconds ? LogicalTypeId::DOUBLE : LogicalTypeId::BIGINT;
+        return BoundFunction{
+            {LogicalTypeId::TIMESTAMP},
+            result_type,
+            [seconds](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+                for (idx_t row = 0; row < count; row++) {
+                    idx_t v = IndexOf(*args[0], row);
+                    if (!args[0]->validity().RowIsValid(v)) {
+                        result.SetNull(row);
+                        continue;
+                    }
+                    int64_t micros = args[0]->data<int64_t>()[v];
+                    if (seconds) {
+                        result.data<double>()[row] =
+                            static_cast<double>(micros) / dtime::kMicrosPerSecond;
+                    } else {
+                        result.data<int64_t>()[row] = micros / 1000; // toward zero, as DuckDB
+                    }
+                }
+            }};
+    }
+    if ((name == "date_add" || name == "date_sub") && arguments.size() == 2 &&
+        arguments[1].id() == LogicalTypeId::INTERVAL) {
+        return BindIntervalArithmetic(name == "date_add" ? '+' : '-', arguments[0], arguments[1]);
     }
     if (name == "strftime" && arguments.size() == 2 && IsDateOrTimestamp(arguments[0])) {
         bool is_date = arguments[0].id() == LogicalTypeId::DATE;
