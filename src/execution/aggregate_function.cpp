@@ -3,6 +3,7 @@
 #include "common/exception.hpp"
 #include "common/number_format.hpp"
 #include "common/physical_dispatch.hpp"
+#include "execution/approx_count_distinct.hpp"
 #include "execution/value_aggregates.hpp"
 
 #include <cmath>
@@ -606,8 +607,8 @@ const std::map<std::string, Spread>& Spreads() {
 bool IsAggregateFunctionName(const std::string& name) {
     return name == "sum" || name == "avg" || name == "mean" || name == "min" || name == "max" ||
            name == "count" || name == "count_star" || name == "count_if" || name == "countif" ||
-           name == "bool_and" || name == "bool_or" || Spreads().count(name) > 0 ||
-           IsValueAggregateName(name);
+           name == "bool_and" || name == "bool_or" || name == "approx_count_distinct" ||
+           Spreads().count(name) > 0 || IsValueAggregateName(name);
 }
 
 std::optional<AggregateFunction> BindAggregateFunction(const std::string& name,
@@ -624,6 +625,11 @@ std::optional<AggregateFunction> BindAggregateFunction(const std::string& name,
     const LogicalType& argument = arguments[0];
     if (name == "count") {
         return CountFunction(false, argument);
+    }
+    if (name == "approx_count_distinct") {
+        return ApproxCountDistinct(argument.id() == LogicalTypeId::SQLNULL
+                                       ? LogicalType(LogicalTypeId::INTEGER)
+                                       : argument);
     }
     if ((name == "count_if" || name == "countif") &&
         (argument.id() == LogicalTypeId::BOOLEAN || argument.id() == LogicalTypeId::SQLNULL)) {

@@ -5,7 +5,6 @@
 #include "execution/date_format.hpp"
 #include "execution/vector_loops.hpp"
 
-#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <string>
