@@ -119,10 +119,10 @@ struct CommonTableExpression {
 // branches included). Shadowing is ignored: it can only overcount.
 size_t CountTableReferences(const SelectStatement& select, const std::string& name);
 
-enum class QueryKind : uint8_t { Select, Union, Values };
+enum class QueryKind : uint8_t { Select, Union, Except, Intersect, Values };
 
-// A query: a SELECT block, VALUES rows, or UNION [ALL] of two queries, with its own
-// WITH, ORDER BY and LIMIT.
+// A query: a SELECT block, VALUES rows, or a set operation (UNION, EXCEPT, INTERSECT, each
+// [ALL]) of two queries, with its own WITH, ORDER BY and LIMIT.
 struct SelectStatement {
     QueryKind kind = QueryKind::Select;
     std::vector<CommonTableExpression> ctes;
@@ -135,7 +135,7 @@ struct SelectStatement {
     bool group_by_all = false; // GROUP BY ALL: every SELECT item without an aggregate
     ParsedExpressionPtr having;
 
-    bool union_all = false; // Union: left and right
+    bool all = false; // set operations (of left and right): ALL keeps duplicates
     std::shared_ptr<SelectStatement> left;
     std::shared_ptr<SelectStatement> right;
 

@@ -94,7 +94,11 @@ private:
 
     BoundQuery BindQuery(const SelectStatement& select, const Scope* outer);
     BoundQuery BindSelectBlock(const SelectStatement& select, const Scope* outer);
-    BoundQuery BindUnion(const SelectStatement& select, const Scope* outer);
+    BoundQuery BindSetOperation(const SelectStatement& select, const Scope* outer);
+    // EXCEPT and INTERSECT over `both` (the UNION ALL of the sides, each row tagged by a last
+    // BOOLEAN column: false on the left, true on the right).
+    LogicalOperatorPtr KeepBySide(const SelectStatement& select, LogicalOperatorPtr both,
+                                  const std::vector<LogicalType>& types);
     BoundQuery BindValues(const SelectStatement& select);
     LogicalOperatorPtr BindTableRef(const TableRef& ref, Scope& scope);
     LogicalOperatorPtr BindTableFunction(const TableRef& ref, Scope& scope);

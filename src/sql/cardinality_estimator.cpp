@@ -109,6 +109,7 @@ double CardinalityEstimator::Estimate(LogicalOperator& op) {
         break;
     }
     case LogicalOperatorKind::Order:
+    case LogicalOperatorKind::Repeat:
         rows = Estimate(*op.children[0]);
         break;
     case LogicalOperatorKind::Limit:

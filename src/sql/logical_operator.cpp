@@ -132,6 +132,9 @@ std::string LogicalOperator::ToString(int indent) const {
     case LogicalOperatorKind::Filter:
         out += "FILTER " + list(expressions);
         break;
+    case LogicalOperatorKind::Repeat:
+        out += "REPEAT_ROWS " + list(expressions) + " times";
+        break;
     case LogicalOperatorKind::Projection:
         out += "PROJECTION #" + std::to_string(table_index) + " " + list(expressions);
         break;

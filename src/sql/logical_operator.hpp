@@ -22,6 +22,8 @@ enum class LogicalOperatorKind : uint8_t {
     Order,      // orders
     Limit,      // limit, offset
     Union,      // children's columns, positionally, as columns of table_index
+    Repeat,     // each row of the child expressions[0] times (a BIGINT over the child; none when
+                // NULL or below one): EXCEPT ALL and INTERSECT ALL
     DelimGet,   // the distinct values of dependent join `delim_index`'s delim_columns, as
                 // columns of table_index (types in delim_types)
 };

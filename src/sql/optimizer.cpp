@@ -189,6 +189,7 @@ LogicalOperatorPtr Optimizer::PushDown(LogicalOperatorPtr op, std::vector<Expres
         return WrapInFilter(std::move(op), std::move(above));
     }
     case LogicalOperatorKind::Order:
+    case LogicalOperatorKind::Repeat: // a row passes a filter however often it repeats
         op->children[0] = PushDown(std::move(op->children[0]), std::move(filters));
         return op;
     case LogicalOperatorKind::Get:

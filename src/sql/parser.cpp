@@ -466,22 +466,32 @@ std::shared_ptr<SelectStatement> Parser::ParseQueryBody() {
             ctes.push_back(std::move(cte));
         } while (AcceptOperator(","));
     }
-    auto query = ParseQueryTerm();
-    while (IsKeyword("UNION")) {
-        SourceLocation location = Take().location;
+    // INTERSECT binds tighter than UNION and EXCEPT, which apply left to right.
+    auto set_operation = [&](QueryKind kind, std::shared_ptr<SelectStatement> left,
+                             auto parse_right) {
         auto node = std::make_shared<SelectStatement>();
-        node->kind = QueryKind::Union;
-        node->location = location;
-        node->union_all = AcceptKeyword("ALL");
-        if (!node->union_all) {
+        node->kind = kind;
+        node->location = Take().location;
+        node->all = AcceptKeyword("ALL");
+        if (!node->all) {
             AcceptKeyword("DISTINCT");
         }
-        node->left = std::move(query);
-        node->right = ParseQueryTerm();
-        query = std::move(node);
-    }
-    if (IsKeyword("EXCEPT") || IsKeyword("INTERSECT")) {
-        Fail(Upper(Peek().text) + " is not supported yet", Peek().location);
+        node->left = std::move(left);
+        node->right = parse_right();
+        return node;
+    };
+    auto parse_intersections = [&] {
+        auto query = ParseQueryTerm();
+        while (IsKeyword("INTERSECT")) {
+            query = set_operation(QueryKind::Intersect, std::move(query),
+                                  [&] { return ParseQueryTerm(); });
+        }
+        return query;
+    };
+    auto query = parse_intersections();
+    while (IsKeyword("UNION") || IsKeyword("EXCEPT")) {
+        query = set_operation(IsKeyword("UNION") ? QueryKind::Union : QueryKind::Except,
+                              std::move(query), parse_intersections);
     }
     bool has_modifiers = IsKeyword("ORDER") || IsKeyword("LIMIT") || IsKeyword("OFFSET");
     if (has_modifiers && (query->kind != QueryKind::Select || !query->order_by.empty() ||

@@ -8,6 +8,7 @@
 #include "execution/physical_limit.hpp"
 #include "execution/physical_order.hpp"
 #include "execution/physical_projection.hpp"
+#include "execution/physical_repeat_rows.hpp"
 #include "execution/result_collector.hpp"
 #include "execution/subquery_value_sink.hpp"
 #include "sql/materialized_cte.hpp"
@@ -217,6 +218,12 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
         Pipeline& pipeline = NewPipeline();
         pipeline.source = op.function->make_source(op.column_ids, op.table_filters);
         return {&pipeline, op.Bindings(), pipeline.source->OutputTypes()};
+    }
+    case LogicalOperatorKind::Repeat: {
+        Planned planned = Plan(*op.children[0]);
+        AddOperator(planned, std::make_shared<PhysicalRepeatRows>(
+                                 planned.types, Resolve(*op.expressions[0], planned.bindings)));
+        return planned;
     }
     case LogicalOperatorKind::Filter: {
         Planned planned = Plan(*op.children[0]);

@@ -200,7 +200,8 @@ SubqueryFlattener::Result SubqueryFlattener::Flatten(LogicalOperatorPtr op) {
         return {MakeJoin(PhysicalJoinType::Inner, std::move(op), std::move(get)), delim, {}};
     }
     switch (op->kind) {
-    case LogicalOperatorKind::Filter: {
+    case LogicalOperatorKind::Filter:
+    case LogicalOperatorKind::Repeat: {
         Result child = Flatten(std::move(op->children[0]));
         Rewrite(*op, child.delim, child.moved);
         op->children[0] = std::move(child.plan);
