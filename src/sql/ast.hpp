@@ -96,6 +96,7 @@ struct TableRef {
     std::unique_ptr<TableRef> right;
     ParsedExpressionPtr condition;
     std::vector<std::string> using_columns;
+    bool natural = false; // NATURAL: USING every column name both sides have
 };
 
 struct OrderTerm {

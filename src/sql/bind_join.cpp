@@ -6,6 +6,46 @@
 
 namespace sluice {
 
+std::vector<std::string> Binder::CommonColumnNames(const Scope& left, const Scope& right,
+                                                   SourceLocation location) {
+    auto visible = [](const Scope& side) {
+        std::vector<std::pair<std::string, std::string>> names; // name, alias.name
+        for (const auto& entry : side.entries) {
+            for (size_t i = 0; i < entry.names.size(); i++) {
+                if (!entry.hidden[i]) {
+                    names.push_back({entry.names[i], entry.alias + "." + entry.names[i]});
+                }
+            }
+        }
+        return names;
+    };
+    auto left_names = visible(left), right_names = visible(right);
+    std::vector<std::string> common;
+    for (const auto& [name, qualified] : left_names) {
+        for (const auto& [other, other_qualified] : right_names) {
+            if (Lower(name) == Lower(other) &&
+                std::find(common.begin(), common.end(), name) == common.end()) {
+                common.push_back(name);
+            }
+        }
+    }
+    if (common.empty()) {
+        auto list = [](const std::vector<std::pair<std::string, std::string>>& names) {
+            std::string out;
+            for (const auto& name : names) {
+                out += (out.empty() ? "" : ", ") + name.second;
+            }
+            return out;
+        };
+        Fail(ErrorKind::Binder,
+             "No columns found to join on in NATURAL JOIN.\nUse CROSS JOIN if you intended for "
+             "this to be a cross-product.\n   Left candidates: " +
+                 list(left_names) + "\n   Right candidates: " + list(right_names),
+             location);
+    }
+    return common;
+}
+
 Binder::JoinInputs Binder::BindJoinInputs(const TableRef& ref, const Scope* outer) {
     JoinInputs inputs;
     Scope left_scope, right_scope;
@@ -24,8 +64,10 @@ Binder::JoinInputs Binder::BindJoinInputs(const TableRef& ref, const Scope* oute
         combined.entries.push_back(entry);
     }
     ExpressionPtr condition;
-    if (!ref.using_columns.empty()) {
-        for (const auto& name : ref.using_columns) {
+    std::vector<std::string> using_columns =
+        ref.natural ? CommonColumnNames(left_scope, right_scope, ref.location) : ref.using_columns;
+    if (!using_columns.empty()) {
+        for (const auto& name : using_columns) {
             auto find = [&](Scope& side, const char* which) -> std::pair<ScopeEntry*, idx_t> {
                 for (auto& entry : side.entries) {
                     for (idx_t i = 0; i < entry.names.size(); i++) {

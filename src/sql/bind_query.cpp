@@ -404,7 +404,13 @@ LogicalOperatorPtr Binder::BindTableRef(const TableRef& ref, Scope& scope) {
     case TableRefKind::Subquery: {
         // A derived table sees the queries around a subquery it is part of (not its siblings).
         BoundQuery query = BindQuery(*ref.subquery, scope.outer);
-        AddScopeEntry(scope, ref.alias.empty() ? "unnamed_subquery" : ref.alias, query, ref);
+        std::string alias = ref.alias;
+        if (alias.empty()) {
+            // DuckDB's names: unnamed_subquery, unnamed_subquery2, ... within a statement.
+            alias = "unnamed_subquery" +
+                    (unnamed_subqueries_++ == 0 ? "" : std::to_string(unnamed_subqueries_));
+        }
+        AddScopeEntry(scope, alias, query, ref);
         return std::move(query.plan);
     }
     case TableRefKind::Join:

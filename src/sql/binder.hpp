@@ -184,6 +184,10 @@ private:
     // that are neither grouped nor aggregated.
     ExpressionPtr ReplaceGroupKeys(ExpressionPtr expression, SourceLocation location);
     std::string NameOf(ColumnBinding binding) const;
+    // NATURAL JOIN's columns: the names (case-insensitive, not hidden) both sides have, in the
+    // left side's order; an error naming the candidates when there are none.
+    std::vector<std::string> CommonColumnNames(const Scope& left, const Scope& right,
+                                               SourceLocation location);
     [[noreturn]] void Fail(ErrorKind kind, const std::string& message,
                            SourceLocation location) const;
     [[noreturn]] void Relocate(const Exception& error, SourceLocation location) const;
@@ -191,6 +195,7 @@ private:
     const Catalog& catalog_;
     std::string_view text_;
     idx_t next_table_index_ = 0;
+    size_t unnamed_subqueries_ = 0; // derived tables without an alias so far
     Scope* scope_ = nullptr;
     AggregateContext* aggregate_ = nullptr;
     // Why aggregates are not allowed where binding happens now, for the error message.

@@ -676,11 +676,20 @@ std::unique_ptr<TableRef> Parser::ParseJoins() {
             type = JoinType::Anti;
         } else if (AcceptKeyword("NATURAL")) {
             natural = true;
+            if (AcceptKeyword("LEFT")) {
+                type = JoinType::Left;
+            } else if (AcceptKeyword("RIGHT")) {
+                type = JoinType::Right;
+            } else if (AcceptKeyword("FULL")) {
+                type = JoinType::Full;
+            } else {
+                AcceptKeyword("INNER");
+            }
+            if (type != JoinType::Inner) {
+                AcceptKeyword("OUTER");
+            }
         } else if (!IsKeyword("JOIN")) {
             return left;
-        }
-        if (natural) {
-            Fail("NATURAL JOIN is not supported yet; use USING", location);
         }
         ExpectKeyword("JOIN");
         auto join = std::make_unique<TableRef>();
@@ -689,7 +698,8 @@ std::unique_ptr<TableRef> Parser::ParseJoins() {
         join->location = location;
         join->left = std::move(left);
         join->right = ParseTableRef();
-        if (type != JoinType::Cross) {
+        join->natural = natural;
+        if (type != JoinType::Cross && !natural) {
             if (AcceptKeyword("ON")) {
                 join->condition = ParseExpression();
             } else if (AcceptKeyword("USING")) {
