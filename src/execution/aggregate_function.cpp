@@ -608,7 +608,8 @@ bool IsAggregateFunctionName(const std::string& name) {
     return name == "sum" || name == "avg" || name == "mean" || name == "min" || name == "max" ||
            name == "count" || name == "count_star" || name == "count_if" || name == "countif" ||
            name == "bool_and" || name == "bool_or" || name == "approx_count_distinct" ||
-           Spreads().count(name) > 0 || IsValueAggregateName(name);
+           name == "grouping" || name == "grouping_id" || Spreads().count(name) > 0 ||
+           IsValueAggregateName(name);
 }
 
 std::optional<AggregateFunction> BindAggregateFunction(const std::string& name,

@@ -134,6 +134,9 @@ struct SelectStatement {
     ParsedExpressionPtr where;
     std::vector<ParsedExpressionPtr> group_by;
     bool group_by_all = false; // GROUP BY ALL: every SELECT item without an aggregate
+    // GROUPING SETS, ROLLUP, CUBE: the sets of `group_by` entries (by index) grouped by, one
+    // result part each. Empty: one set of every entry.
+    std::vector<std::vector<size_t>> grouping_sets;
     ParsedExpressionPtr having;
 
     bool all = false; // set operations (of left and right): ALL keeps duplicates

@@ -207,6 +207,12 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
         types.push_back(arguments.back()->type);
     }
     std::string name = expression.text;
+    if (name == "grouping" || name == "grouping_id") {
+        aggregate_ = context;
+        from_plan_ = saved_from;
+        no_aggregates_reason_ = reason;
+        return BindGrouping(expression, std::move(arguments));
+    }
     if (expression.filter) {
         // agg(x) FILTER (WHERE c) is agg(CASE WHEN c THEN x END): aggregates skip NULLs.
         ExpressionPtr condition = BindBoolean(*expression.filter, "FILTER");
@@ -267,6 +273,43 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
     }
     return {MakeBoundColumn({aggregate.aggregate_index, index},
                             aggregate.aggregates[index].function.return_type),
+            LiteralOrigin::None};
+}
+
+Binder::Bound Binder::BindGrouping(const ParsedExpression& expression,
+                                   std::vector<ExpressionPtr> arguments) {
+    LogicalOperator& aggregate = *aggregate_->aggregate;
+    if (arguments.empty()) {
+        Fail(ErrorKind::Binder, "GROUPING requires at least one argument", expression.location);
+    }
+    if (arguments.size() > 62) {
+        Fail(ErrorKind::Binder, "GROUPING takes at most 62 arguments", expression.location);
+    }
+    std::vector<idx_t> keys;
+    for (const auto& argument : arguments) {
+        std::optional<idx_t> key;
+        for (idx_t i = 0; i < aggregate.expressions.size() && !key; i++) {
+            if (aggregate.expressions[i]->Equals(*argument)) {
+                key = i;
+            }
+        }
+        if (!key) {
+            Fail(ErrorKind::Binder,
+                 "GROUPING child \"" + argument->ToString() + "\" must be a grouping column",
+                 expression.location);
+        }
+        keys.push_back(*key);
+    }
+    AggregateFunction function;
+    function.name = "grouping";
+    function.return_type = LogicalTypeId::BIGINT;
+    idx_t index = aggregate.aggregates.size();
+    BoundAggregate bound{std::move(function), {}, false};
+    bound.grouping_keys = std::move(keys);
+    aggregate.aggregates.push_back(std::move(bound));
+    aggregate_->keys.push_back("grouping#" + std::to_string(index)); // never shared
+    binding_names_[{aggregate.aggregate_index, index}] = expression.ToString();
+    return {MakeBoundColumn({aggregate.aggregate_index, index}, LogicalTypeId::BIGINT),
             LiteralOrigin::None};
 }
 

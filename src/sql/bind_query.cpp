@@ -633,6 +633,9 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
                 target->alias.empty() ? target->ToString() : target->alias;
             aggregate->expressions.push_back(std::move(key));
         }
+        if (!select.grouping_sets.empty()) {
+            aggregate->grouping_sets = select.grouping_sets;
+        }
         aggregate->children.push_back(std::move(plan));
         aggregate_node = aggregate.get();
         plan = std::move(aggregate);
@@ -736,7 +739,8 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
 
     if (aggregate_node) {
         idx_t table_index = next_table_index_;
-        if (SplitDistinctAggregates(*aggregate_node, table_index, table_index + 1)) {
+        if (aggregate_node->grouping_sets.empty() &&
+            SplitDistinctAggregates(*aggregate_node, table_index, table_index + 1)) {
             next_table_index_ += 2;
         }
     }

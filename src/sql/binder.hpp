@@ -144,6 +144,9 @@ private:
     Bound BindCast(const ParsedExpression& expression);
     Bound BindFunction(const ParsedExpression& expression);
     Bound BindAggregate(const ParsedExpression& expression);
+    // grouping(k1, ...) / grouping_id: a bit per argument (the last is bit 0), set where the
+    // grouping set leaves that key out.
+    Bound BindGrouping(const ParsedExpression& expression, std::vector<ExpressionPtr> arguments);
     Bound BindOperator(const ParsedExpression& expression);
     Bound BindComparison(const ParsedExpression& expression);
     Bound BindLogical(const ParsedExpression& expression);

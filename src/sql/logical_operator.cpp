@@ -140,6 +140,9 @@ std::string LogicalOperator::ToString(int indent) const {
         break;
     case LogicalOperatorKind::Aggregate: {
         out += "HASH_GROUP_BY #" + std::to_string(table_index) + " [" + list(expressions) + "]";
+        if (!grouping_sets.empty()) {
+            out += " in " + std::to_string(grouping_sets.size()) + " grouping sets";
+        }
         for (const auto& aggregate : aggregates) {
             out += " " + aggregate.function.name + "(" + (aggregate.distinct ? "DISTINCT " : "") +
                    list(aggregate.arguments) + ")";

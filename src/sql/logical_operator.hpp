@@ -32,6 +32,9 @@ struct BoundAggregate {
     AggregateFunction function; // over every value; MakeDistinct wraps it when `distinct`
     std::vector<ExpressionPtr> arguments;
     bool distinct = false;
+    // grouping(k1, ...): not computed from rows but per grouping set, from which of these
+    // group keys (indexes into the aggregate's expressions) the set leaves out.
+    std::optional<std::vector<idx_t>> grouping_keys = std::nullopt;
 };
 
 struct BoundOrder {
@@ -64,6 +67,9 @@ struct LogicalOperator {
     // Aggregate
     idx_t aggregate_index = 0;
     std::vector<BoundAggregate> aggregates;
+    // GROUPING SETS, ROLLUP, CUBE: the key sets (indexes into expressions), one result part
+    // each, keys outside a part's set NULL there. Empty: one set of every key.
+    std::vector<std::vector<idx_t>> grouping_sets;
 
     // Join: conditions, then `residual` (any other predicate over both sides)
     PhysicalJoinType join_type = PhysicalJoinType::Inner;

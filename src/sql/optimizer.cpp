@@ -175,11 +175,13 @@ LogicalOperatorPtr Optimizer::PushDown(LogicalOperatorPtr op, std::vector<Expres
         return PushDownOuterJoin(std::move(op), std::move(filters));
     case LogicalOperatorKind::Projection:
     case LogicalOperatorKind::Aggregate: {
-        // A filter on a projection's columns, or on an aggregate's groups, applies below it.
+        // A filter on a projection's columns, or on an aggregate's groups, applies below it;
+        // not with grouping sets, whose parts make keys NULL that were not.
         std::vector<ExpressionPtr> below, above;
+        bool sets = !op->grouping_sets.empty();
         for (auto& filter : filters) {
             auto tables = TablesOf(*filter);
-            if (tables.size() == 1 && *tables.begin() == op->table_index) {
+            if (!sets && tables.size() == 1 && *tables.begin() == op->table_index) {
                 below.push_back(Substitute(std::move(filter), op->table_index, op->expressions));
             } else {
                 above.push_back(std::move(filter));

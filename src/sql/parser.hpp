@@ -30,6 +30,8 @@ private:
     std::shared_ptr<SelectStatement> ParseValues();
     bool AtQueryStart(size_t ahead = 0) const;
     std::unique_ptr<TableRef> ParseFrom();
+    // The GROUP BY list: expressions, ROLLUP (...), CUBE (...), GROUPING SETS (...).
+    void ParseGroupBy(SelectStatement& select);
     std::unique_ptr<TableRef> ParseJoins();
     std::unique_ptr<TableRef> ParseTableRef();
     void ParseTableFunctionArguments(TableRef& ref);

@@ -36,6 +36,10 @@ public:
 
     Planned Plan(LogicalOperator& op);
     void PlanSubplan(Subplan& subplan);
+    // An aggregate with grouping sets: its input collected once, one hash aggregate per set
+    // over it, each part widened to every key (NULL where the set leaves a key out) and its
+    // grouping() values, and the parts concatenated.
+    Planned PlanGroupingSets(LogicalOperator& op);
     // For every join probe that may spill, the pipeline that joins its partitions on disk and
     // feeds the rest of the probe's pipeline; run once the whole plan is planned.
     void AddJoinContinuations();
@@ -149,6 +153,135 @@ void ReplaceChosen(ExpressionPtr& expression, const std::vector<ExpressionPtr>& 
 
 } // namespace
 
+Planned PhysicalPlanner::PlanGroupingSets(LogicalOperator& op) {
+    Planned child = Plan(*op.children[0]);
+    idx_t key_count = op.expressions.size();
+    std::vector<const Expression*> inputs;
+    for (const auto& key : op.expressions) {
+        inputs.push_back(key.get());
+    }
+    // The aggregates computed from rows (grouping() is not): their functions and argument
+    // columns, counted from the first argument column.
+    std::vector<AggregateFunction> functions;
+    std::vector<std::vector<idx_t>> argument_offsets;
+    std::vector<idx_t> computed_position(op.aggregates.size(), 0);
+    for (idx_t a = 0; a < op.aggregates.size(); a++) {
+        const BoundAggregate& aggregate = op.aggregates[a];
+        if (aggregate.grouping_keys) {
+            continue;
+        }
+        computed_position[a] = functions.size();
+        std::vector<idx_t> offsets;
+        for (const auto& argument : aggregate.arguments) {
+            offsets.push_back(inputs.size() - key_count);
+            inputs.push_back(argument.get());
+        }
+        argument_offsets.push_back(std::move(offsets));
+        functions.push_back(aggregate.distinct ? MakeDistinct(aggregate.function)
+                                               : aggregate.function);
+    }
+    Project(child, inputs);
+    auto input = std::make_shared<ResultCollector>(child.types, memory_);
+    child.pipeline->sink = input;
+    // Every part scans the same collected rows.
+    struct SharedRows {
+        std::once_flag taken;
+        std::shared_ptr<const ChunkSequence> rows;
+    };
+    auto shared = std::make_shared<SharedRows>();
+    ChunkScanSource::Provider provider = [input, shared]() {
+        std::call_once(shared->taken, [&] { shared->rows = input->TakeRows(); });
+        return shared->rows;
+    };
+    std::vector<std::vector<idx_t>> sets = op.grouping_sets;
+    if (sets.empty()) {
+        sets.emplace_back();
+        for (idx_t k = 0; k < key_count; k++) {
+            sets.back().push_back(k);
+        }
+    }
+    std::vector<LogicalType> types = op.Types();
+    std::vector<std::shared_ptr<ResultCollector>> parts;
+    std::vector<Pipeline*> producers;
+    for (const auto& set : sets) {
+        std::vector<idx_t> column_ids = set;
+        std::vector<LogicalType> key_types;
+        for (idx_t key : set) {
+            key_types.push_back(op.expressions[key]->type);
+        }
+        for (idx_t c = key_count; c < child.types.size(); c++) {
+            column_ids.push_back(c);
+        }
+        std::vector<std::vector<idx_t>> argument_columns = argument_offsets;
+        for (auto& columns : argument_columns) {
+            for (auto& column : columns) {
+                column += set.size();
+            }
+        }
+        Pipeline& scan = NewPipeline();
+        scan.source = std::make_shared<ChunkScanSource>(child.types, provider, column_ids);
+        scan.dependencies.push_back(child.pipeline);
+        auto sink = std::make_shared<HashAggregateSink>(key_types, functions,
+                                                        std::move(argument_columns), memory_);
+        scan.sink = sink;
+        Pipeline& result = NewPipeline();
+        result.source = std::make_shared<AggregateResultSource>(sink);
+        result.dependencies.push_back(&scan);
+        // Widen to [every key..., every aggregate...]: the set's own columns by position.
+        constexpr idx_t kPartTable = ~idx_t(0);
+        Planned part{&result, {}, sink->OutputTypes()};
+        for (idx_t i = 0; i < part.types.size(); i++) {
+            part.bindings.push_back({kPartTable, i});
+        }
+        std::vector<ExpressionPtr> widened;
+        for (idx_t k = 0; k < key_count; k++) {
+            auto at = std::find(set.begin(), set.end(), k);
+            widened.push_back(
+                at == set.end() ? MakeConstant(Value::Null(types[k]))
+                                : MakeBoundColumn({kPartTable, idx_t(at - set.begin())}, types[k]));
+        }
+        for (idx_t a = 0; a < op.aggregates.size(); a++) {
+            const BoundAggregate& aggregate = op.aggregates[a];
+            if (!aggregate.grouping_keys) {
+                widened.push_back(MakeBoundColumn({kPartTable, set.size() + computed_position[a]},
+                                                  types[key_count + a]));
+                continue;
+            }
+            // Bit i from the right for the i-th argument from the right: 1 where left out.
+            int64_t bits = 0;
+            for (idx_t key : *aggregate.grouping_keys) {
+                bool left_out = std::find(set.begin(), set.end(), key) == set.end();
+                bits = (bits << 1) | (left_out ? 1 : 0);
+            }
+            widened.push_back(MakeConstant(Value::Integer(LogicalTypeId::BIGINT, bits)));
+        }
+        std::vector<const Expression*> pointers;
+        for (const auto& expression : widened) {
+            pointers.push_back(expression.get());
+        }
+        Project(part, pointers);
+        auto collector = std::make_shared<ResultCollector>(types, memory_);
+        result.sink = collector;
+        parts.push_back(collector);
+        producers.push_back(&result);
+    }
+    auto concatenated = [parts]() -> std::shared_ptr<const ChunkSequence> {
+        std::vector<std::shared_ptr<const ChunkSequence>> sequences;
+        for (const auto& part : parts) {
+            sequences.push_back(part->TakeRows());
+        }
+        return std::make_shared<ConcatenatedSequence>(std::move(sequences));
+    };
+    std::vector<idx_t> all_columns;
+    for (idx_t i = 0; i < types.size(); i++) {
+        all_columns.push_back(i);
+    }
+    Pipeline& pipeline = NewPipeline();
+    pipeline.source = std::make_shared<ChunkScanSource>(types, concatenated, all_columns);
+    pipeline.dependencies.insert(pipeline.dependencies.end(), producers.begin(), producers.end());
+    return {&pipeline, op.Bindings(), types};
+}
+
 void PhysicalPlanner::Project(Planned& planned, const std::vector<const Expression*>& expressions) {
     std::vector<ExpressionPtr> resolved;
     for (const Expression* expression : expressions) {
@@ -245,6 +378,11 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
         return planned;
     }
     case LogicalOperatorKind::Aggregate: {
+        bool grouping = std::any_of(op.aggregates.begin(), op.aggregates.end(),
+                                    [](const BoundAggregate& a) { return a.grouping_keys; });
+        if (!op.grouping_sets.empty() || grouping) {
+            return PlanGroupingSets(op);
+        }
         Planned child = Plan(*op.children[0]);
         std::vector<const Expression*> inputs;
         std::vector<LogicalType> key_types;

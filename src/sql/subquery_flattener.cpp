@@ -238,6 +238,11 @@ SubqueryFlattener::Result SubqueryFlattener::Flatten(LogicalOperatorPtr op) {
 }
 
 SubqueryFlattener::Result SubqueryFlattener::FlattenAggregate(LogicalOperatorPtr op) {
+    if (!op->grouping_sets.empty()) {
+        throw Exception(ErrorKind::NotImplemented,
+                        "GROUPING SETS, ROLLUP and CUBE in a correlated subquery are not "
+                        "supported yet");
+    }
     Result child = Flatten(std::move(op->children[0]));
     Rewrite(*op, child.delim, child.moved);
     op->children[0] = std::move(child.plan);
