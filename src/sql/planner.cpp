@@ -2,6 +2,7 @@
 
 #include "common/exception.hpp"
 #include "execution/chunk_scan_source.hpp"
+#include "execution/fan_out_sink.hpp"
 #include "execution/physical_filter.hpp"
 #include "execution/physical_hash_aggregate.hpp"
 #include "execution/physical_hash_join.hpp"
@@ -36,8 +37,8 @@ public:
 
     Planned Plan(LogicalOperator& op);
     void PlanSubplan(Subplan& subplan);
-    // An aggregate with grouping sets: its input collected once, one hash aggregate per set
-    // over it, each part widened to every key (NULL where the set leaves a key out) and its
+    // An aggregate with grouping sets: one pass over its input feeds a hash aggregate per set
+    // (FanOutSink), each part widened to every key (NULL where the set leaves a key out) and its
     // grouping() values, and the parts concatenated.
     Planned PlanGroupingSets(LogicalOperator& op);
     // For every join probe that may spill, the pipeline that joins its partitions on disk and
@@ -181,18 +182,6 @@ Planned PhysicalPlanner::PlanGroupingSets(LogicalOperator& op) {
                                                : aggregate.function);
     }
     Project(child, inputs);
-    auto input = std::make_shared<ResultCollector>(child.types, memory_);
-    child.pipeline->sink = input;
-    // Every part scans the same collected rows.
-    struct SharedRows {
-        std::once_flag taken;
-        std::shared_ptr<const ChunkSequence> rows;
-    };
-    auto shared = std::make_shared<SharedRows>();
-    ChunkScanSource::Provider provider = [input, shared]() {
-        std::call_once(shared->taken, [&] { shared->rows = input->TakeRows(); });
-        return shared->rows;
-    };
     std::vector<std::vector<idx_t>> sets = op.grouping_sets;
     if (sets.empty()) {
         sets.emplace_back();
@@ -201,16 +190,22 @@ Planned PhysicalPlanner::PlanGroupingSets(LogicalOperator& op) {
         }
     }
     std::vector<LogicalType> types = op.Types();
-    std::vector<std::shared_ptr<ResultCollector>> parts;
-    std::vector<Pipeline*> producers;
+    // One pass over the input feeds every set's hash aggregate, each seeing its keys and
+    // every argument column.
+    std::vector<FanOutSink::Target> targets;
+    std::vector<std::shared_ptr<HashAggregateSink>> sinks;
     for (const auto& set : sets) {
-        std::vector<idx_t> column_ids = set;
-        std::vector<LogicalType> key_types;
-        for (idx_t key : set) {
-            key_types.push_back(op.expressions[key]->type);
-        }
+        FanOutSink::Target target;
+        target.columns = set;
         for (idx_t c = key_count; c < child.types.size(); c++) {
-            column_ids.push_back(c);
+            target.columns.push_back(c);
+        }
+        std::vector<LogicalType> key_types;
+        for (idx_t column : target.columns) {
+            target.types.push_back(child.types[column]);
+        }
+        for (idx_t key : set) {
+            key_types.push_back(child.types[key]);
         }
         std::vector<std::vector<idx_t>> argument_columns = argument_offsets;
         for (auto& columns : argument_columns) {
@@ -218,15 +213,20 @@ Planned PhysicalPlanner::PlanGroupingSets(LogicalOperator& op) {
                 column += set.size();
             }
         }
-        Pipeline& scan = NewPipeline();
-        scan.source = std::make_shared<ChunkScanSource>(child.types, provider, column_ids);
-        scan.dependencies.push_back(child.pipeline);
-        auto sink = std::make_shared<HashAggregateSink>(key_types, functions,
-                                                        std::move(argument_columns), memory_);
-        scan.sink = sink;
+        sinks.push_back(std::make_shared<HashAggregateSink>(key_types, functions,
+                                                            std::move(argument_columns), memory_));
+        target.sink = sinks.back();
+        targets.push_back(std::move(target));
+    }
+    child.pipeline->sink = std::make_shared<FanOutSink>(std::move(targets));
+    std::vector<std::shared_ptr<ResultCollector>> parts;
+    std::vector<Pipeline*> producers;
+    for (size_t s = 0; s < sets.size(); s++) {
+        const auto& set = sets[s];
+        const auto& sink = sinks[s];
         Pipeline& result = NewPipeline();
         result.source = std::make_shared<AggregateResultSource>(sink);
-        result.dependencies.push_back(&scan);
+        result.dependencies.push_back(child.pipeline);
         // Widen to [every key..., every aggregate...]: the set's own columns by position.
         constexpr idx_t kPartTable = ~idx_t(0);
         Planned part{&result, {}, sink->OutputTypes()};
