@@ -198,16 +198,20 @@ Token Lexer::Next() {
         }
         return token;
     }
-    static const char* kTwoCharOperators[] = {"//", "<>", "!=", "<=", ">=", "||", "::", "=="};
-    for (const char* op : kTwoCharOperators) {
-        if (text_.substr(pos_, 2) == op) {
+    // Longest first: PostgreSQL's pattern operators (~ regular expression, ~~ LIKE, ~~* ILIKE,
+    // each negated by !) and the two-character ones.
+    static const char* kLongOperators[] = {"!~~*", "!~~", "~~*", "~~", "!~", "//", "<>",
+                                           "!=",   "<=",  ">=",  "||", "::", "=="};
+    for (const char* op : kLongOperators) {
+        size_t length = std::char_traits<char>::length(op);
+        if (text_.substr(pos_, length) == op) {
             token.type = TokenType::Operator;
             token.text = op;
-            Advance(2);
+            Advance(length);
             return token;
         }
     }
-    static const std::string kSingle = "+-*/%=<>(),.;[]{}:";
+    static const std::string kSingle = "+-*/%=<>(),.;[]{}:~";
     if (kSingle.find(c) != std::string::npos) {
         token.type = TokenType::Operator;
         token.text = std::string(1, c);

@@ -113,10 +113,42 @@ ParsedExpressionPtr Parser::ParseComparison() {
         }
         bool negated = false;
         size_t ahead = 0;
-        if (IsKeyword("NOT") && (IsKeyword("BETWEEN", 1) || IsKeyword("IN", 1) ||
-                                 IsKeyword("LIKE", 1) || IsKeyword("ILIKE", 1))) {
+        if (IsKeyword("NOT") &&
+            (IsKeyword("BETWEEN", 1) || IsKeyword("IN", 1) || IsKeyword("LIKE", 1) ||
+             IsKeyword("ILIKE", 1) || IsKeyword("SIMILAR", 1))) {
             negated = true;
             ahead = 1;
+        }
+        // x SIMILAR TO p and x ~ p: p matches the whole of x (RE2); !~ negates.
+        bool similar = IsKeyword("SIMILAR", ahead) && IsKeyword("TO", ahead + 1);
+        if (similar ||
+            (token.type == TokenType::Operator && (token.text == "~" || token.text == "!~"))) {
+            SourceLocation location = Peek().location;
+            negated |= !similar && token.text == "!~";
+            pos_ += similar ? ahead + 2 : 1;
+            auto match = MakeExpression(ParsedExpressionKind::Function, location);
+            match->text = "regexp_full_match";
+            match->children.push_back(std::move(left));
+            match->children.push_back(ParseConcat());
+            if (negated) {
+                auto negation = MakeExpression(ParsedExpressionKind::Not, location);
+                negation->children.push_back(std::move(match));
+                match = std::move(negation);
+            }
+            left = std::move(match);
+            continue;
+        }
+        // x ~~ p is LIKE, ~~* ILIKE, each negated by a leading !.
+        if (token.type == TokenType::Operator && (token.text == "~~" || token.text == "!~~" ||
+                                                  token.text == "~~*" || token.text == "!~~*")) {
+            SourceLocation location = Take().location;
+            auto expression = MakeExpression(ParsedExpressionKind::Like, location);
+            expression->negated = token.text[0] == '!';
+            expression->text = token.text.back() == '*' ? "ILIKE" : "LIKE";
+            expression->children.push_back(std::move(left));
+            expression->children.push_back(ParseConcat());
+            left = std::move(expression);
+            continue;
         }
         if (IsKeyword("BETWEEN", ahead)) {
             SourceLocation location = Peek().location;

@@ -388,3 +388,15 @@ strptime(NULL, '%Y')
 try_strptime('x', '%Y')
 try_strptime('2020', '%Y')
 try_strptime('2021-02-29', '%Y-%m-%d')
+-- pattern operators
+'abc' ~ 'a.c'
+'abc' ~ 'b'
+'abc' !~ 'b'
+NULL ~ 'a'
+'abc' ~~ 'a%'
+'ABC' ~~* 'a%'
+'abc' !~~ 'x%'
+'ABC' !~~* 'a%'
+'abc' SIMILAR TO 'a.c'
+'abc' NOT SIMILAR TO 'b'
+'abc' SIMILAR TO '('
