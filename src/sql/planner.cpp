@@ -41,6 +41,11 @@ public:
     // (FanOutSink), each part widened to every key (NULL where the set leaves a key out) and its
     // grouping() values, and the parts concatenated.
     Planned PlanGroupingSets(LogicalOperator& op);
+    // A pipeline scanning the rows of `parts` one after the other, once `producers` (the
+    // pipelines filling them) are done: UNION's inputs, grouping sets' parts.
+    Pipeline& Concatenate(const std::vector<LogicalType>& types,
+                          std::vector<std::shared_ptr<ResultCollector>> parts,
+                          const std::vector<Pipeline*>& producers);
     // For every join probe that may spill, the pipeline that joins its partitions on disk and
     // feeds the rest of the probe's pipeline; run once the whole plan is planned.
     void AddJoinContinuations();
@@ -265,6 +270,12 @@ Planned PhysicalPlanner::PlanGroupingSets(LogicalOperator& op) {
         parts.push_back(collector);
         producers.push_back(&result);
     }
+    return {&Concatenate(types, std::move(parts), producers), op.Bindings(), types};
+}
+
+Pipeline& PhysicalPlanner::Concatenate(const std::vector<LogicalType>& types,
+                                       std::vector<std::shared_ptr<ResultCollector>> parts,
+                                       const std::vector<Pipeline*>& producers) {
     auto concatenated = [parts]() -> std::shared_ptr<const ChunkSequence> {
         std::vector<std::shared_ptr<const ChunkSequence>> sequences;
         for (const auto& part : parts) {
@@ -279,7 +290,7 @@ Planned PhysicalPlanner::PlanGroupingSets(LogicalOperator& op) {
     Pipeline& pipeline = NewPipeline();
     pipeline.source = std::make_shared<ChunkScanSource>(types, concatenated, all_columns);
     pipeline.dependencies.insert(pipeline.dependencies.end(), producers.begin(), producers.end());
-    return {&pipeline, op.Bindings(), types};
+    return pipeline;
 }
 
 void PhysicalPlanner::Project(Planned& planned, const std::vector<const Expression*>& expressions) {
@@ -474,22 +485,7 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
             inputs.push_back(collector);
             producers.push_back(planned.pipeline);
         }
-        auto provider = [inputs]() -> std::shared_ptr<const ChunkSequence> {
-            std::vector<std::shared_ptr<const ChunkSequence>> parts;
-            for (const auto& input : inputs) {
-                parts.push_back(input->TakeRows());
-            }
-            return std::make_shared<ConcatenatedSequence>(std::move(parts));
-        };
-        std::vector<idx_t> column_ids;
-        for (idx_t i = 0; i < types.size(); i++) {
-            column_ids.push_back(i);
-        }
-        Pipeline& pipeline = NewPipeline();
-        pipeline.source = std::make_shared<ChunkScanSource>(types, provider, column_ids);
-        pipeline.dependencies.insert(pipeline.dependencies.end(), producers.begin(),
-                                     producers.end());
-        return {&pipeline, op.Bindings(), types};
+        return {&Concatenate(types, std::move(inputs), producers), op.Bindings(), types};
     }
     }
     throw Exception(ErrorKind::Internal, "unknown logical operator");
