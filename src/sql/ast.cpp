@@ -81,6 +81,8 @@ ParsedExpressionPtr CloneExpression(const ParsedExpression& expression) {
     copy->subquery = expression.subquery;
     copy->subquery_text = expression.subquery_text;
     copy->filter = expression.filter;
+    copy->window = expression.window;
+    copy->ignore_nulls = expression.ignore_nulls;
     for (const auto& child : expression.children) {
         copy->children.push_back(CloneExpression(*child));
     }
@@ -105,6 +107,14 @@ std::string ParsedExpression::ToString() const {
         }
         if (text == "year" || text == "month" || text == "day") {
             return "\"" + text + "\"(" + JoinChildren(children, 0) + ")";
+        }
+        if (window) {
+            // DuckDB names count(*) OVER (...) "count() OVER (...)".
+            return (text == "count_star" ? std::string("count") : text) + "(" +
+                   (distinct ? "DISTINCT " : "") + JoinChildren(children, 0) +
+                   (ignore_nulls ? " IGNORE NULLS" : "") + ")" +
+                   (filter ? " FILTER (WHERE " + filter->ToString() + ")" : "") + " OVER (" +
+                   window->ToString() + ")";
         }
         return text + "(" + (distinct ? "DISTINCT " : "") + JoinChildren(children, 0) + ")" +
                (filter ? " FILTER (WHERE " + filter->ToString() + ")" : "");
@@ -266,6 +276,51 @@ size_t CountTableReferences(const SelectStatement& select, const std::string& na
         }
     }
     return count;
+}
+
+std::string WindowSpec::ToString() const {
+    std::vector<std::string> parts;
+    if (!base.empty()) {
+        parts.push_back(base);
+    }
+    if (!partitions.empty()) {
+        parts.push_back("PARTITION BY " + JoinChildren(partitions, 0));
+    }
+    if (!orders.empty()) {
+        std::string text = "ORDER BY ";
+        for (size_t i = 0; i < orders.size(); i++) {
+            text += (i ? ", " : "") + orders[i].expression->ToString() +
+                    (orders[i].descending ? " DESC" : "") +
+                    (orders[i].nulls_first ? " NULLS FIRST" : "");
+        }
+        parts.push_back(text);
+    }
+    if (has_frame) {
+        auto bound = [](const FrameBound& b) -> std::string {
+            switch (b.kind) {
+            case FrameBoundKind::UnboundedPreceding:
+                return "UNBOUNDED PRECEDING";
+            case FrameBoundKind::Preceding:
+                return b.offset->ToString() + " PRECEDING";
+            case FrameBoundKind::CurrentRow:
+                return "CURRENT ROW";
+            case FrameBoundKind::Following:
+                return b.offset->ToString() + " FOLLOWING";
+            case FrameBoundKind::UnboundedFollowing:
+                return "UNBOUNDED FOLLOWING";
+            }
+            return "";
+        };
+        const char* unit_name = unit == FrameUnit::Rows    ? "ROWS"
+                                : unit == FrameUnit::Range ? "RANGE"
+                                                           : "GROUPS";
+        parts.push_back(std::string(unit_name) + " BETWEEN " + bound(start) + " AND " + bound(end));
+    }
+    std::string text;
+    for (size_t i = 0; i < parts.size(); i++) {
+        text += (i ? " " : "") + parts[i];
+    }
+    return text;
 }
 
 } // namespace sluice

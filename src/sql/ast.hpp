@@ -1,5 +1,6 @@
 #pragma once
 
+#include "execution/window_function.hpp"
 #include "sql/token.hpp"
 
 #include <memory>
@@ -41,6 +42,7 @@ enum class ParsedExpressionKind : uint8_t {
 enum class SubqueryKind : uint8_t { Scalar, Exists, In, Any, All };
 
 struct SelectStatement;
+struct WindowSpec;
 
 enum class LiteralKind : uint8_t { Integer, Decimal, Float, String, Null, Boolean };
 
@@ -65,6 +67,8 @@ struct ParsedExpression {
     std::shared_ptr<SelectStatement> subquery;
     std::string subquery_text; // ANY / ALL: the subquery's own text (`text` is the operator)
     std::shared_ptr<ParsedExpression> filter; // an aggregate's FILTER (WHERE ...) condition
+    std::shared_ptr<WindowSpec> window;       // f(...) OVER (...): a window function
+    bool ignore_nulls = false;                // f(x IGNORE NULLS) OVER (...)
 
     // The column name DuckDB would derive for this expression, e.g. "(1 + 2)".
     std::string ToString() const;
@@ -106,6 +110,27 @@ struct OrderTerm {
     bool nulls_first = false;
 };
 
+struct FrameBound {
+    FrameBoundKind kind = FrameBoundKind::UnboundedPreceding;
+    std::shared_ptr<ParsedExpression> offset; // Preceding and Following
+};
+
+// OVER ([base] [PARTITION BY ...] [ORDER BY ...] [frame]). Unsaid, the frame is RANGE BETWEEN
+// UNBOUNDED PRECEDING AND CURRENT ROW (the whole partition without ORDER BY).
+struct WindowSpec {
+    std::string base; // a named window this one extends (WINDOW w AS (...)), or empty
+    std::vector<ParsedExpressionPtr> partitions;
+    std::vector<OrderTerm> orders;
+    bool has_frame = false;
+    FrameUnit unit = FrameUnit::Range;
+    FrameBound start;
+    FrameBound end{FrameBoundKind::CurrentRow, nullptr};
+    SourceLocation location;
+
+    // DuckDB's text of the clause, for the column name: "PARTITION BY a ORDER BY b".
+    std::string ToString() const;
+};
+
 // WITH name AS [NOT] MATERIALIZED (...); unsaid, a CTE is materialised when named more than once.
 enum class CteMaterialization : uint8_t { Auto, Always, Never };
 
@@ -138,6 +163,9 @@ struct SelectStatement {
     // result part each. Empty: one set of every entry.
     std::vector<std::vector<size_t>> grouping_sets;
     ParsedExpressionPtr having;
+    // WINDOW name AS (...), in order; OVER name or OVER (name ...) refers to them.
+    std::vector<std::pair<std::string, std::shared_ptr<WindowSpec>>> windows;
+    ParsedExpressionPtr qualify; // QUALIFY: a filter over window function results
 
     bool all = false; // set operations (of left and right): ALL keeps duplicates
     std::shared_ptr<SelectStatement> left;

@@ -41,6 +41,9 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
                  expression.location);
         }
     };
+    if (expression.window) {
+        return BindWindow(expression);
+    }
     if (IsAggregateFunctionName(name)) {
         return BindAggregate(expression);
     }

@@ -9,6 +9,7 @@
 #include "sql/parser.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 namespace sluice {
@@ -16,6 +17,27 @@ namespace sluice {
 namespace {
 
 constexpr int kMaxViewDepth = 64;
+
+// A copy of `expression` with column names that are aliases of `items` (and not columns of
+// the FROM clause) replaced by the aliased expressions.
+ParsedExpressionPtr SubstituteAliases(const ParsedExpression& expression,
+                                      const std::vector<const ParsedExpression*>& items,
+                                      const std::function<bool(const std::string&)>& from_column) {
+    if (expression.kind == ParsedExpressionKind::ColumnRef && expression.names.size() == 1 &&
+        !from_column(expression.names[0])) {
+        for (const auto* item : items) {
+            if (!item->alias.empty() && Lower(item->alias) == Lower(expression.names[0])) {
+                return CloneExpression(*item);
+            }
+        }
+    }
+    auto copy = CloneExpression(expression);
+    copy->children.clear();
+    for (const auto& child : expression.children) {
+        copy->children.push_back(SubstituteAliases(*child, items, from_column));
+    }
+    return copy;
+}
 
 bool IsIntegerLiteral(const ParsedExpression& expression) {
     return expression.kind == ParsedExpressionKind::Constant &&
@@ -357,7 +379,9 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
     Scope* saved_scope = scope_;
     AggregateContext* saved_aggregate = aggregate_;
     LogicalOperatorPtr* saved_from = from_plan_;
+    WindowContext* saved_window = window_;
     aggregate_ = nullptr;
+    window_ = nullptr;
 
     LogicalOperatorPtr plan;
     if (select.from) {
@@ -428,6 +452,21 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
 
     // Aggregation: GROUP BY, or aggregate calls anywhere in SELECT / HAVING / ORDER BY.
     std::function<bool(const ParsedExpression&)> has_aggregate = [&](const ParsedExpression& e) {
+        if (e.window) {
+            // A window function aggregates over its frame, not the query's groups; its
+            // arguments and keys may hold aggregates of the groups.
+            bool found = e.filter && has_aggregate(*e.filter);
+            for (const auto& partition : e.window->partitions) {
+                found |= has_aggregate(*partition);
+            }
+            for (const auto& order : e.window->orders) {
+                found |= has_aggregate(*order.expression);
+            }
+            for (const auto& child : e.children) {
+                found |= has_aggregate(*child);
+            }
+            return found;
+        }
         if (e.kind == ParsedExpressionKind::Function && IsAggregateFunctionName(e.text)) {
             return true;
         }
@@ -520,6 +559,9 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
         return expression;
     };
 
+    // Window functions in the SELECT list, QUALIFY and ORDER BY.
+    WindowContext windows;
+    window_ = &windows;
     std::vector<ExpressionPtr> projections;
     std::vector<LogicalType> types;
     for (const auto* item : items) {
@@ -531,11 +573,32 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
         types.push_back(expression->type);
         projections.push_back(std::move(expression));
     }
+    ExpressionPtr qualify;
+    if (select.qualify) {
+        // QUALIFY may name SELECT items by their aliases (rn in QUALIFY rn = 1).
+        auto from_column = [&](const std::string& name) {
+            for (const auto& entry : scope.entries) {
+                for (const auto& column : entry.names) {
+                    if (Lower(column) == Lower(name)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        };
+        qualify = CastTo(bind_output(*SubstituteAliases(*select.qualify, items, from_column)),
+                         LogicalTypeId::BOOLEAN);
+    }
     if (select.having) {
         if (!aggregate_) {
             Fail(ErrorKind::Binder, "HAVING clause without aggregation", select.having->location);
         }
+        window_ = nullptr;
+        const char* reason = no_windows_reason_;
+        no_windows_reason_ = "HAVING clause cannot contain window functions!";
         ExpressionPtr having = bind_output(*select.having);
+        no_windows_reason_ = reason;
+        window_ = &windows;
         having = CastTo(std::move(having), LogicalTypeId::BOOLEAN);
         auto filter = std::make_unique<LogicalOperator>(LogicalOperatorKind::Filter);
         filter->expressions.push_back(std::move(having));
@@ -612,6 +675,22 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
             next_table_index_ += 2;
         }
     }
+    window_ = nullptr;
+    if (qualify && windows.operators.empty()) {
+        Fail(ErrorKind::Binder,
+             "at least one window function must appear in the SELECT column or QUALIFY clause",
+             select.qualify->location);
+    }
+    for (auto& [key, window] : windows.operators) {
+        window->children.push_back(std::move(plan));
+        plan = std::move(window);
+    }
+    if (qualify) {
+        auto filter = std::make_unique<LogicalOperator>(LogicalOperatorKind::Filter);
+        filter->expressions.push_back(std::move(qualify));
+        filter->children.push_back(std::move(plan));
+        plan = std::move(filter);
+    }
     idx_t projection_index = next_table_index_++;
     for (size_t i = 0; i < projections.size(); i++) {
         binding_names_[{projection_index, i}] =
@@ -661,6 +740,7 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
     scope_ = saved_scope;
     aggregate_ = saved_aggregate;
     from_plan_ = saved_from;
+    window_ = saved_window;
     if (select.limit || select.offset) {
         auto limit = std::make_unique<LogicalOperator>(LogicalOperatorKind::Limit);
         if (select.limit) {

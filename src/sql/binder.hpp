@@ -87,6 +87,12 @@ private:
         LogicalOperator* aggregate;
         std::vector<std::string> keys; // the aggregates' text, to share equal calls
     };
+    // While binding the SELECT list, QUALIFY and ORDER BY: the Window operators so far, one
+    // per partitioning and order (keyed by it), and the text of each one's functions.
+    struct WindowContext {
+        std::vector<std::pair<std::string, LogicalOperatorPtr>> operators;
+        std::map<idx_t, std::vector<std::string>> texts;
+    };
     struct CteScope {
         std::map<std::string, const CommonTableExpression*> ctes;
         const CteScope* outer = nullptr;
@@ -144,6 +150,12 @@ private:
     Bound BindCast(const ParsedExpression& expression);
     Bound BindFunction(const ParsedExpression& expression);
     Bound BindAggregate(const ParsedExpression& expression);
+    // f(...) OVER (...): a column of the Window operator for its partitioning and order.
+    Bound BindWindow(const ParsedExpression& expression);
+    // A window's argument, key or offset: over the rows after GROUP BY, if any.
+    ExpressionPtr BindWindowInput(const ParsedExpression& expression);
+    void BindWindowFrame(const WindowSpec& spec, const std::vector<BoundOrder>& orders,
+                         BoundWindow& window);
     // grouping(k1, ...) / grouping_id: a bit per argument (the last is bit 0), set where the
     // grouping set leaves that key out.
     Bound BindGrouping(const ParsedExpression& expression, std::vector<ExpressionPtr> arguments);
@@ -201,6 +213,8 @@ private:
     size_t unnamed_subqueries_ = 0; // derived tables without an alias so far
     Scope* scope_ = nullptr;
     AggregateContext* aggregate_ = nullptr;
+    WindowContext* window_ = nullptr;
+    const char* no_windows_reason_ = "window functions are not allowed here";
     // Why aggregates are not allowed where binding happens now, for the error message.
     const char* no_aggregates_reason_ = "aggregate function calls cannot be used here";
     // Where an IN (subquery) attaches its mark join: the current FROM plan.

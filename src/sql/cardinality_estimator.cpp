@@ -110,6 +110,7 @@ double CardinalityEstimator::Estimate(LogicalOperator& op) {
     }
     case LogicalOperatorKind::Order:
     case LogicalOperatorKind::Repeat:
+    case LogicalOperatorKind::Window:
         rows = Estimate(*op.children[0]);
         break;
     case LogicalOperatorKind::Limit:

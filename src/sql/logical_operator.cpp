@@ -26,6 +26,17 @@ void LogicalOperator::ForEachExpression(const std::function<void(ExpressionPtr&)
     for (auto& column : delim_columns) {
         visit(column);
     }
+    for (auto& window : windows) {
+        for (auto& argument : window.arguments) {
+            visit(argument);
+        }
+        for (ExpressionPtr* expression :
+             {&window.filter, &window.start_offset, &window.end_offset}) {
+            if (*expression) {
+                visit(*expression);
+            }
+        }
+    }
 }
 
 std::vector<ColumnBinding> LogicalOperator::Bindings() const {
@@ -53,6 +64,12 @@ std::vector<ColumnBinding> LogicalOperator::Bindings() const {
         }
         for (idx_t i = 0; i < aggregates.size(); i++) {
             bindings.push_back({aggregate_index, i});
+        }
+        return bindings;
+    case LogicalOperatorKind::Window:
+        bindings = children[0]->Bindings();
+        for (idx_t i = 0; i < windows.size(); i++) {
+            bindings.push_back({table_index, i});
         }
         return bindings;
     case LogicalOperatorKind::Join: {
@@ -91,6 +108,12 @@ std::vector<LogicalType> LogicalOperator::Types() const {
         }
         for (const auto& aggregate : aggregates) {
             types.push_back(aggregate.function.return_type);
+        }
+        return types;
+    case LogicalOperatorKind::Window:
+        types = children[0]->Types();
+        for (const auto& window : windows) {
+            types.push_back(window.type);
         }
         return types;
     case LogicalOperatorKind::Join: {
@@ -168,6 +191,18 @@ std::string LogicalOperator::ToString(int indent) const {
         out += "ORDER_BY";
         for (const auto& order : orders) {
             out += " " + order.expression->ToString() + (order.descending ? " DESC" : " ASC");
+        }
+        break;
+    case LogicalOperatorKind::Window:
+        out += "WINDOW #" + std::to_string(table_index) + " PARTITION BY [" + list(expressions) +
+               "] ORDER BY [";
+        for (size_t i = 0; i < orders.size(); i++) {
+            out += (i ? ", " : "") + orders[i].expression->ToString() +
+                   (orders[i].descending ? " DESC" : "");
+        }
+        out += "]";
+        for (const auto& window : windows) {
+            out += " " + window.name + "(" + list(window.arguments) + ")";
         }
         break;
     case LogicalOperatorKind::Limit:

@@ -3,6 +3,7 @@
 #include "execution/aggregate_function.hpp"
 #include "execution/expression.hpp"
 #include "execution/physical_hash_join.hpp"
+#include "execution/window_function.hpp"
 #include "sql/table_function.hpp"
 
 #include <functional>
@@ -24,6 +25,8 @@ enum class LogicalOperatorKind : uint8_t {
     Union,      // children's columns, positionally, as columns of table_index
     Repeat,     // each row of the child expressions[0] times (a BIGINT over the child; none when
                 // NULL or below one): EXCEPT ALL and INTERSECT ALL
+    Window,     // the child's columns and `windows` (table_index), over partitions by
+                // `expressions` ordered by `orders`
     DelimGet,   // the distinct values of dependent join `delim_index`'s delim_columns, as
                 // columns of table_index (types in delim_types)
 };
@@ -35,6 +38,23 @@ struct BoundAggregate {
     // grouping(k1, ...): not computed from rows but per grouping set, from which of these
     // group keys (indexes into the aggregate's expressions) the set leaves out.
     std::optional<std::vector<idx_t>> grouping_keys = std::nullopt;
+};
+
+// A window function of a Window operator. Frame offsets are expressions over the child: for
+// ROWS and GROUPS the offset, for RANGE the ORDER BY key moved by it (see WindowFrameBound).
+struct BoundWindow {
+    WindowFunctionKind kind = WindowFunctionKind::RowNumber;
+    std::string name;
+    std::optional<AggregateFunction> aggregate = std::nullopt;
+    std::vector<ExpressionPtr> arguments = {};
+    ExpressionPtr filter = nullptr;
+    FrameUnit unit = FrameUnit::Range;
+    FrameBoundKind start = FrameBoundKind::UnboundedPreceding;
+    FrameBoundKind end = FrameBoundKind::CurrentRow;
+    ExpressionPtr start_offset = nullptr;
+    ExpressionPtr end_offset = nullptr;
+    bool ignore_nulls = false;
+    LogicalType type = LogicalTypeId::BIGINT;
 };
 
 struct BoundOrder {
@@ -86,6 +106,7 @@ struct LogicalOperator {
     std::vector<LogicalType> delim_types;
 
     std::vector<BoundOrder> orders;
+    std::vector<BoundWindow> windows; // Window
     std::optional<uint64_t> limit;
     uint64_t offset = 0;
 

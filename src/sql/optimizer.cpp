@@ -201,6 +201,7 @@ LogicalOperatorPtr Optimizer::PushDown(LogicalOperatorPtr op, std::vector<Expres
         return WrapInFilter(std::move(op), std::move(filters));
     case LogicalOperatorKind::Limit:
     case LogicalOperatorKind::Union:
+    case LogicalOperatorKind::Window: // a filter below would change the partitions
         for (auto& child : op->children) {
             child = PushDown(std::move(child), {});
         }

@@ -477,6 +477,7 @@ ParsedExpressionPtr Parser::ParseFunctionCall(std::string name, SourceLocation l
         Take();
         function->text = "count_star";
         AcceptFilter(*function);
+        AcceptOver(*function);
         return function;
     }
     if (function->text == "extract") {
@@ -538,8 +539,16 @@ ParsedExpressionPtr Parser::ParseFunctionCall(std::string name, SourceLocation l
             }
         }
     }
+    if (IsKeyword("IGNORE") && IsKeyword("NULLS", 1)) {
+        // first_value(x IGNORE NULLS) OVER (...)
+        pos_ += 2;
+        function->ignore_nulls = true;
+    } else if (IsKeyword("RESPECT") && IsKeyword("NULLS", 1)) {
+        pos_ += 2;
+    }
     ExpectOperator(")");
     AcceptFilter(*function);
+    AcceptOver(*function);
     return function;
 }
 

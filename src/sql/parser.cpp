@@ -513,24 +513,11 @@ std::shared_ptr<SelectStatement> Parser::ParseQueryBody() {
         ExpectKeyword("BY");
         query->order_by_all = AcceptKeyword("ALL");
         do {
-            OrderTerm term;
-            if (!query->order_by_all) {
-                term.expression = ParseExpression();
-            }
-            if (AcceptKeyword("DESC")) {
-                term.descending = true;
-            } else {
-                AcceptKeyword("ASC");
-            }
-            if (AcceptKeyword("NULLS")) {
-                if (AcceptKeyword("FIRST")) {
-                    term.nulls_first = true;
-                } else {
-                    ExpectKeyword("LAST");
-                }
-            }
-            query->order_by.push_back(std::move(term));
+            query->order_by.push_back(ParseOrderTerm(!query->order_by_all));
         } while (!query->order_by_all && AcceptOperator(","));
+    }
+    if (query->kind == QueryKind::Select) {
+        ResolveNamedWindows(*query);
     }
     if (AcceptKeyword("LIMIT")) {
         query->limit = ParseExpression();
@@ -624,6 +611,12 @@ std::shared_ptr<SelectStatement> Parser::ParseSelectBlock() {
     }
     if (AcceptKeyword("HAVING")) {
         select->having = ParseExpression();
+    }
+    if (AcceptKeyword("WINDOW")) {
+        ParseWindowClause(*select);
+    }
+    if (AcceptKeyword("QUALIFY")) {
+        select->qualify = ParseExpression();
     }
     return select;
 }

@@ -68,6 +68,18 @@ private:
     ParsedExpressionPtr ParseSubqueryExpression(SubqueryKind kind, SourceLocation location);
     // An aggregate call's FILTER (WHERE ...), if one follows.
     void AcceptFilter(ParsedExpression& function);
+    // [IGNORE NULLS | RESPECT NULLS] OVER name | OVER (spec), if they follow a call.
+    void AcceptOver(ParsedExpression& function);
+    // Inside OVER (...) or WINDOW w AS (...): [base] [PARTITION BY] [ORDER BY] [frame].
+    std::shared_ptr<WindowSpec> ParseWindowSpec(SourceLocation location);
+    FrameBound ParseFrameBound();
+    // WINDOW name AS (spec), ...
+    void ParseWindowClause(SelectStatement& select);
+    // Replaces references to named windows (OVER w, OVER (w ORDER BY ...)) in the SELECT list,
+    // QUALIFY and ORDER BY by the specifications they name.
+    void ResolveNamedWindows(SelectStatement& select) const;
+    // expression [ASC | DESC] [NULLS FIRST | LAST]; ORDER BY ALL has no expression.
+    OrderTerm ParseOrderTerm(bool expression_required);
     TypeName ParseTypeName();
     // The table function a quoted path in FROM stands for ("" for none).
     static std::string ReplacementScan(const std::string& path);

@@ -10,6 +10,7 @@
 #include "execution/physical_order.hpp"
 #include "execution/physical_projection.hpp"
 #include "execution/physical_repeat_rows.hpp"
+#include "execution/physical_window.hpp"
 #include "execution/result_collector.hpp"
 #include "execution/subquery_value_sink.hpp"
 #include "sql/materialized_cte.hpp"
@@ -41,6 +42,9 @@ public:
     // (FanOutSink), each part widened to every key (NULL where the set leaves a key out) and its
     // grouping() values, and the parts concatenated.
     Planned PlanGroupingSets(LogicalOperator& op);
+    // Window functions: the child's columns and every expression the functions read (keys,
+    // arguments, frame offsets) into a WindowSink, its result scanned by a WindowSource.
+    Planned PlanWindow(LogicalOperator& op);
     // A pipeline scanning the rows of `parts` one after the other, once `producers` (the
     // pipelines filling them) are done: UNION's inputs, grouping sets' parts.
     Pipeline& Concatenate(const std::vector<LogicalType>& types,
@@ -462,6 +466,8 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
         pipeline.dependencies.push_back(child.pipeline);
         return {&pipeline, child.bindings, child.types};
     }
+    case LogicalOperatorKind::Window:
+        return PlanWindow(op);
     case LogicalOperatorKind::Limit: {
         // ORDER BY ... LIMIT: the sort keeps only the first limit + offset rows.
         if (op.limit && op.children[0]->kind == LogicalOperatorKind::Order) {
@@ -489,6 +495,60 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
     }
     }
     throw Exception(ErrorKind::Internal, "unknown logical operator");
+}
+
+Planned PhysicalPlanner::PlanWindow(LogicalOperator& op) {
+    Planned child = Plan(*op.children[0]);
+    std::vector<ExpressionPtr> passthrough;
+    std::vector<const Expression*> inputs;
+    for (idx_t i = 0; i < child.bindings.size(); i++) {
+        passthrough.push_back(MakeBoundColumn(child.bindings[i], child.types[i]));
+        inputs.push_back(passthrough.back().get());
+    }
+    auto add = [&](const ExpressionPtr& expression) {
+        inputs.push_back(expression.get());
+        return inputs.size() - 1;
+    };
+    std::vector<idx_t> partitions;
+    for (const auto& expression : op.expressions) {
+        partitions.push_back(add(expression));
+    }
+    std::vector<SortKey> keys;
+    for (const auto& order : op.orders) {
+        keys.push_back({add(order.expression), order.descending, order.nulls_first});
+    }
+    std::vector<WindowFunction> functions;
+    for (const auto& window : op.windows) {
+        WindowFunction function;
+        function.kind = window.kind;
+        function.aggregate = window.aggregate;
+        for (const auto& argument : window.arguments) {
+            function.arguments.push_back(add(argument));
+        }
+        if (window.filter) {
+            function.filter = add(window.filter);
+        }
+        function.frame.unit = window.unit;
+        function.frame.start.kind = window.start;
+        function.frame.end.kind = window.end;
+        if (window.start_offset) {
+            function.frame.start.column = add(window.start_offset);
+        }
+        if (window.end_offset) {
+            function.frame.end.column = add(window.end_offset);
+        }
+        function.ignore_nulls = window.ignore_nulls;
+        function.type = window.type;
+        functions.push_back(std::move(function));
+    }
+    Project(child, inputs);
+    auto sink = std::make_shared<WindowSink>(child.types, passthrough.size(), std::move(partitions),
+                                             std::move(keys), std::move(functions), memory_);
+    child.pipeline->sink = sink;
+    Pipeline& pipeline = NewPipeline();
+    pipeline.source = std::make_shared<WindowSource>(sink);
+    pipeline.dependencies.push_back(child.pipeline);
+    return {&pipeline, op.Bindings(), sink->OutputTypes()};
 }
 
 PhysicalPlanner::JoinBuild PhysicalPlanner::PlanBuild(LogicalOperator& op) {

@@ -218,6 +218,21 @@ SubqueryFlattener::Result SubqueryFlattener::Flatten(LogicalOperatorPtr op) {
         op->children[0] = std::move(child.plan);
         return {std::move(op), std::move(delim), std::move(child.moved)};
     }
+    case LogicalOperatorKind::Window: {
+        // Windows per outer row: the correlated values become partition keys too.
+        Result child = Flatten(std::move(op->children[0]));
+        Rewrite(*op, child.delim, child.moved);
+        std::vector<ExpressionPtr> partitions;
+        for (size_t i = 0; i < child.delim.size(); i++) {
+            partitions.push_back(MakeBoundColumn(child.delim[i], types_[i]));
+        }
+        for (auto& partition : op->expressions) {
+            partitions.push_back(std::move(partition));
+        }
+        op->expressions = std::move(partitions);
+        op->children[0] = std::move(child.plan);
+        return {std::move(op), std::move(child.delim), std::move(child.moved)};
+    }
     case LogicalOperatorKind::Aggregate:
         return FlattenAggregate(std::move(op));
     case LogicalOperatorKind::Join:

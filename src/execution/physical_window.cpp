@@ -1,0 +1,248 @@
+#include "execution/physical_window.hpp"
+
+#include "common/memory_size.hpp"
+#include "execution/window_evaluator.hpp"
+
+#include <algorithm>
+
+namespace sluice {
+
+namespace {
+
+struct WindowLocal : public LocalState {
+    WindowLocal(MemoryManager* memory, MemoryStatistics* statistics, idx_t buckets)
+        : reservation(std::make_unique<MemoryReservation>(memory, "WINDOW", statistics)),
+          buckets(buckets) {}
+    std::unique_ptr<MemoryReservation> reservation;
+    std::vector<std::unique_ptr<DataChunk>> chunks;
+    // Rows by bucket, their chunk numbered within `chunks` until Combine.
+    std::vector<std::vector<uint64_t>> hashes;
+    std::vector<std::vector<RowLocation>> buckets;
+    std::vector<uint64_t> row_hashes;
+};
+
+struct SourceLocal : public LocalState {
+    std::vector<std::unique_ptr<DataChunk>> pending;
+    idx_t next = 0;
+};
+
+idx_t IndexIn(const Vector& vector, idx_t row) {
+    return vector.vector_type() == VectorType::CONSTANT ? 0 : row;
+}
+
+} // namespace
+
+WindowSink::WindowSink(std::vector<LogicalType> input_types, idx_t passthrough,
+                       std::vector<idx_t> partition_columns, std::vector<SortKey> order_keys,
+                       std::vector<WindowFunction> functions, MemoryManager* memory)
+    : input_types_(std::move(input_types)), passthrough_(passthrough),
+      partition_columns_(std::move(partition_columns)), order_keys_(std::move(order_keys)),
+      functions_(std::move(functions)), memory_(memory),
+      chunks_(std::make_shared<std::vector<std::unique_ptr<DataChunk>>>()),
+      buckets_(partition_columns_.empty() ? 1 : kBuckets) {
+}
+
+std::vector<LogicalType> WindowSink::OutputTypes() const {
+    std::vector<LogicalType> types(
+        input_types_.begin(), input_types_.begin() + static_cast<std::ptrdiff_t>(passthrough_));
+    for (const auto& function : functions_) {
+        types.push_back(function.type);
+    }
+    return types;
+}
+
+std::unique_ptr<LocalState> WindowSink::InitLocal() {
+    auto local = std::make_unique<WindowLocal>(memory_, &statistics_, buckets_.size());
+    local->hashes.resize(buckets_.size());
+    return local;
+}
+
+SinkResult WindowSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_index*/) {
+    auto& state = *static_cast<WindowLocal*>(local);
+    if (chunk.size() == 0) {
+        return SinkResult::NeedMoreInput;
+    }
+    auto chunk_index = static_cast<uint32_t>(state.chunks.size());
+    state.chunks.push_back(ReferenceChunk(chunk));
+    idx_t count = chunk.size();
+    state.row_hashes.assign(count, 0);
+    for (idx_t i = 0; i < partition_columns_.size(); i++) {
+        HashVector(chunk.column(partition_columns_[i]), count, state.row_hashes.data(), i == 0);
+    }
+    for (idx_t row = 0; row < count; row++) {
+        uint64_t hash = state.row_hashes[row];
+        // The high bits choose the bucket; the sort compares whole hashes first.
+        idx_t bucket = buckets_.size() == 1 ? 0 : (hash >> 56) % buckets_.size();
+        state.buckets[bucket].push_back({chunk_index, static_cast<uint32_t>(row)});
+        state.hashes[bucket].push_back(hash);
+    }
+    // The rows, and their places in the buckets.
+    state.reservation->Resize(state.reservation->size() + ChunkMemory(*state.chunks.back()) +
+                              count * sizeof(Entry));
+    return SinkResult::NeedMoreInput;
+}
+
+void WindowSink::Combine(LocalState* local) {
+    auto& state = *static_cast<WindowLocal*>(local);
+    std::lock_guard<std::mutex> guard(mutex_);
+    auto base = static_cast<uint32_t>(chunks_->size());
+    for (auto& chunk : state.chunks) {
+        chunks_->push_back(std::move(chunk));
+    }
+    for (idx_t bucket = 0; bucket < buckets_.size(); bucket++) {
+        auto& target = buckets_[bucket];
+        const auto& locations = state.buckets[bucket];
+        for (idx_t i = 0; i < locations.size(); i++) {
+            target.push_back(
+                {state.hashes[bucket][i], {locations[i].chunk + base, locations[i].row}});
+        }
+    }
+    reservations_.push_back(std::move(state.reservation));
+}
+
+std::string WindowSink::ProfileDetails() const {
+    return "memory peak " + FormatMemorySize(statistics_.peak_memory.load());
+}
+
+void WindowSink::SortBucket(std::vector<Entry>& entries) const {
+    const auto& chunks = *chunks_;
+    auto less = [&](const Entry& a, const Entry& b) {
+        if (a.hash != b.hash) {
+            return a.hash < b.hash;
+        }
+        const DataChunk& left = *chunks[a.location.chunk];
+        const DataChunk& right = *chunks[b.location.chunk];
+        // Partition keys: any consistent order keeps a partition's rows together.
+        for (idx_t column : partition_columns_) {
+            const Vector& l = left.column(column);
+            const Vector& r = right.column(column);
+            idx_t l_row = IndexIn(l, a.location.row), r_row = IndexIn(r, b.location.row);
+            bool l_valid = l.RowIsValid(l_row), r_valid = r.RowIsValid(r_row);
+            if (l_valid != r_valid) {
+                return !l_valid;
+            }
+            if (l_valid) {
+                int order = CompareRows(l, l_row, r, r_row);
+                if (order != 0) {
+                    return order < 0;
+                }
+            }
+        }
+        for (const SortKey& key : order_keys_) {
+            const Vector& l = left.column(key.column);
+            const Vector& r = right.column(key.column);
+            idx_t l_row = IndexIn(l, a.location.row), r_row = IndexIn(r, b.location.row);
+            bool l_valid = l.RowIsValid(l_row), r_valid = r.RowIsValid(r_row);
+            if (l_valid != r_valid) {
+                return key.nulls_first ? !l_valid : l_valid;
+            }
+            if (l_valid) {
+                int order = CompareRows(l, l_row, r, r_row);
+                if (order != 0) {
+                    return key.descending ? order > 0 : order < 0;
+                }
+            }
+        }
+        return false;
+    };
+    std::sort(entries.begin(), entries.end(), less);
+}
+
+std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) const {
+    std::vector<Entry> entries = buckets_[bucket];
+    std::vector<std::unique_ptr<DataChunk>> output;
+    if (entries.empty()) {
+        return output;
+    }
+    SortBucket(entries);
+    const auto& chunks = *chunks_;
+    WindowLayout layout;
+    layout.chunks = &chunks;
+    layout.rows.reserve(entries.size());
+    for (const Entry& entry : entries) {
+        layout.rows.push_back(entry.location);
+    }
+    // Partitions and peer groups: where the keys change.
+    auto same = [&](const std::vector<idx_t>& columns, idx_t a, idx_t b) {
+        for (idx_t column : columns) {
+            idx_t a_row, b_row;
+            const Vector& left = layout.At(column, a, a_row);
+            const Vector& right = layout.At(column, b, b_row);
+            if (!RowsEqual(left, a_row, right, b_row)) {
+                return false;
+            }
+        }
+        return true;
+    };
+    std::vector<idx_t> order_columns;
+    for (const SortKey& key : order_keys_) {
+        order_columns.push_back(key.column);
+    }
+    idx_t n = entries.size();
+    layout.partition_of.resize(n);
+    layout.peer_of.resize(n);
+    for (idx_t position = 0; position < n; position++) {
+        bool new_partition = position == 0 ||
+                             entries[position].hash != entries[position - 1].hash ||
+                             !same(partition_columns_, position, position - 1);
+        if (new_partition) {
+            layout.partition_start.push_back(static_cast<uint32_t>(position));
+        }
+        if (new_partition || !same(order_columns, position, position - 1)) {
+            layout.peer_start.push_back(static_cast<uint32_t>(position));
+        }
+        layout.partition_of[position] = static_cast<uint32_t>(layout.partition_start.size() - 1);
+        layout.peer_of[position] = static_cast<uint32_t>(layout.peer_start.size() - 1);
+    }
+    layout.partition_start.push_back(static_cast<uint32_t>(n));
+    layout.peer_start.push_back(static_cast<uint32_t>(n));
+
+    std::vector<LogicalType> types = OutputTypes();
+    for (idx_t start = 0; start < n; start += kVectorSize) {
+        idx_t count = std::min(kVectorSize, n - start);
+        auto chunk = std::make_unique<DataChunk>(types);
+        for (idx_t column = 0; column < passthrough_; column++) {
+            GatherRows(chunks, column, layout.rows.data() + start, count, chunk->column(column), 0,
+                       chunks_);
+        }
+        chunk->SetSize(count);
+        output.push_back(std::move(chunk));
+    }
+    idx_t order_key = order_keys_.empty() ? 0 : order_keys_[0].column;
+    bool descending = !order_keys_.empty() && order_keys_[0].descending;
+    for (idx_t i = 0; i < functions_.size(); i++) {
+        EvaluateWindowFunction(functions_[i], layout, order_key, descending,
+                               {&output, passthrough_ + i});
+    }
+    return output;
+}
+
+std::unique_ptr<LocalState> WindowSource::InitLocal() {
+    return std::make_unique<SourceLocal>();
+}
+
+SourceResult WindowSource::GetData(DataChunk& out, LocalState* local, TaskContext& /*context*/) {
+    auto& state = *static_cast<SourceLocal*>(local);
+    while (state.next == state.pending.size()) {
+        idx_t bucket = next_bucket_.fetch_add(1);
+        if (bucket >= sink_->BucketCount()) {
+            return SourceResult::Finished;
+        }
+        state.pending = sink_->ComputeBucket(bucket);
+        state.next = 0;
+    }
+    std::unique_ptr<DataChunk> chunk = std::move(state.pending[state.next++]);
+    for (idx_t column = 0; column < chunk->ColumnCount(); column++) {
+        out.column(column).Reset();
+        out.column(column).Reference(chunk->column(column));
+    }
+    out.SetSize(chunk->size());
+    return SourceResult::HaveMoreOutput;
+}
+
+double WindowSource::Progress() const {
+    idx_t buckets = sink_->BucketCount();
+    return buckets == 0 ? -1 : std::min(1.0, static_cast<double>(next_bucket_.load()) / buckets);
+}
+
+} // namespace sluice
