@@ -70,9 +70,14 @@ private:
         }
         auto offset = static_cast<idx_t>(FrameOffset(layout_, bound.column, position));
         if (frame_.unit == FrameUnit::Rows) {
-            idx_t first = preceding ? (offset > position ? 0 : position - offset)
-                                    : std::min(position + offset, high);
-            return start ? first : std::min(first + 1, high);
+            if (preceding && offset > position - low) {
+                return low; // before the partition: empty at the end, the first row at the start
+            }
+            if (!preceding && offset >= high - position) {
+                return high;
+            }
+            idx_t row = preceding ? position - offset : position + offset;
+            return start ? row : row + 1;
         }
         // GROUPS: whole peer groups before or after the row's.
         idx_t group = layout_.peer_of[position];

@@ -404,7 +404,10 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
     if (select.where) {
         const char* reason = no_aggregates_reason_;
         no_aggregates_reason_ = "WHERE clause cannot contain aggregates!";
+        const char* window_reason = no_windows_reason_;
+        no_windows_reason_ = "WHERE clause cannot contain window functions!";
         ExpressionPtr where = BindBoolean(*select.where, "WHERE");
+        no_windows_reason_ = window_reason;
         no_aggregates_reason_ = reason;
         auto filter = std::make_unique<LogicalOperator>(LogicalOperatorKind::Filter);
         filter->expressions.push_back(std::move(where));

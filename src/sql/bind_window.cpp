@@ -40,7 +40,7 @@ Binder::Bound Binder::BindWindow(const ParsedExpression& expression) {
     WindowContext* context = window_;
     const char* reason = no_windows_reason_;
     window_ = nullptr;
-    no_windows_reason_ = "window functions cannot be nested";
+    no_windows_reason_ = "window function calls cannot be nested";
     const WindowSpec& spec = *expression.window;
     std::vector<ExpressionPtr> partitions;
     for (const auto& partition : spec.partitions) {
@@ -218,7 +218,7 @@ void Binder::BindWindowFrame(const WindowSpec& spec, const std::vector<BoundOrde
         }
         // RANGE: the ORDER BY key moved by the offset, toward the preceding or following rows.
         if (orders.size() != 1) {
-            Fail(ErrorKind::Binder, "RANGE frames with an offset need exactly one ORDER BY key",
+            Fail(ErrorKind::Binder, "RANGE frames must have only one ORDER BY expression",
                  spec.location);
         }
         const OrderTerm& term = spec.orders[0];

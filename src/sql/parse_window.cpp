@@ -96,6 +96,14 @@ std::shared_ptr<WindowSpec> Parser::ParseWindowSpec(SourceLocation location) {
                  "PRECEDING",
                  location);
         }
+        bool end_precedes = spec->end.kind == FrameBoundKind::Preceding;
+        if (spec->start.kind == FrameBoundKind::Following &&
+            (end_precedes || spec->end.kind == FrameBoundKind::CurrentRow)) {
+            Fail("frame starting from following row cannot have preceding rows", location);
+        }
+        if (spec->start.kind == FrameBoundKind::CurrentRow && end_precedes) {
+            Fail("frame starting from current row cannot have preceding rows", location);
+        }
         if (IsKeyword("EXCLUDE")) {
             throw Exception(ErrorKind::NotImplemented,
                             "not supported: EXCLUDE in a window frame, at line " +
