@@ -40,6 +40,11 @@ WindowSink::WindowSink(std::vector<LogicalType> input_types, idx_t passthrough,
       functions_(std::move(functions)), memory_(memory),
       chunks_(std::make_shared<std::vector<std::unique_ptr<DataChunk>>>()),
       buckets_(partition_columns_.empty() ? 1 : kBuckets) {
+    if (!order_keys_.empty()) {
+        PhysicalType type = input_types_[order_keys_[0].column].physical();
+        exact_prefix_ = type != PhysicalType::VARCHAR && type != PhysicalType::INT128 &&
+                        type != PhysicalType::FLOAT && type != PhysicalType::DOUBLE;
+    }
 }
 
 std::vector<LogicalType> WindowSink::OutputTypes() const {
@@ -94,7 +99,7 @@ void WindowSink::Combine(LocalState* local) {
         const auto& locations = state.buckets[bucket];
         for (idx_t i = 0; i < locations.size(); i++) {
             target.push_back(
-                {state.hashes[bucket][i], {locations[i].chunk + base, locations[i].row}});
+                {state.hashes[bucket][i], 0, {locations[i].chunk + base, locations[i].row}});
         }
     }
     reservations_.push_back(std::move(state.reservation));
@@ -104,7 +109,7 @@ std::string WindowSink::ProfileDetails() const {
     return "memory peak " + FormatMemorySize(statistics_.peak_memory.load());
 }
 
-void WindowSink::SortBucket(std::vector<Entry>& entries) const {
+void WindowSink::SortBucket(std::vector<Entry>& entries, bool trust_hash) const {
     const auto& chunks = *chunks_;
     auto less = [&](const Entry& a, const Entry& b) {
         if (a.hash != b.hash) {
@@ -112,8 +117,15 @@ void WindowSink::SortBucket(std::vector<Entry>& entries) const {
         }
         const DataChunk& left = *chunks[a.location.chunk];
         const DataChunk& right = *chunks[b.location.chunk];
+        idx_t first_key = 0;
+        if (trust_hash) {
+            if (a.prefix != b.prefix) {
+                return a.prefix < b.prefix;
+            }
+            first_key = PrefixDecides(a.prefix) ? 1 : 0;
+        }
         // Partition keys: any consistent order keeps a partition's rows together.
-        for (idx_t column : partition_columns_) {
+        for (idx_t column : trust_hash ? std::vector<idx_t>{} : partition_columns_) {
             const Vector& l = left.column(column);
             const Vector& r = right.column(column);
             idx_t l_row = IndexIn(l, a.location.row), r_row = IndexIn(r, b.location.row);
@@ -128,7 +140,8 @@ void WindowSink::SortBucket(std::vector<Entry>& entries) const {
                 }
             }
         }
-        for (const SortKey& key : order_keys_) {
+        for (idx_t k = first_key; k < order_keys_.size(); k++) {
+            const SortKey& key = order_keys_[k];
             const Vector& l = left.column(key.column);
             const Vector& r = right.column(key.column);
             idx_t l_row = IndexIn(l, a.location.row), r_row = IndexIn(r, b.location.row);
@@ -154,14 +167,17 @@ std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) 
     if (entries.empty()) {
         return output;
     }
-    SortBucket(entries);
     const auto& chunks = *chunks_;
+    if (!order_keys_.empty()) {
+        const SortKey& first = order_keys_[0];
+        for (Entry& entry : entries) {
+            entry.prefix = OrderPrefix(chunks[entry.location.chunk]->column(first.column),
+                                       entry.location.row, first.descending, first.nulls_first);
+        }
+    }
+    SortBucket(entries, true);
     WindowLayout layout;
     layout.chunks = &chunks;
-    layout.rows.reserve(entries.size());
-    for (const Entry& entry : entries) {
-        layout.rows.push_back(entry.location);
-    }
     // Partitions and peer groups: where the keys change.
     auto same = [&](const std::vector<idx_t>& columns, idx_t a, idx_t b) {
         for (idx_t column : columns) {
@@ -174,21 +190,53 @@ std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) 
         }
         return true;
     };
-    std::vector<idx_t> order_columns;
-    for (const SortKey& key : order_keys_) {
-        order_columns.push_back(key.column);
-    }
     idx_t n = entries.size();
-    layout.partition_of.resize(n);
-    layout.peer_of.resize(n);
+    std::vector<idx_t> later_keys; // the ORDER BY keys after the first
+    for (idx_t k = 1; k < order_keys_.size(); k++) {
+        later_keys.push_back(order_keys_[k].column);
+    }
+    std::vector<idx_t> first_key;
+    if (!order_keys_.empty()) {
+        first_key.push_back(order_keys_[0].column);
+    }
+    // Rows of one hash are taken to be one partition; should two partitions' keys share a
+    // hash, the bucket is sorted again comparing the keys themselves.
+    bool trusted = true;
     for (idx_t position = 0; position < n; position++) {
-        bool new_partition = position == 0 ||
-                             entries[position].hash != entries[position - 1].hash ||
-                             !same(partition_columns_, position, position - 1);
+        if (position == 0) {
+            layout.rows.clear();
+            layout.partition_start.clear();
+            layout.peer_start.clear();
+            layout.partition_of.resize(n);
+            layout.peer_of.resize(n);
+            for (const Entry& entry : entries) {
+                layout.rows.push_back(entry.location);
+            }
+        }
+        const Entry& entry = entries[position];
+        bool new_partition = position == 0 || entry.hash != entries[position - 1].hash;
+        if (!new_partition && !same(partition_columns_, position, position - 1)) {
+            if (trusted) {
+                SortBucket(entries, false);
+                trusted = false;
+                position = static_cast<idx_t>(-1); // lay out the bucket again
+                continue;
+            }
+            new_partition = true;
+        }
         if (new_partition) {
             layout.partition_start.push_back(static_cast<uint32_t>(position));
         }
-        if (new_partition || !same(order_columns, position, position - 1)) {
+        // Rows with different prefixes differ in the first key; rows with one that decides
+        // it are equal in it.
+        bool new_peer = new_partition;
+        if (!new_peer && !order_keys_.empty()) {
+            uint64_t prefix = entry.prefix;
+            new_peer = prefix != entries[position - 1].prefix ||
+                       (!PrefixDecides(prefix) && !same(first_key, position, position - 1)) ||
+                       !same(later_keys, position, position - 1);
+        }
+        if (new_peer) {
             layout.peer_start.push_back(static_cast<uint32_t>(position));
         }
         layout.partition_of[position] = static_cast<uint32_t>(layout.partition_start.size() - 1);

@@ -40,15 +40,25 @@ public:
 private:
     struct Entry {
         uint64_t hash;
+        uint64_t prefix; // OrderPrefix of the first ORDER BY key
         RowLocation location;
     };
-    void SortBucket(std::vector<Entry>& entries) const;
+    // Sorts a bucket by partition (hash, then keys) and ORDER BY keys. `trust_hash`: rows with
+    // equal hashes are taken to be one partition and ordered by prefix before their keys are
+    // compared; ComputeBucket sorts again without it when two partitions share a hash.
+    void SortBucket(std::vector<Entry>& entries, bool trust_hash) const;
+    // Equal prefixes mean equal first keys (the key's type maps exactly, and the prefix is not
+    // one a NULL shares).
+    bool PrefixDecides(uint64_t prefix) const {
+        return exact_prefix_ && prefix != 0 && prefix != ~uint64_t(0);
+    }
 
     std::vector<LogicalType> input_types_;
     idx_t passthrough_;
     std::vector<idx_t> partition_columns_;
     std::vector<SortKey> order_keys_;
     std::vector<WindowFunction> functions_;
+    bool exact_prefix_ = false; // the first ORDER BY key's OrderPrefix is one-to-one
     MemoryManager* memory_;
     MemoryStatistics statistics_;
     std::mutex mutex_;

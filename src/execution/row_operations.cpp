@@ -8,6 +8,7 @@
 #include <cstring>
 #include <functional>
 #include <string_view>
+#include <type_traits>
 
 namespace sluice {
 
@@ -126,6 +127,41 @@ int CompareRows(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
         using T = decltype(tag);
         return Compare<T>(a.data<T>()[a_row], b.data<T>()[b_row]);
     });
+}
+
+uint64_t OrderPrefix(const Vector& vector, idx_t row, bool descending, bool nulls_first) {
+    row = IndexOf(vector, row);
+    if (!vector.RowIsValid(row)) {
+        return nulls_first ? 0 : ~uint64_t(0);
+    }
+    constexpr uint64_t kSign = uint64_t(1) << 63;
+    uint64_t prefix = DispatchPhysical(vector.type().physical(), [&](auto tag) -> uint64_t {
+        using T = decltype(tag);
+        T value = vector.data<T>()[row];
+        if constexpr (std::is_same_v<T, string_t>) {
+            std::string_view text = value.view();
+            uint64_t bytes = 0;
+            for (size_t i = 0; i < 8; i++) {
+                bytes = (bytes << 8) | (i < text.size() ? static_cast<uint8_t>(text[i]) : 0);
+            }
+            return bytes;
+        } else if constexpr (std::is_floating_point_v<T>) {
+            double number = static_cast<double>(value);
+            if (std::isnan(number)) {
+                return ~uint64_t(0); // NaN after every number, as Compare orders it
+            }
+            uint64_t bits;
+            std::memcpy(&bits, &number, sizeof(bits));
+            return (bits & kSign) ? ~bits : bits | kSign;
+        } else if constexpr (std::is_same_v<T, hugeint_t>) {
+            return static_cast<uint64_t>(static_cast<int64_t>(value >> 64)) ^ kSign;
+        } else if constexpr (std::is_signed_v<T>) {
+            return static_cast<uint64_t>(static_cast<int64_t>(value)) ^ kSign;
+        } else {
+            return static_cast<uint64_t>(value);
+        }
+    });
+    return descending ? ~prefix : prefix;
 }
 
 namespace {

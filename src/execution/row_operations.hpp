@@ -23,6 +23,13 @@ RowsEqualFunction RowsEqualFor(PhysicalType type);
 // negative, zero or positive.
 int CompareRows(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row);
 
+// A 64-bit prefix of a row's sort order: when the prefixes of two rows differ, they order the
+// rows as CompareRows (with `descending` and `nulls_first`) would; equal prefixes say nothing.
+// Sorting by prefix first, then comparing rows only on ties, keeps most comparisons to two
+// integers. Integers, dates and timestamps map exactly; doubles by their bits; strings by their
+// first eight bytes; 128-bit integers by their upper half.
+uint64_t OrderPrefix(const Vector& vector, idx_t row, bool descending, bool nulls_first);
+
 // The bytes a chunk's rows take: its buffers, and the strings too long to inline.
 idx_t ChunkMemory(const DataChunk& chunk);
 

@@ -68,7 +68,8 @@ private:
         if (frame_.unit == FrameUnit::Range) {
             return RangeBound(bound, position, start, low, high);
         }
-        auto offset = static_cast<idx_t>(FrameOffset(layout_, bound.column, position));
+        auto offset = static_cast<idx_t>(
+            bound.constant ? *bound.constant : FrameOffset(layout_, bound.column, position));
         if (frame_.unit == FrameUnit::Rows) {
             if (preceding && offset > position - low) {
                 return low; // before the partition: empty at the end, the first row at the start

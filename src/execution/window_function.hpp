@@ -38,6 +38,8 @@ enum class FrameBoundKind : uint8_t {
 struct WindowFrameBound {
     FrameBoundKind kind = FrameBoundKind::UnboundedPreceding;
     idx_t column = 0;
+    // ROWS and GROUPS with a constant offset: the offset itself (no column read per row).
+    std::optional<int64_t> constant = std::nullopt;
 };
 
 struct WindowFrame {

@@ -531,12 +531,25 @@ Planned PhysicalPlanner::PlanWindow(LogicalOperator& op) {
         function.frame.unit = window.unit;
         function.frame.start.kind = window.start;
         function.frame.end.kind = window.end;
-        if (window.start_offset) {
-            function.frame.start.column = add(window.start_offset);
-        }
-        if (window.end_offset) {
-            function.frame.end.column = add(window.end_offset);
-        }
+        auto offset = [&](const ExpressionPtr& expression, WindowFrameBound& bound) {
+            if (!expression) {
+                return;
+            }
+            if (window.unit != FrameUnit::Range && expression->kind == ExpressionKind::Constant &&
+                !expression->value.IsNull()) {
+                auto value = static_cast<int64_t>(expression->value.GetInteger());
+                if (value < 0) {
+                    throw Exception(ErrorKind::InvalidInput, "Invalid window frame: the offset " +
+                                                                 std::to_string(value) +
+                                                                 " is negative");
+                }
+                bound.constant = value;
+                return;
+            }
+            bound.column = add(expression);
+        };
+        offset(window.start_offset, function.frame.start);
+        offset(window.end_offset, function.frame.end);
         function.ignore_nulls = window.ignore_nulls;
         function.type = window.type;
         functions.push_back(std::move(function));
