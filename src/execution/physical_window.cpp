@@ -10,15 +10,18 @@ namespace sluice {
 namespace {
 
 struct WindowLocal : public LocalState {
+    struct Bucket {
+        std::vector<std::unique_ptr<DataChunk>> chunks;
+        std::vector<uint64_t> hashes;
+        std::vector<RowLocation> rows; // chunks numbered within `chunks` until Combine
+    };
     WindowLocal(MemoryManager* memory, MemoryStatistics* statistics, idx_t buckets)
         : reservation(std::make_unique<MemoryReservation>(memory, "WINDOW", statistics)),
-          buckets(buckets) {}
+          buckets(buckets), selections(buckets) {}
     std::unique_ptr<MemoryReservation> reservation;
-    std::vector<std::unique_ptr<DataChunk>> chunks;
-    // Rows by bucket, their chunk numbered within `chunks` until Combine.
-    std::vector<std::vector<uint64_t>> hashes;
-    std::vector<std::vector<RowLocation>> buckets;
+    std::vector<Bucket> buckets;
     std::vector<uint64_t> row_hashes;
+    std::vector<std::vector<idx_t>> selections; // an input chunk's rows per bucket
 };
 
 struct SourceLocal : public LocalState {
@@ -38,7 +41,6 @@ WindowSink::WindowSink(std::vector<LogicalType> input_types, idx_t passthrough,
     : input_types_(std::move(input_types)), passthrough_(passthrough),
       partition_columns_(std::move(partition_columns)), order_keys_(std::move(order_keys)),
       functions_(std::move(functions)), memory_(memory),
-      chunks_(std::make_shared<std::vector<std::unique_ptr<DataChunk>>>()),
       buckets_(partition_columns_.empty() ? 1 : kBuckets) {
     if (!order_keys_.empty()) {
         PhysicalType type = input_types_[order_keys_[0].column].physical();
@@ -57,32 +59,54 @@ std::vector<LogicalType> WindowSink::OutputTypes() const {
 }
 
 std::unique_ptr<LocalState> WindowSink::InitLocal() {
-    auto local = std::make_unique<WindowLocal>(memory_, &statistics_, buckets_.size());
-    local->hashes.resize(buckets_.size());
-    return local;
+    return std::make_unique<WindowLocal>(memory_, &statistics_, buckets_.size());
 }
 
 SinkResult WindowSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_index*/) {
     auto& state = *static_cast<WindowLocal*>(local);
-    if (chunk.size() == 0) {
+    idx_t count = chunk.size();
+    if (count == 0) {
         return SinkResult::NeedMoreInput;
     }
-    auto chunk_index = static_cast<uint32_t>(state.chunks.size());
-    state.chunks.push_back(ReferenceChunk(chunk));
-    idx_t count = chunk.size();
     state.row_hashes.assign(count, 0);
     for (idx_t i = 0; i < partition_columns_.size(); i++) {
         HashVector(chunk.column(partition_columns_[i]), count, state.row_hashes.data(), i == 0);
     }
-    for (idx_t row = 0; row < count; row++) {
-        uint64_t hash = state.row_hashes[row];
-        // The high bits choose the bucket; the sort compares whole hashes first.
-        idx_t bucket = buckets_.size() == 1 ? 0 : (hash >> 56) % buckets_.size();
-        state.buckets[bucket].push_back({chunk_index, static_cast<uint32_t>(row)});
-        state.hashes[bucket].push_back(hash);
+    if (buckets_.size() == 1) {
+        auto& bucket = state.buckets[0];
+        auto index = static_cast<uint32_t>(bucket.chunks.size());
+        bucket.chunks.push_back(ReferenceChunk(chunk));
+        for (idx_t row = 0; row < count; row++) {
+            bucket.rows.push_back({index, static_cast<uint32_t>(row)});
+            bucket.hashes.push_back(0);
+        }
+    } else {
+        for (idx_t row = 0; row < count; row++) {
+            // The high bits choose the bucket; the sort compares whole hashes first.
+            state.selections[(state.row_hashes[row] >> 56) % buckets_.size()].push_back(row);
+        }
+        for (idx_t b = 0; b < buckets_.size(); b++) {
+            auto& selection = state.selections[b];
+            auto& bucket = state.buckets[b];
+            for (idx_t done = 0; done < selection.size();) {
+                if (bucket.chunks.empty() || bucket.chunks.back()->size() == kVectorSize) {
+                    bucket.chunks.push_back(std::make_unique<DataChunk>(input_types_));
+                }
+                DataChunk& target = *bucket.chunks.back();
+                idx_t take = std::min(selection.size() - done, kVectorSize - target.size());
+                for (idx_t i = 0; i < take; i++) {
+                    bucket.rows.push_back({static_cast<uint32_t>(bucket.chunks.size() - 1),
+                                           static_cast<uint32_t>(target.size() + i)});
+                    bucket.hashes.push_back(state.row_hashes[selection[done + i]]);
+                }
+                target.AppendSelected(chunk, selection.data() + done, take);
+                done += take;
+            }
+            selection.clear();
+        }
     }
     // The rows, and their places in the buckets.
-    state.reservation->Resize(state.reservation->size() + ChunkMemory(*state.chunks.back()) +
+    state.reservation->Resize(state.reservation->size() + ChunkMemory(chunk) +
                               count * sizeof(Entry));
     return SinkResult::NeedMoreInput;
 }
@@ -90,16 +114,16 @@ SinkResult WindowSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_i
 void WindowSink::Combine(LocalState* local) {
     auto& state = *static_cast<WindowLocal*>(local);
     std::lock_guard<std::mutex> guard(mutex_);
-    auto base = static_cast<uint32_t>(chunks_->size());
-    for (auto& chunk : state.chunks) {
-        chunks_->push_back(std::move(chunk));
-    }
-    for (idx_t bucket = 0; bucket < buckets_.size(); bucket++) {
-        auto& target = buckets_[bucket];
-        const auto& locations = state.buckets[bucket];
-        for (idx_t i = 0; i < locations.size(); i++) {
-            target.push_back(
-                {state.hashes[bucket][i], 0, {locations[i].chunk + base, locations[i].row}});
+    for (idx_t b = 0; b < buckets_.size(); b++) {
+        Bucket& target = buckets_[b];
+        WindowLocal::Bucket& source = state.buckets[b];
+        auto base = static_cast<uint32_t>(target.chunks->size());
+        for (auto& chunk : source.chunks) {
+            target.chunks->push_back(std::move(chunk));
+        }
+        for (idx_t i = 0; i < source.rows.size(); i++) {
+            target.entries.push_back(
+                {source.hashes[i], 0, {source.rows[i].chunk + base, source.rows[i].row}});
         }
     }
     reservations_.push_back(std::move(state.reservation));
@@ -109,8 +133,8 @@ std::string WindowSink::ProfileDetails() const {
     return "memory peak " + FormatMemorySize(statistics_.peak_memory.load());
 }
 
-void WindowSink::SortBucket(std::vector<Entry>& entries, bool trust_hash) const {
-    const auto& chunks = *chunks_;
+void WindowSink::SortBucket(const std::vector<std::unique_ptr<DataChunk>>& chunks,
+                            std::vector<Entry>& entries, bool trust_hash) const {
     auto less = [&](const Entry& a, const Entry& b) {
         if (a.hash != b.hash) {
             return a.hash < b.hash;
@@ -162,12 +186,12 @@ void WindowSink::SortBucket(std::vector<Entry>& entries, bool trust_hash) const 
 }
 
 std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) const {
-    std::vector<Entry> entries = buckets_[bucket];
+    std::vector<Entry> entries = buckets_[bucket].entries;
     std::vector<std::unique_ptr<DataChunk>> output;
     if (entries.empty()) {
         return output;
     }
-    const auto& chunks = *chunks_;
+    const auto& chunks = *buckets_[bucket].chunks;
     if (!order_keys_.empty()) {
         const SortKey& first = order_keys_[0];
         for (Entry& entry : entries) {
@@ -175,7 +199,7 @@ std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) 
                                        entry.location.row, first.descending, first.nulls_first);
         }
     }
-    SortBucket(entries, true);
+    SortBucket(chunks, entries, true);
     WindowLayout layout;
     layout.chunks = &chunks;
     // Partitions and peer groups: where the keys change.
@@ -217,7 +241,7 @@ std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) 
         bool new_partition = position == 0 || entry.hash != entries[position - 1].hash;
         if (!new_partition && !same(partition_columns_, position, position - 1)) {
             if (trusted) {
-                SortBucket(entries, false);
+                SortBucket(chunks, entries, false);
                 trusted = false;
                 position = static_cast<idx_t>(-1); // lay out the bucket again
                 continue;
@@ -251,7 +275,7 @@ std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) 
         auto chunk = std::make_unique<DataChunk>(types);
         for (idx_t column = 0; column < passthrough_; column++) {
             GatherRows(chunks, column, layout.rows.data() + start, count, chunk->column(column), 0,
-                       chunks_);
+                       buckets_[bucket].chunks);
         }
         chunk->SetSize(count);
         output.push_back(std::move(chunk));

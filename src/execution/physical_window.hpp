@@ -14,7 +14,7 @@
 namespace sluice {
 
 // Window functions sharing one PARTITION BY and ORDER BY. The sink collects its input, each
-// row into one of kBuckets buckets by the hash of its partition keys (all rows into one
+// row copied into one of kBuckets buckets by the hash of its partition keys (all rows into one
 // without PARTITION BY); WindowSource then computes the buckets in parallel, each sorted by
 // partition and ORDER BY keys and every function evaluated over it. Output: the first
 // `passthrough` input columns and one column per function, in no particular row order.
@@ -46,7 +46,8 @@ private:
     // Sorts a bucket by partition (hash, then keys) and ORDER BY keys. `trust_hash`: rows with
     // equal hashes are taken to be one partition and ordered by prefix before their keys are
     // compared; ComputeBucket sorts again without it when two partitions share a hash.
-    void SortBucket(std::vector<Entry>& entries, bool trust_hash) const;
+    void SortBucket(const std::vector<std::unique_ptr<DataChunk>>& chunks,
+                    std::vector<Entry>& entries, bool trust_hash) const;
     // Equal prefixes mean equal first keys (the key's type maps exactly, and the prefix is not
     // one a NULL shares).
     bool PrefixDecides(uint64_t prefix) const {
@@ -63,8 +64,14 @@ private:
     MemoryStatistics statistics_;
     std::mutex mutex_;
     std::vector<std::unique_ptr<MemoryReservation>> reservations_;
-    std::shared_ptr<std::vector<std::unique_ptr<DataChunk>>> chunks_;
-    std::vector<std::vector<Entry>> buckets_;
+    // A bucket's rows: with PARTITION BY copied into chunks of their own, so that sorting and
+    // evaluating a bucket reads memory of its own; without, the input chunks as they came.
+    struct Bucket {
+        std::shared_ptr<std::vector<std::unique_ptr<DataChunk>>> chunks =
+            std::make_shared<std::vector<std::unique_ptr<DataChunk>>>();
+        std::vector<Entry> entries;
+    };
+    std::vector<Bucket> buckets_;
 };
 
 // Emits the rows of a finished WindowSink: each task computes a bucket at a time.
