@@ -46,5 +46,13 @@ TEST(ParallelOperators, ResultsDoNotDependOnTheThreadCount) {
         EXPECT_EQ(Row(connection, "SELECT count(*) FROM range(10000) t(i) WHERE i IN (SELECT j * "
                                   "2 FROM range(10000) s(j))"),
                   "5000");
+        // Window buckets computed by several tasks: 1000 partitions of 1..100, and each row in
+        // the frames of itself and the next two rows of its partition (14997750133 =
+        // 3 * sum(0..99999) - sum(99993..99999) - sum(99986..99999)).
+        EXPECT_EQ(Row(connection, "SELECT sum(rn), sum(s) FROM (SELECT row_number() OVER "
+                                  "(PARTITION BY i % 1000 ORDER BY i) rn, sum(i) OVER (PARTITION "
+                                  "BY i % 7 ORDER BY i ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) "
+                                  "s FROM range(100000) t(i))"),
+                  "5050000|14997750133");
     }
 }
