@@ -42,10 +42,11 @@ WindowSink::WindowSink(std::vector<LogicalType> input_types, idx_t passthrough,
       partition_columns_(std::move(partition_columns)), order_keys_(std::move(order_keys)),
       functions_(std::move(functions)), memory_(memory),
       buckets_(partition_columns_.empty() ? 1 : kBuckets) {
-    if (!order_keys_.empty()) {
-        PhysicalType type = input_types_[order_keys_[0].column].physical();
-        exact_prefix_ = type != PhysicalType::VARCHAR && type != PhysicalType::INT128 &&
-                        type != PhysicalType::FLOAT && type != PhysicalType::DOUBLE;
+    prefix_keys_ = std::min(kPrefixKeys, order_keys_.size());
+    for (idx_t k = 0; k < prefix_keys_; k++) {
+        PhysicalType type = input_types_[order_keys_[k].column].physical();
+        exact_prefix_[k] = type != PhysicalType::VARCHAR && type != PhysicalType::INT128 &&
+                           type != PhysicalType::FLOAT && type != PhysicalType::DOUBLE;
     }
 }
 
@@ -113,6 +114,31 @@ SinkResult WindowSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_i
 
 void WindowSink::Combine(LocalState* local) {
     auto& state = *static_cast<WindowLocal*>(local);
+    if (buckets_.size() == 1) {
+        // One partition: each task sorts its rows here, in parallel, as a run that
+        // ComputeBucket merges with the others'.
+        WindowLocal::Bucket& source = state.buckets[0];
+        std::vector<Entry> run;
+        run.reserve(source.rows.size());
+        for (const RowLocation& row : source.rows) {
+            run.push_back({0, {0, 0}, row});
+        }
+        SetPrefixes(source.chunks, run);
+        SortBucket(source.chunks, run, true);
+        std::lock_guard<std::mutex> guard(mutex_);
+        Bucket& target = buckets_[0];
+        auto base = static_cast<uint32_t>(target.chunks->size());
+        for (auto& chunk : source.chunks) {
+            target.chunks->push_back(std::move(chunk));
+        }
+        for (Entry& entry : run) {
+            entry.location.chunk += base;
+            target.entries.push_back(entry);
+        }
+        target.run_ends.push_back(target.entries.size());
+        reservations_.push_back(std::move(state.reservation));
+        return;
+    }
     std::lock_guard<std::mutex> guard(mutex_);
     for (idx_t b = 0; b < buckets_.size(); b++) {
         Bucket& target = buckets_[b];
@@ -123,7 +149,7 @@ void WindowSink::Combine(LocalState* local) {
         }
         for (idx_t i = 0; i < source.rows.size(); i++) {
             target.entries.push_back(
-                {source.hashes[i], 0, {source.rows[i].chunk + base, source.rows[i].row}});
+                {source.hashes[i], {0, 0}, {source.rows[i].chunk + base, source.rows[i].row}});
         }
     }
     reservations_.push_back(std::move(state.reservation));
@@ -133,56 +159,102 @@ std::string WindowSink::ProfileDetails() const {
     return "memory peak " + FormatMemorySize(statistics_.peak_memory.load());
 }
 
+void WindowSink::SetPrefixes(const std::vector<std::unique_ptr<DataChunk>>& chunks,
+                             std::vector<Entry>& entries) const {
+    for (idx_t k = 0; k < prefix_keys_; k++) {
+        const SortKey& key = order_keys_[k];
+        for (Entry& entry : entries) {
+            entry.prefix[k] = OrderPrefix(chunks[entry.location.chunk]->column(key.column),
+                                          entry.location.row, key.descending, key.nulls_first);
+        }
+    }
+}
+
+bool WindowSink::EntryBefore(const std::vector<std::unique_ptr<DataChunk>>& chunks, const Entry& a,
+                             const Entry& b, bool trust_hash) const {
+    static const std::vector<idx_t> kNone;
+    // Trusting the hash, rows that share it are one partition: only ORDER BY keys remain.
+    const std::vector<idx_t>& partition_columns = trust_hash ? kNone : partition_columns_;
+    if (a.hash != b.hash) {
+        return a.hash < b.hash;
+    }
+    idx_t first_key = 0;
+    if (trust_hash) {
+        // The prefixes in key order, as far as each one decides its key.
+        for (; first_key < prefix_keys_; first_key++) {
+            if (a.prefix[first_key] != b.prefix[first_key]) {
+                return a.prefix[first_key] < b.prefix[first_key];
+            }
+            if (!PrefixDecides(first_key, a.prefix[first_key])) {
+                break;
+            }
+        }
+        if (first_key == order_keys_.size()) {
+            return false;
+        }
+    }
+    const DataChunk& left = *chunks[a.location.chunk];
+    const DataChunk& right = *chunks[b.location.chunk];
+    // Partition keys: any consistent order keeps a partition's rows together.
+    for (idx_t column : partition_columns) {
+        const Vector& l = left.column(column);
+        const Vector& r = right.column(column);
+        idx_t l_row = IndexIn(l, a.location.row), r_row = IndexIn(r, b.location.row);
+        bool l_valid = l.RowIsValid(l_row), r_valid = r.RowIsValid(r_row);
+        if (l_valid != r_valid) {
+            return !l_valid;
+        }
+        if (l_valid) {
+            int order = CompareRows(l, l_row, r, r_row);
+            if (order != 0) {
+                return order < 0;
+            }
+        }
+    }
+    for (idx_t k = first_key; k < order_keys_.size(); k++) {
+        const SortKey& key = order_keys_[k];
+        const Vector& l = left.column(key.column);
+        const Vector& r = right.column(key.column);
+        idx_t l_row = IndexIn(l, a.location.row), r_row = IndexIn(r, b.location.row);
+        bool l_valid = l.RowIsValid(l_row), r_valid = r.RowIsValid(r_row);
+        if (l_valid != r_valid) {
+            return key.nulls_first ? !l_valid : l_valid;
+        }
+        if (l_valid) {
+            int order = CompareRows(l, l_row, r, r_row);
+            if (order != 0) {
+                return key.descending ? order > 0 : order < 0;
+            }
+        }
+    }
+    return false;
+}
+
 void WindowSink::SortBucket(const std::vector<std::unique_ptr<DataChunk>>& chunks,
                             std::vector<Entry>& entries, bool trust_hash) const {
-    auto less = [&](const Entry& a, const Entry& b) {
-        if (a.hash != b.hash) {
-            return a.hash < b.hash;
-        }
-        const DataChunk& left = *chunks[a.location.chunk];
-        const DataChunk& right = *chunks[b.location.chunk];
-        idx_t first_key = 0;
-        if (trust_hash) {
-            if (a.prefix != b.prefix) {
-                return a.prefix < b.prefix;
+    std::sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
+        return EntryBefore(chunks, a, b, trust_hash);
+    });
+}
+
+bool WindowSink::Peers(const std::vector<std::unique_ptr<DataChunk>>& chunks, const Entry& a,
+                       const Entry& b) const {
+    for (idx_t k = 0; k < order_keys_.size(); k++) {
+        if (k < prefix_keys_) {
+            if (a.prefix[k] != b.prefix[k]) {
+                return false;
             }
-            first_key = PrefixDecides(a.prefix) ? 1 : 0;
-        }
-        // Partition keys: any consistent order keeps a partition's rows together.
-        for (idx_t column : trust_hash ? std::vector<idx_t>{} : partition_columns_) {
-            const Vector& l = left.column(column);
-            const Vector& r = right.column(column);
-            idx_t l_row = IndexIn(l, a.location.row), r_row = IndexIn(r, b.location.row);
-            bool l_valid = l.RowIsValid(l_row), r_valid = r.RowIsValid(r_row);
-            if (l_valid != r_valid) {
-                return !l_valid;
-            }
-            if (l_valid) {
-                int order = CompareRows(l, l_row, r, r_row);
-                if (order != 0) {
-                    return order < 0;
-                }
+            if (PrefixDecides(k, a.prefix[k])) {
+                continue;
             }
         }
-        for (idx_t k = first_key; k < order_keys_.size(); k++) {
-            const SortKey& key = order_keys_[k];
-            const Vector& l = left.column(key.column);
-            const Vector& r = right.column(key.column);
-            idx_t l_row = IndexIn(l, a.location.row), r_row = IndexIn(r, b.location.row);
-            bool l_valid = l.RowIsValid(l_row), r_valid = r.RowIsValid(r_row);
-            if (l_valid != r_valid) {
-                return key.nulls_first ? !l_valid : l_valid;
-            }
-            if (l_valid) {
-                int order = CompareRows(l, l_row, r, r_row);
-                if (order != 0) {
-                    return key.descending ? order > 0 : order < 0;
-                }
-            }
+        idx_t column = order_keys_[k].column;
+        if (!RowsEqual(chunks[a.location.chunk]->column(column), a.location.row,
+                       chunks[b.location.chunk]->column(column), b.location.row)) {
+            return false;
         }
-        return false;
-    };
-    std::sort(entries.begin(), entries.end(), less);
+    }
+    return true;
 }
 
 std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) const {
@@ -192,14 +264,19 @@ std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) 
         return output;
     }
     const auto& chunks = *buckets_[bucket].chunks;
-    if (!order_keys_.empty()) {
-        const SortKey& first = order_keys_[0];
-        for (Entry& entry : entries) {
-            entry.prefix = OrderPrefix(chunks[entry.location.chunk]->column(first.column),
-                                       entry.location.row, first.descending, first.nulls_first);
+    const auto& run_ends = buckets_[bucket].run_ends;
+    if (run_ends.empty()) {
+        SetPrefixes(chunks, entries);
+        SortBucket(chunks, entries, true);
+    } else {
+        // Sorted runs, one per task: merged pairwise, left to right.
+        for (idx_t run = 1; run < run_ends.size(); run++) {
+            std::inplace_merge(
+                entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(run_ends[run - 1]),
+                entries.begin() + static_cast<std::ptrdiff_t>(run_ends[run]),
+                [&](const Entry& a, const Entry& b) { return EntryBefore(chunks, a, b, true); });
         }
     }
-    SortBucket(chunks, entries, true);
     WindowLayout layout;
     layout.chunks = &chunks;
     // Partitions and peer groups: where the keys change.
@@ -215,14 +292,6 @@ std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) 
         return true;
     };
     idx_t n = entries.size();
-    std::vector<idx_t> later_keys; // the ORDER BY keys after the first
-    for (idx_t k = 1; k < order_keys_.size(); k++) {
-        later_keys.push_back(order_keys_[k].column);
-    }
-    std::vector<idx_t> first_key;
-    if (!order_keys_.empty()) {
-        first_key.push_back(order_keys_[0].column);
-    }
     // Rows of one hash are taken to be one partition; should two partitions' keys share a
     // hash, the bucket is sorted again comparing the keys themselves.
     bool trusted = true;
@@ -251,15 +320,7 @@ std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) 
         if (new_partition) {
             layout.partition_start.push_back(static_cast<uint32_t>(position));
         }
-        // Rows with different prefixes differ in the first key; rows with one that decides
-        // it are equal in it.
-        bool new_peer = new_partition;
-        if (!new_peer && !order_keys_.empty()) {
-            uint64_t prefix = entry.prefix;
-            new_peer = prefix != entries[position - 1].prefix ||
-                       (!PrefixDecides(prefix) && !same(first_key, position, position - 1)) ||
-                       !same(later_keys, position, position - 1);
-        }
+        bool new_peer = new_partition || !Peers(chunks, entry, entries[position - 1]);
         if (new_peer) {
             layout.peer_start.push_back(static_cast<uint32_t>(position));
         }

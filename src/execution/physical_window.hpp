@@ -38,9 +38,11 @@ public:
     std::vector<std::unique_ptr<DataChunk>> ComputeBucket(idx_t bucket) const;
 
 private:
+    // The first ORDER BY keys whose OrderPrefix an entry carries.
+    static constexpr idx_t kPrefixKeys = 2;
     struct Entry {
         uint64_t hash;
-        uint64_t prefix; // OrderPrefix of the first ORDER BY key
+        uint64_t prefix[kPrefixKeys]; // OrderPrefix of the first ORDER BY keys
         RowLocation location;
     };
     // Sorts a bucket by partition (hash, then keys) and ORDER BY keys. `trust_hash`: rows with
@@ -48,18 +50,26 @@ private:
     // compared; ComputeBucket sorts again without it when two partitions share a hash.
     void SortBucket(const std::vector<std::unique_ptr<DataChunk>>& chunks,
                     std::vector<Entry>& entries, bool trust_hash) const;
-    // Equal prefixes mean equal first keys (the key's type maps exactly, and the prefix is not
+    bool EntryBefore(const std::vector<std::unique_ptr<DataChunk>>& chunks, const Entry& a,
+                     const Entry& b, bool trust_hash) const;
+    void SetPrefixes(const std::vector<std::unique_ptr<DataChunk>>& chunks,
+                     std::vector<Entry>& entries) const;
+    // Equal prefixes of key `key` mean equal keys (its type maps exactly, and the prefix is not
     // one a NULL shares).
-    bool PrefixDecides(uint64_t prefix) const {
-        return exact_prefix_ && prefix != 0 && prefix != ~uint64_t(0);
+    bool PrefixDecides(idx_t key, uint64_t prefix) const {
+        return exact_prefix_[key] && prefix != 0 && prefix != ~uint64_t(0);
     }
+    // Whether the entries at `a` and `b` of a sorted bucket are peers in the ORDER BY keys.
+    bool Peers(const std::vector<std::unique_ptr<DataChunk>>& chunks, const Entry& a,
+               const Entry& b) const;
 
     std::vector<LogicalType> input_types_;
     idx_t passthrough_;
     std::vector<idx_t> partition_columns_;
     std::vector<SortKey> order_keys_;
     std::vector<WindowFunction> functions_;
-    bool exact_prefix_ = false; // the first ORDER BY key's OrderPrefix is one-to-one
+    idx_t prefix_keys_ = 0;               // ORDER BY keys with a prefix in entries
+    bool exact_prefix_[kPrefixKeys] = {}; // whose OrderPrefix is one-to-one
     MemoryManager* memory_;
     MemoryStatistics statistics_;
     std::mutex mutex_;
@@ -70,6 +80,8 @@ private:
         std::shared_ptr<std::vector<std::unique_ptr<DataChunk>>> chunks =
             std::make_shared<std::vector<std::unique_ptr<DataChunk>>>();
         std::vector<Entry> entries;
+        // Without PARTITION BY: where each task's sorted run of `entries` ends.
+        std::vector<size_t> run_ends;
     };
     std::vector<Bucket> buckets_;
 };
