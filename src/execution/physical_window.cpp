@@ -25,8 +25,12 @@ struct WindowLocal : public LocalState {
 };
 
 struct SourceLocal : public LocalState {
+    explicit SourceLocal(std::unique_ptr<MemoryReservation> held) : reservation(std::move(held)) {}
     std::vector<std::unique_ptr<DataChunk>> pending;
     idx_t next = 0;
+    // The computed bucket's rows until they are emitted: counted, so that other operators see
+    // the memory is taken (and spill), though a bucket itself cannot spill.
+    std::unique_ptr<MemoryReservation> reservation;
 };
 
 idx_t IndexIn(const Vector& vector, idx_t row) {
@@ -155,6 +159,10 @@ void WindowSink::Combine(LocalState* local) {
     reservations_.push_back(std::move(state.reservation));
 }
 
+std::unique_ptr<MemoryReservation> WindowSink::BucketReservation() {
+    return std::make_unique<MemoryReservation>(memory_, "WINDOW", &statistics_);
+}
+
 std::string WindowSink::ProfileDetails() const {
     return "memory peak " + FormatMemorySize(statistics_.peak_memory.load());
 }
@@ -232,9 +240,45 @@ bool WindowSink::EntryBefore(const std::vector<std::unique_ptr<DataChunk>>& chun
 
 void WindowSink::SortBucket(const std::vector<std::unique_ptr<DataChunk>>& chunks,
                             std::vector<Entry>& entries, bool trust_hash) const {
-    std::sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
-        return EntryBefore(chunks, a, b, trust_hash);
-    });
+    if (!trust_hash) {
+        std::sort(entries.begin(), entries.end(),
+                  [&](const Entry& a, const Entry& b) { return EntryBefore(chunks, a, b, false); });
+        return;
+    }
+    // Most comparisons end at the hash or the first prefix: inline, before the general one.
+    auto less = [&](const Entry& a, const Entry& b) {
+        if (a.hash != b.hash) {
+            return a.hash < b.hash;
+        }
+        if (a.prefix[0] != b.prefix[0]) {
+            return a.prefix[0] < b.prefix[0];
+        }
+        return EntryBefore(chunks, a, b, true);
+    };
+    if (partition_columns_.empty() || entries.size() < 4 * kRadixRanges) {
+        std::sort(entries.begin(), entries.end(), less);
+        return;
+    }
+    // A counting pass on the hash bits below those that chose the bucket splits it into small
+    // ranges, each sorted in cache; the ranges follow in hash order.
+    auto range_of = [](const Entry& entry) { return (entry.hash >> 48) & (kRadixRanges - 1); };
+    std::vector<size_t> starts(kRadixRanges + 1, 0);
+    for (const Entry& entry : entries) {
+        starts[range_of(entry) + 1]++;
+    }
+    for (idx_t range = 0; range < kRadixRanges; range++) {
+        starts[range + 1] += starts[range];
+    }
+    std::vector<Entry> split(entries.size());
+    std::vector<size_t> next(starts.begin(), starts.end() - 1);
+    for (const Entry& entry : entries) {
+        split[next[range_of(entry)]++] = entry;
+    }
+    for (idx_t range = 0; range < kRadixRanges; range++) {
+        std::sort(split.begin() + static_cast<std::ptrdiff_t>(starts[range]),
+                  split.begin() + static_cast<std::ptrdiff_t>(starts[range + 1]), less);
+    }
+    entries.swap(split);
 }
 
 bool WindowSink::Peers(const std::vector<std::unique_ptr<DataChunk>>& chunks, const Entry& a,
@@ -351,7 +395,7 @@ std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) 
 }
 
 std::unique_ptr<LocalState> WindowSource::InitLocal() {
-    return std::make_unique<SourceLocal>();
+    return std::make_unique<SourceLocal>(sink_->BucketReservation());
 }
 
 SourceResult WindowSource::GetData(DataChunk& out, LocalState* local, TaskContext& /*context*/) {
@@ -361,8 +405,15 @@ SourceResult WindowSource::GetData(DataChunk& out, LocalState* local, TaskContex
         if (bucket >= sink_->BucketCount()) {
             return SourceResult::Finished;
         }
+        state.pending.clear();
+        state.reservation->Resize(0);
         state.pending = sink_->ComputeBucket(bucket);
         state.next = 0;
+        idx_t bytes = 0;
+        for (const auto& chunk : state.pending) {
+            bytes += ChunkMemory(*chunk);
+        }
+        state.reservation->ForceResize(bytes);
     }
     std::unique_ptr<DataChunk> chunk = std::move(state.pending[state.next++]);
     for (idx_t column = 0; column < chunk->ColumnCount(); column++) {

@@ -21,6 +21,8 @@ namespace sluice {
 class WindowSink : public PipelineSink {
 public:
     static constexpr idx_t kBuckets = 256;
+    // A bucket's sort first splits it into this many ranges by hash (a counting pass).
+    static constexpr idx_t kRadixRanges = 256;
 
     std::string Name() const override { return "WINDOW"; }
     WindowSink(std::vector<LogicalType> input_types, idx_t passthrough,
@@ -34,6 +36,8 @@ public:
 
     std::vector<LogicalType> OutputTypes() const;
     idx_t BucketCount() const { return buckets_.size(); }
+    // A reservation for the rows of a computed bucket, in this sink's statistics.
+    std::unique_ptr<MemoryReservation> BucketReservation();
     // Bucket `bucket`'s rows with their window values, in window order. Thread-safe.
     std::vector<std::unique_ptr<DataChunk>> ComputeBucket(idx_t bucket) const;
 
