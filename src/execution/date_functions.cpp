@@ -26,6 +26,25 @@ CivilDate ToCivil(int32_t days) {
     return civil;
 }
 
+int64_t IsoDayOfWeek(int32_t days) {
+    int64_t dow = (static_cast<int64_t>(days) + 3) % 7; // 1970-01-01 was a Thursday: 3 + 1
+    return (dow < 0 ? dow + 7 : dow) + 1;
+}
+
+// ISO 8601 weeks: Monday to Sunday, week 1 the one with the year's first Thursday; the
+// ISO year is the Thursday's.
+struct IsoYearWeek {
+    int64_t year;
+    int64_t week;
+};
+
+IsoYearWeek IsoWeek(int32_t days) {
+    int64_t thursday = static_cast<int64_t>(days) - (IsoDayOfWeek(days) - 4);
+    int64_t year = ToCivil(static_cast<int32_t>(thursday)).year;
+    int64_t day_of_year = thursday - date::FromCivil(year, 1, 1);
+    return {year, day_of_year / 7 + 1};
+}
+
 std::optional<int64_t (*)(int32_t)> DatePartOfDays(const std::string& part) {
     if (part == "year" || part == "years" || part == "y") {
         return +[](int32_t days) { return ToCivil(days).year; };
@@ -51,6 +70,39 @@ std::optional<int64_t (*)(int32_t)> DatePartOfDays(const std::string& part) {
         return +[](int32_t days) {
             return static_cast<int64_t>(days) - date::FromCivil(ToCivil(days).year, 1, 1) + 1;
         };
+    }
+    if (part == "isodow") { // Monday = 1 ... Sunday = 7
+        return +[](int32_t days) { return IsoDayOfWeek(days); };
+    }
+    if (part == "week" || part == "weeks" || part == "weekofyear" || part == "w") {
+        return +[](int32_t days) { return IsoWeek(days).week; };
+    }
+    if (part == "isoyear") {
+        return +[](int32_t days) { return IsoWeek(days).year; };
+    }
+    if (part == "yearweek") {
+        return +[](int32_t days) {
+            IsoYearWeek iso = IsoWeek(days);
+            return iso.year * 100 + iso.week;
+        };
+    }
+    if (part == "weekday") {
+        return DatePartOfDays("dow");
+    }
+    if (part == "century" || part == "centuries") {
+        return +[](int32_t days) {
+            int64_t year = ToCivil(days).year;
+            return year > 0 ? (year - 1) / 100 + 1 : year / 100 - 1;
+        };
+    }
+    if (part == "millennium" || part == "millennia") {
+        return +[](int32_t days) {
+            int64_t year = ToCivil(days).year;
+            return year > 0 ? (year - 1) / 1000 + 1 : year / 1000 - 1;
+        };
+    }
+    if (part == "era") {
+        return +[](int32_t days) { return static_cast<int64_t>(ToCivil(days).year > 0 ? 1 : 0); };
     }
     if (part == "decade") {
         return +[](int32_t days) {
@@ -95,8 +147,51 @@ std::optional<BoundFunction> BindDatePart(const std::string& part, const Logical
         };
         return BoundFunction{{type}, bigint, body};
     }
+    if (part == "epoch" || (part == "julian" && is_date)) {
+        // Seconds since 1970 (fractions kept), or the Julian day number, as DOUBLE.
+        bool julian = part == "julian";
+        ScalarFunctionBody body = [is_date, julian](const std::vector<const Vector*>& args,
+                                                    idx_t count, Vector& result) {
+            if (is_date) {
+                UnaryLoop<int32_t, double>(*args[0], count, result, [&](int32_t d, double& out) {
+                    out = julian ? static_cast<double>(d) + 2440588.0
+                                 : static_cast<double>(d) * 86400.0;
+                    return true;
+                });
+            } else {
+                UnaryLoop<int64_t, double>(*args[0], count, result, [&](int64_t t, double& out) {
+                    out = static_cast<double>(t) / dtime::kMicrosPerSecond;
+                    return true;
+                });
+            }
+        };
+        return BoundFunction{{type}, LogicalTypeId::DOUBLE, body};
+    }
+    if (part == "timezone" || part == "timezone_hour" || part == "timezone_minute") {
+        if (id != LogicalTypeId::TIMESTAMP_TZ) {
+            return std::nullopt;
+        }
+        // Instants are shown in UTC: no offset.
+        return BoundFunction{
+            {type},
+            bigint,
+            [](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+                UnaryLoop<int64_t, int64_t>(*args[0], count, result, [](int64_t, int64_t& out) {
+                    out = 0;
+                    return true;
+                });
+            }};
+    }
     int64_t divisor = 0, modulus = 0;
-    if (part == "hour" || part == "hours" || part == "h") {
+    if (part == "millisecond" || part == "milliseconds" || part == "ms" || part == "msec" ||
+        part == "msecs") {
+        divisor = 1000; // the seconds of the minute, in milliseconds
+        modulus = 60 * 1000;
+    } else if (part == "microsecond" || part == "microseconds" || part == "us" || part == "usec" ||
+               part == "usecs") {
+        divisor = 1;
+        modulus = 60 * dtime::kMicrosPerSecond;
+    } else if (part == "hour" || part == "hours" || part == "h") {
         divisor = 3600 * dtime::kMicrosPerSecond;
         modulus = 24;
     } else if (part == "minute" || part == "minutes" || part == "m") {
@@ -105,8 +200,6 @@ std::optional<BoundFunction> BindDatePart(const std::string& part, const Logical
     } else if (part == "second" || part == "seconds" || part == "s") {
         divisor = dtime::kMicrosPerSecond;
         modulus = 60;
-    } else if (part == "epoch") {
-        divisor = dtime::kMicrosPerSecond;
     } else {
         return std::nullopt;
     }
@@ -473,6 +566,27 @@ std::optional<BoundFunction> BindDateFunction(const std::string& name,
                         throw Exception(kind, error);
                     }
                 }
+            }};
+    }
+    if (name == "to_timestamp" && arguments.size() == 1 &&
+        (arguments[0].IsNumeric() || arguments[0].id() == LogicalTypeId::SQLNULL)) {
+        // Seconds since 1970 -> TIMESTAMP WITH TIME ZONE, to the microsecond.
+        return BoundFunction{
+            {LogicalTypeId::DOUBLE},
+            LogicalTypeId::TIMESTAMP_TZ,
+            [](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+                UnaryLoop<double, int64_t>(
+                    *args[0], count, result, [](double seconds, int64_t& out) {
+                        double micros = std::round(seconds * dtime::kMicrosPerSecond);
+                        if (!(std::fabs(micros) < 9.2e18)) {
+                            throw Exception(ErrorKind::OutOfRange,
+                                            "Could not convert epoch seconds " +
+                                                std::to_string(seconds) +
+                                                " to TIMESTAMP WITH TIME ZONE");
+                        }
+                        out = static_cast<int64_t>(micros);
+                        return true;
+                    });
             }};
     }
     if ((name == "epoch" || name == "epoch_ms") && arguments.size() == 1 &&

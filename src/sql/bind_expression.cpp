@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdlib>
 
 namespace sluice {
@@ -596,6 +597,13 @@ Binder::Bound Binder::BindColumn(const ParsedExpression& expression) {
                     LiteralOrigin::None};
         }
     }
+    if (table.empty()) {
+        // current_date and current_timestamp read as columns when no column has the name.
+        std::string lower = Lower(name);
+        if (lower == "current_date" || lower == "current_timestamp") {
+            return {CurrentTime(lower == "current_date"), LiteralOrigin::None};
+        }
+    }
     if (!scope_ || scope_->entries.empty()) {
         Fail(ErrorKind::Binder,
              "Referenced column \"" + name + "\" was not found because the FROM clause is missing",
@@ -786,6 +794,19 @@ Binder::Bound Binder::BindInterval(const ParsedExpression& expression) {
     } catch (const Exception& error) {
         Relocate(error, expression.location);
     }
+}
+
+ExpressionPtr Binder::CurrentTime(bool date_only) {
+    if (!statement_start_) {
+        statement_start_ = std::chrono::duration_cast<std::chrono::microseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count();
+    }
+    if (date_only) {
+        return MakeConstant(
+            Value::Integer(LogicalTypeId::DATE, timestamp::ToDate(*statement_start_)));
+    }
+    return MakeConstant(Value::Integer(LogicalTypeId::TIMESTAMP_TZ, *statement_start_));
 }
 
 } // namespace sluice

@@ -54,6 +54,11 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
                  "applicable to aggregate functions.",
              expression.location);
     }
+    if (name == "now" || name == "get_current_timestamp" || name == "transaction_timestamp" ||
+        name == "today" || name == "current_date") {
+        arity(0, 0);
+        return {CurrentTime(name == "today" || name == "current_date"), LiteralOrigin::None};
+    }
     if (name == "typeof") {
         arity(1, 1);
         Bound child = Bind(*expression.children[0]);

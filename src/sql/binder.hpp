@@ -150,6 +150,9 @@ private:
     Bound BindCast(const ParsedExpression& expression);
     Bound BindFunction(const ParsedExpression& expression);
     Bound BindAggregate(const ParsedExpression& expression);
+    // current_date (a DATE) or current_timestamp / now() (a TIMESTAMP WITH TIME ZONE): when
+    // the statement began, the same everywhere in it.
+    ExpressionPtr CurrentTime(bool date_only);
     // f(...) OVER (...): a column of the Window operator for its partitioning and order.
     Bound BindWindow(const ParsedExpression& expression);
     // A window's argument, key or offset: over the rows after GROUP BY, if any.
@@ -225,6 +228,7 @@ private:
     std::map<const CommonTableExpression*, std::shared_ptr<MaterializedCte>> materialized_;
     std::map<std::pair<idx_t, idx_t>, std::string> binding_names_;
     int view_depth_ = 0;
+    std::optional<int64_t> statement_start_; // microseconds since 1970, once asked for
 };
 
 } // namespace sluice
