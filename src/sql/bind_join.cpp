@@ -3,6 +3,9 @@
 #include "common/string_util.hpp"
 #include "execution/conditional_functions.hpp"
 #include "sql/binder.hpp"
+#include "sql/subquery_flattener.hpp"
+
+#include <map>
 
 namespace sluice {
 
@@ -52,8 +55,31 @@ Binder::JoinInputs Binder::BindJoinInputs(const TableRef& ref, const Scope* oute
     left_scope.outer = outer;
     right_scope.outer = outer;
     inputs.left = BindTableRef(*ref.left, left_scope);
+    // The right input sees the left one's columns (a lateral join, LATERAL said or not, as in
+    // DuckDB); the plan is correlated when it reads them.
+    Scope lateral = left_scope;
+    lateral.outer = outer;
+    right_scope.outer = &lateral;
     inputs.right = BindTableRef(*ref.right, right_scope);
+    right_scope.outer = outer;
     inputs.left_entries = left_scope.entries.size();
+    {
+        std::map<ColumnBinding, LogicalType> left_columns;
+        for (const auto& entry : left_scope.entries) {
+            for (size_t i = 0; i < entry.bindings.size(); i++) {
+                left_columns[entry.bindings[i]] = entry.types[i];
+            }
+        }
+        for (const auto& binding : FreeColumns(*inputs.right)) {
+            if (auto found = left_columns.find(binding); found != left_columns.end()) {
+                inputs.correlated.push_back(binding);
+                inputs.correlated_types.push_back(found->second);
+            }
+        }
+    }
+    if (!inputs.correlated.empty()) {
+        FlattenLateral(ref, inputs, right_scope);
+    }
     // The combined scope: the condition sees both sides.
     Scope& combined = inputs.scope;
     combined.outer = outer;
@@ -148,6 +174,33 @@ Binder::JoinInputs Binder::BindJoinInputs(const TableRef& ref, const Scope* oute
     return inputs;
 }
 
+void Binder::FlattenLateral(const TableRef& ref, JoinInputs& inputs, Scope& right_scope) {
+    if (ref.join_type != JoinType::Inner && ref.join_type != JoinType::Cross &&
+        ref.join_type != JoinType::Left) {
+        Fail(ErrorKind::Binder,
+             "The combining JOIN type must be INNER or LEFT for a LATERAL reference", ref.location);
+    }
+    inputs.delim_index = next_table_index_++;
+    SubqueryFlattener::Result flat;
+    try {
+        SubqueryFlattener flattener(inputs.correlated, inputs.correlated_types, inputs.delim_index,
+                                    next_table_index_);
+        flat = flattener.Flatten(std::move(inputs.right));
+    } catch (const Exception& error) {
+        Relocate(error, ref.location);
+    }
+    inputs.right = std::move(flat.plan);
+    inputs.delim = std::move(flat.delim);
+    // Columns the flattening moved are named by their new bindings from here on.
+    for (auto& entry : right_scope.entries) {
+        for (auto& binding : entry.bindings) {
+            if (auto moved = flat.moved.find(binding); moved != flat.moved.end()) {
+                binding = moved->second;
+            }
+        }
+    }
+}
+
 LogicalOperatorPtr Binder::MergeUsingColumns(LogicalOperatorPtr join, JoinType type,
                                              JoinInputs& inputs) {
     std::vector<ExpressionPtr> columns;
@@ -228,6 +281,19 @@ LogicalOperatorPtr Binder::BindJoin(const TableRef& ref, Scope& scope) {
     join->children.push_back(std::move(right));
     // The optimizer splits the condition into equalities (hash keys) and the rest.
     join->residual = std::move(inputs.condition);
+    if (inputs.delim_index) {
+        // A lateral join: the right input computed once per distinct value of the left
+        // columns it reads, and matched to the left rows on them.
+        join->delim_index = inputs.delim_index;
+        std::vector<ExpressionPtr> outer, inner;
+        for (size_t i = 0; i < inputs.correlated.size(); i++) {
+            const LogicalType& type = inputs.correlated_types[i];
+            join->delim_columns.push_back(MakeBoundColumn(inputs.correlated[i], type));
+            outer.push_back(MakeBoundColumn(inputs.correlated[i], type));
+            inner.push_back(MakeBoundColumn(inputs.delim[i], type));
+        }
+        AddNullSafeConditions(std::move(outer), std::move(inner), join->conditions);
+    }
     if (merge_using) {
         LogicalOperatorPtr merged = MergeUsingColumns(std::move(join), ref.join_type, inputs);
         for (auto& entry : inputs.scope.entries) {

@@ -126,7 +126,16 @@ private:
             ExpressionPtr right;
         };
         std::vector<UsingColumn> using_columns;
+        // A lateral join: the left columns the right input reads, and (once flattened) the
+        // dependent join's number and where the right input gives them back.
+        std::vector<ColumnBinding> correlated;
+        std::vector<LogicalType> correlated_types;
+        idx_t delim_index = 0;
+        std::vector<ColumnBinding> delim;
     };
+    // The right input of a lateral join flattened (SubqueryFlattener); its scope's columns
+    // renamed where the flattening moved them.
+    void FlattenLateral(const TableRef& ref, JoinInputs& inputs, Scope& right_scope);
     // Right and full joins with USING: the join's columns and each USING column merged (the
     // right side's, or the first non-NULL of both), named by the unqualified name.
     LogicalOperatorPtr MergeUsingColumns(LogicalOperatorPtr join, JoinType type,

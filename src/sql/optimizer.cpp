@@ -169,7 +169,9 @@ LogicalOperatorPtr Optimizer::PushDown(LogicalOperatorPtr op, std::vector<Expres
         return PushDown(std::move(op->children[0]), std::move(filters));
     }
     case LogicalOperatorKind::Join:
-        if (op->join_type == PhysicalJoinType::Inner) {
+        // A dependent inner join (a lateral join) keeps its inputs: it stays out of join
+        // regions.
+        if (op->join_type == PhysicalJoinType::Inner && !op->delim_index) {
             return PushDownJoinRegion(std::move(op), std::move(filters));
         }
         return PushDownOuterJoin(std::move(op), std::move(filters));
@@ -295,7 +297,7 @@ LogicalOperatorPtr Optimizer::PushDownOuterJoin(LogicalOperatorPtr op,
         bool single_relation = false;
         std::function<void(const LogicalOperator&)> find = [&](const LogicalOperator& node) {
             if (node.kind == LogicalOperatorKind::Join &&
-                node.join_type == PhysicalJoinType::Inner) {
+                node.join_type == PhysicalJoinType::Inner && !node.delim_index) {
                 find(*node.children[0]);
                 find(*node.children[1]);
             } else if (node.kind == LogicalOperatorKind::Filter) {
@@ -367,7 +369,8 @@ LogicalOperatorPtr Optimizer::PushDownJoinRegion(LogicalOperatorPtr op,
     // Flatten the tree of inner joins (and filters between them) into relations and predicates.
     std::vector<LogicalOperatorPtr> relations;
     std::function<void(LogicalOperatorPtr)> flatten = [&](LogicalOperatorPtr node) {
-        if (node->kind == LogicalOperatorKind::Join && node->join_type == PhysicalJoinType::Inner) {
+        if (node->kind == LogicalOperatorKind::Join && node->join_type == PhysicalJoinType::Inner &&
+            !node->delim_index) {
             if (node->residual) {
                 SplitConjuncts(std::move(node->residual), filters);
             }

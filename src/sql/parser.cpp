@@ -709,6 +709,10 @@ std::unique_ptr<TableRef> Parser::ParseJoins() {
 std::unique_ptr<TableRef> Parser::ParseTableRef() {
     auto ref = std::make_unique<TableRef>();
     ref->location = Peek().location;
+    // LATERAL (subquery): every subquery in FROM sees the columns left of it, as in DuckDB.
+    if (IsKeyword("LATERAL") && IsOperator("(", 1)) {
+        Take();
+    }
     if (IsOperator("(")) {
         if (!AtQueryStart(1)) {
             // A parenthesised join: (a JOIN b ON ...)

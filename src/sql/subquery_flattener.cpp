@@ -3,6 +3,7 @@
 #include "common/cast.hpp"
 #include "common/exception.hpp"
 #include "execution/conditional_functions.hpp"
+#include "execution/scalar_functions.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -77,19 +78,6 @@ std::vector<ExpressionPtr> NullSafeKey(ExpressionPtr value) {
     return key;
 }
 
-ExpressionPtr Remap(ExpressionPtr expression, const std::map<ColumnBinding, ColumnBinding>& map) {
-    if (expression->kind == ExpressionKind::BoundColumn) {
-        auto found = map.find(expression->binding);
-        if (found != map.end()) {
-            expression->binding = found->second;
-        }
-    }
-    for (auto& child : expression->children) {
-        child = Remap(std::move(child), map);
-    }
-    return expression;
-}
-
 bool IsCount(const AggregateFunction& function) {
     return function.name == "count" || function.name == "count_star";
 }
@@ -126,9 +114,23 @@ std::vector<ColumnBinding> FreeColumns(const LogicalOperator& plan) {
     return free;
 }
 
+ExpressionPtr RemapColumns(ExpressionPtr expression,
+                           const std::map<ColumnBinding, ColumnBinding>& map) {
+    if (expression->kind == ExpressionKind::BoundColumn) {
+        auto found = map.find(expression->binding);
+        if (found != map.end()) {
+            expression->binding = found->second;
+        }
+    }
+    for (auto& child : expression->children) {
+        child = RemapColumns(std::move(child), map);
+    }
+    return expression;
+}
+
 void RemapColumns(LogicalOperator& plan, const std::map<ColumnBinding, ColumnBinding>& map) {
     plan.ForEachExpression(
-        [&](ExpressionPtr& expression) { expression = Remap(std::move(expression), map); });
+        [&](ExpressionPtr& expression) { expression = RemapColumns(std::move(expression), map); });
     for (auto& child : plan.children) {
         RemapColumns(*child, map);
     }
@@ -189,7 +191,7 @@ void SubqueryFlattener::Rewrite(LogicalOperator& op, const std::vector<ColumnBin
         map[correlated_[i]] = delim[i];
     }
     op.ForEachExpression(
-        [&](ExpressionPtr& expression) { expression = Remap(std::move(expression), map); });
+        [&](ExpressionPtr& expression) { expression = RemapColumns(std::move(expression), map); });
 }
 
 SubqueryFlattener::Result SubqueryFlattener::Flatten(LogicalOperatorPtr op) {
@@ -241,8 +243,7 @@ SubqueryFlattener::Result SubqueryFlattener::Flatten(LogicalOperatorPtr op) {
         // The subquery's rows are a set to the outer query: the order does not matter.
         return Flatten(std::move(op->children[0]));
     case LogicalOperatorKind::Limit:
-        throw Exception(ErrorKind::NotImplemented,
-                        "LIMIT and OFFSET in a correlated subquery are not supported yet");
+        return FlattenLimit(std::move(op));
     case LogicalOperatorKind::Union:
         return FlattenUnion(std::move(op));
     case LogicalOperatorKind::Get:
@@ -250,6 +251,49 @@ SubqueryFlattener::Result SubqueryFlattener::Flatten(LogicalOperatorPtr op) {
         break;
     }
     throw Exception(ErrorKind::Internal, "cannot flatten a correlated subquery over this plan");
+}
+
+SubqueryFlattener::Result SubqueryFlattener::FlattenLimit(LogicalOperatorPtr op) {
+    // LIMIT n OFFSET m for each D value: the rows numbered m + 1 ... m + n within their D
+    // value, in the ORDER BY below the limit if there is one.
+    LogicalOperatorPtr child = std::move(op->children[0]);
+    auto window = std::make_unique<LogicalOperator>(LogicalOperatorKind::Window);
+    if (child->kind == LogicalOperatorKind::Order) {
+        window->orders = std::move(child->orders);
+        child = std::move(child->children[0]);
+    }
+    Result flat = Flatten(std::move(child));
+    window->table_index = next_table_index_++;
+    for (size_t i = 0; i < flat.delim.size(); i++) {
+        window->expressions.push_back(MakeBoundColumn(flat.delim[i], types_[i]));
+    }
+    Rewrite(*window, flat.delim, flat.moved);
+    BoundWindow row_number;
+    row_number.kind = WindowFunctionKind::RowNumber;
+    row_number.name = "row_number";
+    window->windows.push_back(std::move(row_number));
+    window->children.push_back(std::move(flat.plan));
+    ColumnBinding number{window->table_index, 0};
+    auto compare = [&](const char* op_name, uint64_t bound) {
+        std::vector<ExpressionPtr> sides;
+        sides.push_back(MakeBoundColumn(number, LogicalTypeId::BIGINT));
+        sides.push_back(
+            MakeConstant(Value::Integer(LogicalTypeId::BIGINT, static_cast<hugeint_t>(bound))));
+        return MakeFunction(op_name, BindComparison(op_name, LogicalTypeId::BIGINT),
+                            std::move(sides));
+    };
+    auto filter = std::make_unique<LogicalOperator>(LogicalOperatorKind::Filter);
+    if (op->offset > 0) {
+        filter->expressions.push_back(compare(">", op->offset));
+    }
+    if (op->limit) {
+        filter->expressions.push_back(compare("<=", op->offset + *op->limit));
+    }
+    if (filter->expressions.empty()) {
+        return {std::move(window), std::move(flat.delim), std::move(flat.moved)};
+    }
+    filter->children.push_back(std::move(window));
+    return {std::move(filter), std::move(flat.delim), std::move(flat.moved)};
 }
 
 SubqueryFlattener::Result SubqueryFlattener::FlattenAggregate(LogicalOperatorPtr op) {

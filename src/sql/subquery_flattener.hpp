@@ -11,8 +11,10 @@ namespace sluice {
 // outer query's columns it is correlated with.
 std::vector<ColumnBinding> FreeColumns(const LogicalOperator& plan);
 
-// Replaces references to the columns `map` names throughout `plan`.
+// Replaces references to the columns `map` names throughout `plan`, or in one expression.
 void RemapColumns(LogicalOperator& plan, const std::map<ColumnBinding, ColumnBinding>& map);
+ExpressionPtr RemapColumns(ExpressionPtr expression,
+                           const std::map<ColumnBinding, ColumnBinding>& map);
 
 // Equality of two values where NULL equals NULL, as hash join keys: (a IS NULL, coalesce(a, 0))
 // against the same of b. Appends the conditions to `conditions`.
@@ -51,6 +53,8 @@ private:
     void Rewrite(LogicalOperator& op, const std::vector<ColumnBinding>& delim,
                  const std::map<ColumnBinding, ColumnBinding>& moved) const;
     Result FlattenAggregate(LogicalOperatorPtr op);
+    // LIMIT and OFFSET (over an ORDER BY or not): a row_number() per D value, filtered.
+    Result FlattenLimit(LogicalOperatorPtr op);
     Result FlattenJoin(LogicalOperatorPtr op);
     Result FlattenUnion(LogicalOperatorPtr op);
 
