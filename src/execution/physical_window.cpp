@@ -111,13 +111,58 @@ SinkResult WindowSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_i
         }
     }
     // The rows, and their places in the buckets.
-    state.reservation->Resize(state.reservation->size() + ChunkMemory(chunk) +
-                              count * sizeof(Entry));
+    idx_t wanted = state.reservation->size() + ChunkMemory(chunk) + count * sizeof(Entry);
+    if (state.reservation->TryResize(wanted)) {
+        return SinkResult::NeedMoreInput;
+    }
+    TemporaryDirectory* directory = memory_ ? memory_->temporary_directory() : nullptr;
+    if (buckets_.size() == 1 || !directory) {
+        // One partition cannot be split; without a temporary directory nothing can spill.
+        state.reservation->Resize(wanted); // the Out of Memory error
+    }
+    SpillBuckets(state);
     return SinkResult::NeedMoreInput;
+}
+
+void WindowSink::SpillBuckets(LocalState& local) {
+    auto& state = static_cast<WindowLocal&>(local);
+    for (idx_t b = 0; b < buckets_.size(); b++) {
+        WindowLocal::Bucket& bucket = state.buckets[b];
+        if (bucket.chunks.empty()) {
+            continue;
+        }
+        SpillFile* file;
+        {
+            std::lock_guard<std::mutex> guard(mutex_);
+            auto& spill = buckets_[b].spill;
+            if (!spill) {
+                spill =
+                    std::make_unique<SpillFile>(*memory_->temporary_directory(),
+                                                "a window's input needs more than memory_limit (" +
+                                                    FormatMemorySize(memory_->limit()) + ")",
+                                                kSpillBuffer);
+                statistics_.spill_files.fetch_add(1);
+            }
+            file = spill.get();
+        }
+        for (const auto& chunk : bucket.chunks) {
+            statistics_.spilled_bytes.fetch_add(file->Append(*chunk));
+        }
+        bucket.chunks.clear();
+        bucket.rows.clear();
+        bucket.hashes.clear();
+    }
+    spilled_.store(true);
+    state.reservation->Resize(0);
 }
 
 void WindowSink::Combine(LocalState* local) {
     auto& state = *static_cast<WindowLocal*>(local);
+    if (spilled_.load() && buckets_.size() > 1) {
+        // Buckets are computed one at a time: once some went to disk, all go, so that memory is
+        // free for computing them.
+        SpillBuckets(state);
+    }
     if (buckets_.size() == 1) {
         // One partition: each task sorts its rows here, in parallel, as a run that
         // ComputeBucket merges with the others'.
@@ -164,7 +209,7 @@ std::unique_ptr<MemoryReservation> WindowSink::BucketReservation() {
 }
 
 std::string WindowSink::ProfileDetails() const {
-    return "memory peak " + FormatMemorySize(statistics_.peak_memory.load());
+    return statistics_.Render();
 }
 
 void WindowSink::SetPrefixes(const std::vector<std::unique_ptr<DataChunk>>& chunks,
@@ -301,13 +346,55 @@ bool WindowSink::Peers(const std::vector<std::unique_ptr<DataChunk>>& chunks, co
     return true;
 }
 
+void WindowSink::Finalize() {
+    for (auto& bucket : buckets_) {
+        if (bucket.spill) {
+            bucket.spill->Flush();
+        }
+    }
+}
+
+std::shared_ptr<std::vector<std::unique_ptr<DataChunk>>>
+WindowSink::ReadBackBucket(idx_t bucket, std::vector<Entry>& entries) const {
+    // The rows in memory (referenced) and those on disk (read back), hashed again.
+    auto chunks = std::make_shared<std::vector<std::unique_ptr<DataChunk>>>();
+    for (const auto& chunk : *buckets_[bucket].chunks) {
+        chunks->push_back(ReferenceChunk(*chunk));
+    }
+    const SpillFile& file = *buckets_[bucket].spill;
+    statistics_.read_back_bytes.fetch_add(file.bytes());
+    SpillFile::Reader reader(file, kSpillBuffer);
+    std::vector<uint64_t> hashes;
+    while (true) {
+        auto chunk = std::make_unique<DataChunk>(input_types_);
+        if (!reader.Next(*chunk)) {
+            break;
+        }
+        idx_t count = chunk->size();
+        hashes.assign(count, 0);
+        for (idx_t i = 0; i < partition_columns_.size(); i++) {
+            HashVector(chunk->column(partition_columns_[i]), count, hashes.data(), i == 0);
+        }
+        auto index = static_cast<uint32_t>(chunks->size());
+        for (idx_t row = 0; row < count; row++) {
+            entries.push_back({hashes[row], {0, 0}, {index, static_cast<uint32_t>(row)}});
+        }
+        chunks->push_back(std::move(chunk));
+    }
+    return chunks;
+}
+
 std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) const {
     std::vector<Entry> entries = buckets_[bucket].entries;
+    std::shared_ptr<std::vector<std::unique_ptr<DataChunk>>> owner = buckets_[bucket].chunks;
+    if (buckets_[bucket].spill) {
+        owner = ReadBackBucket(bucket, entries);
+    }
     std::vector<std::unique_ptr<DataChunk>> output;
     if (entries.empty()) {
         return output;
     }
-    const auto& chunks = *buckets_[bucket].chunks;
+    const auto& chunks = *owner;
     const auto& run_ends = buckets_[bucket].run_ends;
     if (run_ends.empty()) {
         SetPrefixes(chunks, entries);
@@ -380,7 +467,7 @@ std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) 
         auto chunk = std::make_unique<DataChunk>(types);
         for (idx_t column = 0; column < passthrough_; column++) {
             GatherRows(chunks, column, layout.rows.data() + start, count, chunk->column(column), 0,
-                       buckets_[bucket].chunks);
+                       owner);
         }
         chunk->SetSize(count);
         output.push_back(std::move(chunk));

@@ -4,6 +4,7 @@
 #include "execution/window_function.hpp"
 #include "memory/memory_manager.hpp"
 #include "memory/memory_statistics.hpp"
+#include "memory/spill_file.hpp"
 #include "parallel/pipeline.hpp"
 
 #include <atomic>
@@ -32,6 +33,7 @@ public:
     std::unique_ptr<LocalState> InitLocal() override;
     SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) override;
     void Combine(LocalState* local) override;
+    void Finalize() override;
     std::string ProfileDetails() const override;
 
     std::vector<LogicalType> OutputTypes() const;
@@ -75,7 +77,7 @@ private:
     idx_t prefix_keys_ = 0;               // ORDER BY keys with a prefix in entries
     bool exact_prefix_[kPrefixKeys] = {}; // whose OrderPrefix is one-to-one
     MemoryManager* memory_;
-    MemoryStatistics statistics_;
+    mutable MemoryStatistics statistics_; // read-back counted by the const ComputeBucket
     std::mutex mutex_;
     std::vector<std::unique_ptr<MemoryReservation>> reservations_;
     // A bucket's rows: with PARTITION BY copied into chunks of their own, so that sorting and
@@ -86,7 +88,17 @@ private:
         std::vector<Entry> entries;
         // Without PARTITION BY: where each task's sorted run of `entries` ends.
         std::vector<size_t> run_ends;
+        // Rows spilled once the input outgrew memory_limit; read back when computed.
+        std::unique_ptr<SpillFile> spill;
     };
+    // Write buffer of each bucket's spill file: small, as there are many.
+    static constexpr size_t kSpillBuffer = 16 << 10;
+    // Moves a task's buckets to their spill files (with PARTITION BY only).
+    void SpillBuckets(LocalState& local);
+    // A spilled bucket's rows, in memory and on disk, as chunks and `entries` over them.
+    std::shared_ptr<std::vector<std::unique_ptr<DataChunk>>>
+    ReadBackBucket(idx_t bucket, std::vector<Entry>& entries) const;
+    std::atomic<bool> spilled_{false};
     std::vector<Bucket> buckets_;
 };
 

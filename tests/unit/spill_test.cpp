@@ -155,6 +155,11 @@ std::vector<SpillCase> SpillCases() {
          "SELECT (SELECT count(DISTINCT l_comment) FROM lineitem), sum(c), sum(s) FROM (SELECT "
          "l_suppkey, count(DISTINCT l_orderkey) AS c, sum(DISTINCT l_orderkey) AS s FROM "
          "lineitem GROUP BY l_suppkey)"},
+        // Two window operators, each partitioned: buckets spilled and computed one at a time.
+        {"window",
+         "SELECT l_orderkey, l_linenumber, sum(l_quantity) OVER (PARTITION BY l_orderkey ORDER "
+         "BY l_linenumber), rank() OVER (PARTITION BY l_suppkey ORDER BY l_extendedprice, "
+         "l_orderkey, l_linenumber), l_comment FROM lineitem ORDER BY l_orderkey, l_linenumber"},
         {"tpch_q9", TpchQuery(9), true, "3MB"}, // its joins hold about 10 MB
         {"tpch_q13", TpchQuery(13), false},
         {"tpch_q18", TpchQuery(18)},
@@ -255,8 +260,8 @@ TEST(Spill, FourConcurrentQueriesShareAQuarterOfTheirWorkingSet) {
     EXPECT_EQ(database.memory().used(), 0u);
 }
 
-// Spilling on generated numbers at 4 threads, with answers known in closed form: the three
-// spilling operators at once, cheap enough to run under ThreadSanitizer.
+// Spilling on generated numbers at 4 threads, with answers known in closed form: the spilling
+// operators (aggregate, join, sort, window), cheap enough to run under ThreadSanitizer.
 TEST(SpillOnRangeData, AggregateJoinAndSortSpillAndAgreeWithArithmetic) {
     Database database;
     Connection connection(database);
@@ -272,6 +277,10 @@ TEST(SpillOnRangeData, AggregateJoinAndSortSpillAndAgreeWithArithmetic) {
         {"SELECT i FROM range(1000000) t(i) ORDER BY i DESC OFFSET 999998", "1|\n0|\n"},
         {"SELECT count(DISTINCT i % 700000), sum(DISTINCT i % 700000) FROM range(1000000) t(i)",
          "700000|244999650000|\n"},
+        // 1000 partitions of 1000 rows, numbered 1..1000 each.
+        {"SELECT count(*), sum(rn) FROM (SELECT row_number() OVER (PARTITION BY i % 1000 ORDER BY "
+         "i) AS rn FROM range(1000000) t(i))",
+         "1000000|500500000|\n"},
     };
     for (const auto& [sql, expected] : cases) {
         SCOPED_TRACE(sql);
