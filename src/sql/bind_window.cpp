@@ -67,11 +67,6 @@ Binder::Bound Binder::BindWindow(const ParsedExpression& expression) {
     }
     if (IsAggregateFunctionName(window.name) && window.name != "grouping" &&
         window.name != "grouping_id") {
-        if (expression.distinct) {
-            Fail(ErrorKind::NotImplemented,
-                 "not supported: DISTINCT in the window function " + window.name + "()",
-                 expression.location);
-        }
         std::vector<LogicalType> types;
         for (const auto& argument : window.arguments) {
             types.push_back(argument->type);
@@ -96,7 +91,15 @@ Binder::Bound Binder::BindWindow(const ParsedExpression& expression) {
         }
         window.kind = WindowFunctionKind::Aggregate;
         window.type = function->return_type;
-        window.aggregate = std::move(*function);
+        bool distinct = expression.distinct && window.name != "min" && window.name != "max" &&
+                        !window.arguments.empty();
+        if (distinct && window.arguments.size() > 1) {
+            Fail(ErrorKind::NotImplemented,
+                 "not supported: DISTINCT in " + window.name + "() with more than one argument",
+                 expression.location);
+        }
+        // DISTINCT: each frame's set of values (the rows' sets combined).
+        window.aggregate = distinct ? MakeDistinct(std::move(*function)) : std::move(*function);
     } else if (auto kind = WindowFunctionKindOf(window.name)) {
         if (expression.filter || expression.distinct) {
             Fail(ErrorKind::Binder,
