@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 #include <cstdlib>
 
 namespace sluice {
@@ -794,19 +793,6 @@ Binder::Bound Binder::BindInterval(const ParsedExpression& expression) {
     } catch (const Exception& error) {
         Relocate(error, expression.location);
     }
-}
-
-ExpressionPtr Binder::CurrentTime(bool date_only) {
-    if (!statement_start_) {
-        statement_start_ = std::chrono::duration_cast<std::chrono::microseconds>(
-                               std::chrono::system_clock::now().time_since_epoch())
-                               .count();
-    }
-    if (date_only) {
-        return MakeConstant(
-            Value::Integer(LogicalTypeId::DATE, timestamp::ToDate(*statement_start_)));
-    }
-    return MakeConstant(Value::Integer(LogicalTypeId::TIMESTAMP_TZ, *statement_start_));
 }
 
 } // namespace sluice

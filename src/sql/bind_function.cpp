@@ -1,6 +1,7 @@
 // Binding function calls: scalar functions by name, aggregates into the query's Aggregate
 // operator, and the GROUP BY checks on the expressions above it.
 #include "common/cast.hpp"
+#include "common/date_time.hpp"
 #include "common/string_util.hpp"
 #include "execution/conditional_functions.hpp"
 #include "execution/date_functions.hpp"
@@ -11,6 +12,7 @@
 #include "sql/binder.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 namespace sluice {
 
@@ -350,6 +352,19 @@ ExpressionPtr Binder::ReplaceGroupKeys(ExpressionPtr expression, SourceLocation 
         child = ReplaceGroupKeys(std::move(child), location);
     }
     return expression;
+}
+
+ExpressionPtr Binder::CurrentTime(bool date_only) {
+    if (!statement_start_) {
+        statement_start_ = std::chrono::duration_cast<std::chrono::microseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count();
+    }
+    if (date_only) {
+        return MakeConstant(
+            Value::Integer(LogicalTypeId::DATE, timestamp::ToDate(*statement_start_)));
+    }
+    return MakeConstant(Value::Integer(LogicalTypeId::TIMESTAMP_TZ, *statement_start_));
 }
 
 } // namespace sluice
