@@ -31,6 +31,10 @@ int64_t FrameOffset(const WindowLayout& layout, idx_t column, idx_t position) {
     return offset;
 }
 
+struct FrameRange {
+    idx_t begin, end;
+};
+
 // Computes each position's frame [begin, end) from the function's frame clause.
 class FrameFinder {
 public:
@@ -44,6 +48,36 @@ public:
         end = Bound(frame_.end, position, false, low, high);
         begin = std::clamp(begin, low, high);
         end = std::clamp(end, begin, high);
+    }
+
+    bool Excludes() const { return frame_.exclude != FrameExclude::NoOthers; }
+
+    // The frame [begin, end) less what EXCLUDE takes out of it, as up to three ranges in row
+    // order; returns how many.
+    idx_t Pieces(idx_t position, idx_t begin, idx_t end, FrameRange pieces[3]) const {
+        if (!Excludes()) {
+            pieces[0] = {begin, end};
+            return 1;
+        }
+        idx_t out_begin = position, out_end = position + 1;
+        if (frame_.exclude != FrameExclude::CurrentRow) {
+            out_begin = layout_.PeerBegin(position);
+            out_end = layout_.PeerEnd(position);
+        }
+        idx_t count = 0;
+        auto add = [&](idx_t from, idx_t to) {
+            from = std::max(from, begin);
+            to = std::min(to, end);
+            if (from < to) {
+                pieces[count++] = {from, to};
+            }
+        };
+        add(begin, out_begin);
+        if (frame_.exclude == FrameExclude::Ties) {
+            add(position, position + 1); // the row itself stays
+        }
+        add(out_end, end);
+        return count;
     }
 
 private:
@@ -302,17 +336,23 @@ void EvaluateFrameValue(const WindowFunction& function, const WindowLayout& layo
                                 "Argument for nth_value must be greater than zero");
             }
         }
+        FrameRange pieces[3];
+        idx_t piece_count = frames.Pieces(position, begin, end, pieces);
         std::optional<idx_t> found;
         if (function.kind == WindowFunctionKind::LastValue) {
-            for (idx_t i = end; i > begin && !found; i--) {
-                if (!function.ignore_nulls || IsValid(layout, value, i - 1)) {
-                    found = i - 1;
+            for (idx_t p = piece_count; p > 0 && !found; p--) {
+                for (idx_t i = pieces[p - 1].end; i > pieces[p - 1].begin && !found; i--) {
+                    if (!function.ignore_nulls || IsValid(layout, value, i - 1)) {
+                        found = i - 1;
+                    }
                 }
             }
         } else {
-            for (idx_t i = begin; i < end && !found; i++) {
-                if (!function.ignore_nulls || IsValid(layout, value, i)) {
-                    found = --n == 0 ? std::optional<idx_t>(i) : std::nullopt;
+            for (idx_t p = 0; p < piece_count && !found; p++) {
+                for (idx_t i = pieces[p].begin; i < pieces[p].end && !found; i++) {
+                    if (!function.ignore_nulls || IsValid(layout, value, i)) {
+                        found = --n == 0 ? std::optional<idx_t>(i) : std::nullopt;
+                    }
                 }
             }
         }
@@ -359,6 +399,17 @@ public:
             frames.Find(position, begin, end);
             idx_t row;
             Vector& result = output.At(position, row);
+            if (frames.Excludes()) {
+                // EXCLUDE: each row's frame has a hole of its own; no reuse.
+                ResetRunning();
+                FrameRange pieces[3];
+                idx_t count = frames.Pieces(position, begin, end, pieces);
+                for (idx_t p = 0; p < count; p++) {
+                    CombineRange(position, pieces[p].begin, pieces[p].end);
+                }
+                aggregate_.finalize(running_.data(), result, row);
+                continue;
+            }
             if (running && begin == previous_begin && end == previous_end) {
                 idx_t previous_row;
                 Vector& previous = output.At(position - 1, previous_row);
@@ -369,12 +420,7 @@ public:
                 CombineLeaves(previous_end, end);
             } else {
                 ResetRunning();
-                idx_t low = layout_.PartitionBegin(position);
-                if (end - begin > kDirectRows) {
-                    Tree(position).Combine(begin - low, end - low, running_.data());
-                } else {
-                    CombineLeaves(begin, end);
-                }
+                CombineRange(position, begin, end);
             }
             running = true;
             previous_begin = begin;
@@ -434,6 +480,17 @@ private:
     void CombineLeaves(idx_t begin, idx_t end) {
         for (idx_t position = begin; position < end; position++) {
             aggregate_.combine(Leaf(position), running_.data());
+        }
+    }
+
+    // Rows [begin, end) of `position`'s partition into the running state: directly when
+    // few, else through the partition's segment tree.
+    void CombineRange(idx_t position, idx_t begin, idx_t end) {
+        if (end - begin > kDirectRows) {
+            idx_t low = layout_.PartitionBegin(position);
+            Tree(position).Combine(begin - low, end - low, running_.data());
+        } else {
+            CombineLeaves(begin, end);
         }
     }
 

@@ -42,10 +42,15 @@ struct WindowFrameBound {
     std::optional<int64_t> constant = std::nullopt;
 };
 
+// EXCLUDE: rows taken out of every frame: none, the current row, its peer group, or its peers
+// but itself.
+enum class FrameExclude : uint8_t { NoOthers, CurrentRow, Group, Ties };
+
 struct WindowFrame {
     FrameUnit unit = FrameUnit::Range;
     WindowFrameBound start;
     WindowFrameBound end{FrameBoundKind::CurrentRow, 0};
+    FrameExclude exclude = FrameExclude::NoOthers;
 };
 
 // One window function of a WindowSink, over columns of the sink's input.

@@ -125,6 +125,7 @@ struct WindowSpec {
     FrameUnit unit = FrameUnit::Range;
     FrameBound start;
     FrameBound end{FrameBoundKind::CurrentRow, nullptr};
+    FrameExclude exclude = FrameExclude::NoOthers;
     SourceLocation location;
 
     // DuckDB's text of the clause, for the column name: "PARTITION BY a ORDER BY b".

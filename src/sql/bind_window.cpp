@@ -212,6 +212,7 @@ void Binder::BindWindowFrame(const WindowSpec& spec, const std::vector<BoundOrde
     window.unit = spec.unit;
     window.start = spec.start.kind;
     window.end = spec.end.kind;
+    window.exclude = spec.exclude;
     auto offset = [&](const FrameBound& bound) -> ExpressionPtr {
         if (!bound.offset) {
             return nullptr;

@@ -53,6 +53,7 @@ struct BoundWindow {
     FrameBoundKind end = FrameBoundKind::CurrentRow;
     ExpressionPtr start_offset = nullptr;
     ExpressionPtr end_offset = nullptr;
+    FrameExclude exclude = FrameExclude::NoOthers;
     bool ignore_nulls = false;
     LogicalType type = LogicalTypeId::BIGINT;
 };

@@ -104,11 +104,18 @@ std::shared_ptr<WindowSpec> Parser::ParseWindowSpec(SourceLocation location) {
         if (spec->start.kind == FrameBoundKind::CurrentRow && end_precedes) {
             Fail("frame starting from current row cannot have preceding rows", location);
         }
-        if (IsKeyword("EXCLUDE")) {
-            throw Exception(ErrorKind::NotImplemented,
-                            "not supported: EXCLUDE in a window frame, at line " +
-                                std::to_string(Peek().location.line) + ", column " +
-                                std::to_string(Peek().location.column));
+        if (AcceptKeyword("EXCLUDE")) {
+            if (IsKeyword("CURRENT") && IsKeyword("ROW", 1)) {
+                pos_ += 2;
+                spec->exclude = FrameExclude::CurrentRow;
+            } else if (AcceptKeyword("GROUP")) {
+                spec->exclude = FrameExclude::Group;
+            } else if (AcceptKeyword("TIES")) {
+                spec->exclude = FrameExclude::Ties;
+            } else {
+                ExpectKeyword("NO");
+                ExpectKeyword("OTHERS");
+            }
         }
     }
     return spec;

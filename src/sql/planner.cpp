@@ -531,6 +531,7 @@ Planned PhysicalPlanner::PlanWindow(LogicalOperator& op) {
         function.frame.unit = window.unit;
         function.frame.start.kind = window.start;
         function.frame.end.kind = window.end;
+        function.frame.exclude = window.exclude;
         auto offset = [&](const ExpressionPtr& expression, WindowFrameBound& bound) {
             if (!expression) {
                 return;
