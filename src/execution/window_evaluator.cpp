@@ -287,6 +287,9 @@ void EvaluateShift(const WindowFunction& function, const WindowLayout& layout,
                 continue;
             }
         }
+        // Offsets beyond any partition (up to the whole int64 range) leave it all the same.
+        constexpr int64_t kFar = int64_t(1) << 40;
+        offset = std::clamp<int64_t>(offset, -kFar, kFar);
         if (function.kind == WindowFunctionKind::Lag) {
             offset = -offset;
         }
