@@ -155,7 +155,8 @@ std::optional<BoundFunction> BindDatePart(const std::string& part, const Logical
             if (is_date) {
                 UnaryLoop<int32_t, double>(*args[0], count, result, [&](int32_t d, double& out) {
                     out = julian ? static_cast<double>(d) + 2440588.0
-                                 : static_cast<double>(d) * 86400.0;
+                                 : static_cast<double>(timestamp::FromDate(d)) /
+                                       dtime::kMicrosPerSecond;
                     return true;
                 });
             } else {
@@ -589,29 +590,19 @@ std::optional<BoundFunction> BindDateFunction(const std::string& name,
                     });
             }};
     }
-    if ((name == "epoch" || name == "epoch_ms") && arguments.size() == 1 &&
-        IsDateOrTimestamp(arguments[0])) {
-        // Seconds since 1970 as a DOUBLE; epoch_ms: whole milliseconds.
-        bool seconds = name == "epoch";
-        LogicalType result_type = seconds ? LogicalTypeId::DOUBLE : LogicalTypeId::BIGINT;
+    if (name == "epoch" && arguments.size() == 1 && IsDateOrTimestamp(arguments[0])) {
+        return BindDatePart("epoch", arguments[0]); // seconds since 1970, a DOUBLE
+    }
+    if (name == "epoch_ms" && arguments.size() == 1 && IsDateOrTimestamp(arguments[0])) {
         return BoundFunction{
             {LogicalTypeId::TIMESTAMP},
-            result_type,
-            [seconds](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
-                for (idx_t row = 0; row < count; row++) {
-                    idx_t v = IndexOf(*args[0], row);
-                    if (!args[0]->validity().RowIsValid(v)) {
-                        result.SetNull(row);
-                        continue;
-                    }
-                    int64_t micros = args[0]->data<int64_t>()[v];
-                    if (seconds) {
-                        result.data<double>()[row] =
-                            static_cast<double>(micros) / dtime::kMicrosPerSecond;
-                    } else {
-                        result.data<int64_t>()[row] = micros / 1000; // toward zero, as DuckDB
-                    }
-                }
+            LogicalTypeId::BIGINT,
+            [](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+                UnaryLoop<int64_t, int64_t>(
+                    *args[0], count, result, [](int64_t micros, int64_t& out) {
+                        out = micros / 1000; // whole milliseconds, toward zero, as DuckDB
+                        return true;
+                    });
             }};
     }
     if ((name == "date_add" || name == "date_sub") && arguments.size() == 2 &&

@@ -326,6 +326,52 @@ void WindowSink::SortBucket(const std::vector<std::unique_ptr<DataChunk>>& chunk
     entries.swap(split);
 }
 
+bool WindowSink::LayOut(const std::vector<std::unique_ptr<DataChunk>>& chunks,
+                        const std::vector<Entry>& entries, bool trust_hash,
+                        WindowLayout& layout) const {
+    idx_t n = entries.size();
+    layout.rows.clear();
+    layout.partition_start.clear();
+    layout.peer_start.clear();
+    layout.partition_of.resize(n);
+    layout.peer_of.resize(n);
+    for (const Entry& entry : entries) {
+        layout.rows.push_back(entry.location);
+    }
+    for (idx_t position = 0; position < n; position++) {
+        const Entry& entry = entries[position];
+        bool new_partition = position == 0 || entry.hash != entries[position - 1].hash;
+        if (!new_partition && !SameKeys(chunks, partition_columns_, entry, entries[position - 1])) {
+            if (trust_hash) {
+                return false; // two partitions share a hash
+            }
+            new_partition = true;
+        }
+        if (new_partition) {
+            layout.partition_start.push_back(static_cast<uint32_t>(position));
+        }
+        if (new_partition || !Peers(chunks, entry, entries[position - 1])) {
+            layout.peer_start.push_back(static_cast<uint32_t>(position));
+        }
+        layout.partition_of[position] = static_cast<uint32_t>(layout.partition_start.size() - 1);
+        layout.peer_of[position] = static_cast<uint32_t>(layout.peer_start.size() - 1);
+    }
+    layout.partition_start.push_back(static_cast<uint32_t>(n));
+    layout.peer_start.push_back(static_cast<uint32_t>(n));
+    return true;
+}
+
+bool WindowSink::SameKeys(const std::vector<std::unique_ptr<DataChunk>>& chunks,
+                          const std::vector<idx_t>& columns, const Entry& a, const Entry& b) {
+    for (idx_t column : columns) {
+        if (!RowsEqual(chunks[a.location.chunk]->column(column), a.location.row,
+                       chunks[b.location.chunk]->column(column), b.location.row)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 bool WindowSink::Peers(const std::vector<std::unique_ptr<DataChunk>>& chunks, const Entry& a,
                        const Entry& b) const {
     for (idx_t k = 0; k < order_keys_.size(); k++) {
@@ -410,56 +456,13 @@ std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) 
     }
     WindowLayout layout;
     layout.chunks = &chunks;
-    // Partitions and peer groups: where the keys change.
-    auto same = [&](const std::vector<idx_t>& columns, idx_t a, idx_t b) {
-        for (idx_t column : columns) {
-            idx_t a_row, b_row;
-            const Vector& left = layout.At(column, a, a_row);
-            const Vector& right = layout.At(column, b, b_row);
-            if (!RowsEqual(left, a_row, right, b_row)) {
-                return false;
-            }
-        }
-        return true;
-    };
-    idx_t n = entries.size();
     // Rows of one hash are taken to be one partition; should two partitions' keys share a
     // hash, the bucket is sorted again comparing the keys themselves.
-    bool trusted = true;
-    for (idx_t position = 0; position < n; position++) {
-        if (position == 0) {
-            layout.rows.clear();
-            layout.partition_start.clear();
-            layout.peer_start.clear();
-            layout.partition_of.resize(n);
-            layout.peer_of.resize(n);
-            for (const Entry& entry : entries) {
-                layout.rows.push_back(entry.location);
-            }
-        }
-        const Entry& entry = entries[position];
-        bool new_partition = position == 0 || entry.hash != entries[position - 1].hash;
-        if (!new_partition && !same(partition_columns_, position, position - 1)) {
-            if (trusted) {
-                SortBucket(chunks, entries, false);
-                trusted = false;
-                position = static_cast<idx_t>(-1); // lay out the bucket again
-                continue;
-            }
-            new_partition = true;
-        }
-        if (new_partition) {
-            layout.partition_start.push_back(static_cast<uint32_t>(position));
-        }
-        bool new_peer = new_partition || !Peers(chunks, entry, entries[position - 1]);
-        if (new_peer) {
-            layout.peer_start.push_back(static_cast<uint32_t>(position));
-        }
-        layout.partition_of[position] = static_cast<uint32_t>(layout.partition_start.size() - 1);
-        layout.peer_of[position] = static_cast<uint32_t>(layout.peer_start.size() - 1);
+    if (!LayOut(chunks, entries, true, layout)) {
+        SortBucket(chunks, entries, false);
+        LayOut(chunks, entries, false, layout);
     }
-    layout.partition_start.push_back(static_cast<uint32_t>(n));
-    layout.peer_start.push_back(static_cast<uint32_t>(n));
+    idx_t n = entries.size();
 
     std::vector<LogicalType> types = OutputTypes();
     for (idx_t start = 0; start < n; start += kVectorSize) {

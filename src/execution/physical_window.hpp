@@ -1,6 +1,7 @@
 #pragma once
 
 #include "execution/physical_order.hpp"
+#include "execution/window_evaluator.hpp"
 #include "execution/window_function.hpp"
 #include "memory/memory_manager.hpp"
 #include "memory/memory_statistics.hpp"
@@ -65,6 +66,13 @@ private:
     bool PrefixDecides(idx_t key, uint64_t prefix) const {
         return exact_prefix_[key] && prefix != 0 && prefix != ~uint64_t(0);
     }
+    // Lays out a sorted bucket's partitions and peer groups. With `trust_hash`, false when two
+    // partitions turn out to share a hash (the bucket must be sorted by its keys then).
+    bool LayOut(const std::vector<std::unique_ptr<DataChunk>>& chunks,
+                const std::vector<Entry>& entries, bool trust_hash, WindowLayout& layout) const;
+    // Whether two entries' rows are equal in `columns` (NULL equal to NULL).
+    static bool SameKeys(const std::vector<std::unique_ptr<DataChunk>>& chunks,
+                         const std::vector<idx_t>& columns, const Entry& a, const Entry& b);
     // Whether the entries at `a` and `b` of a sorted bucket are peers in the ORDER BY keys.
     bool Peers(const std::vector<std::unique_ptr<DataChunk>>& chunks, const Entry& a,
                const Entry& b) const;

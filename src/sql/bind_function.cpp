@@ -245,26 +245,8 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
     aggregate_ = context;
     from_plan_ = saved_from;
     no_aggregates_reason_ = reason;
-    auto function = BindAggregateFunction(name, types);
-    if (!function) {
-        std::string shown;
-        for (size_t i = 0; i < types.size(); i++) {
-            shown += (i ? ", " : "") + types[i].ToString();
-        }
-        Fail(ErrorKind::Binder,
-             "No function matches the given name and argument types '" + name + "(" + shown +
-                 ")'. You might need to add explicit type casts.",
-             expression.location);
-    }
-    for (size_t i = 0; i < arguments.size(); i++) {
-        arguments[i] = CastTo(std::move(arguments[i]), function->argument_types[i]);
-    }
-    bool distinct = expression.distinct && name != "min" && name != "max" && !arguments.empty();
-    if (distinct && arguments.size() > 1) {
-        Fail(ErrorKind::NotImplemented,
-             "not supported: DISTINCT in " + name + "() with more than one argument",
-             expression.location);
-    }
+    auto [function, distinct] =
+        ResolveAggregate(name, types, arguments, expression.distinct, expression.location);
     std::string key = name + (distinct ? "(DISTINCT " : "(");
     for (const auto& argument : arguments) {
         key += argument->ToString() + "," + argument->type.ToString() + ";";
@@ -278,12 +260,39 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
     }
     if (index == context->keys.size()) {
         context->keys.push_back(key);
-        aggregate.aggregates.push_back({std::move(*function), std::move(arguments), distinct});
+        aggregate.aggregates.push_back({std::move(function), std::move(arguments), distinct});
         binding_names_[{aggregate.aggregate_index, index}] = expression.ToString();
     }
     return {MakeBoundColumn({aggregate.aggregate_index, index},
                             aggregate.aggregates[index].function.return_type),
             LiteralOrigin::None};
+}
+
+Binder::ResolvedAggregate Binder::ResolveAggregate(const std::string& name,
+                                                   const std::vector<LogicalType>& types,
+                                                   std::vector<ExpressionPtr>& arguments,
+                                                   bool distinct, SourceLocation location) {
+    auto function = BindAggregateFunction(name, types);
+    if (!function) {
+        std::string shown;
+        for (size_t i = 0; i < types.size(); i++) {
+            shown += (i ? ", " : "") + types[i].ToString();
+        }
+        Fail(ErrorKind::Binder,
+             "No function matches the given name and argument types '" + name + "(" + shown +
+                 ")'. You might need to add explicit type casts.",
+             location);
+    }
+    for (size_t i = 0; i < arguments.size(); i++) {
+        arguments[i] = CastTo(std::move(arguments[i]), function->argument_types[i]);
+    }
+    // DISTINCT changes nothing for min and max.
+    distinct = distinct && name != "min" && name != "max" && !arguments.empty();
+    if (distinct && arguments.size() > 1) {
+        Fail(ErrorKind::NotImplemented,
+             "not supported: DISTINCT in " + name + "() with more than one argument", location);
+    }
+    return {std::move(*function), distinct};
 }
 
 Binder::Bound Binder::BindGrouping(const ParsedExpression& expression,

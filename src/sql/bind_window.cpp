@@ -71,35 +71,15 @@ Binder::Bound Binder::BindWindow(const ParsedExpression& expression) {
         for (const auto& argument : window.arguments) {
             types.push_back(argument->type);
         }
-        auto function = BindAggregateFunction(window.name, types);
-        if (!function) {
-            std::string shown;
-            for (size_t i = 0; i < types.size(); i++) {
-                shown += (i ? ", " : "") + types[i].ToString();
-            }
-            Fail(ErrorKind::Binder,
-                 "No function matches the given name and argument types '" + window.name + "(" +
-                     shown + ")'. You might need to add explicit type casts.",
-                 expression.location);
-        }
-        for (size_t i = 0; i < window.arguments.size(); i++) {
-            window.arguments[i] =
-                CastTo(std::move(window.arguments[i]), function->argument_types[i]);
-        }
+        auto [function, distinct] = ResolveAggregate(window.name, types, window.arguments,
+                                                     expression.distinct, expression.location);
         if (expression.filter) {
             window.filter = CastTo(BindWindowInput(*expression.filter), LogicalTypeId::BOOLEAN);
         }
         window.kind = WindowFunctionKind::Aggregate;
-        window.type = function->return_type;
-        bool distinct = expression.distinct && window.name != "min" && window.name != "max" &&
-                        !window.arguments.empty();
-        if (distinct && window.arguments.size() > 1) {
-            Fail(ErrorKind::NotImplemented,
-                 "not supported: DISTINCT in " + window.name + "() with more than one argument",
-                 expression.location);
-        }
+        window.type = function.return_type;
         // DISTINCT: each frame's set of values (the rows' sets combined).
-        window.aggregate = distinct ? MakeDistinct(std::move(*function)) : std::move(*function);
+        window.aggregate = distinct ? MakeDistinct(std::move(function)) : std::move(function);
     } else if (auto kind = WindowFunctionKindOf(window.name)) {
         if (expression.filter || expression.distinct) {
             Fail(ErrorKind::Binder,

@@ -159,6 +159,16 @@ private:
     Bound BindCast(const ParsedExpression& expression);
     Bound BindFunction(const ParsedExpression& expression);
     Bound BindAggregate(const ParsedExpression& expression);
+    // The aggregate `name` for argument `types`, `arguments` cast to what it takes (an error
+    // naming the types when none fits), and whether DISTINCT applies (not to min and max).
+    struct ResolvedAggregate {
+        AggregateFunction function;
+        bool distinct;
+    };
+    ResolvedAggregate ResolveAggregate(const std::string& name,
+                                       const std::vector<LogicalType>& types,
+                                       std::vector<ExpressionPtr>& arguments, bool distinct,
+                                       SourceLocation location);
     // current_date (a DATE) or current_timestamp / now() (a TIMESTAMP WITH TIME ZONE): when
     // the statement began, the same everywhere in it.
     ExpressionPtr CurrentTime(bool date_only);
