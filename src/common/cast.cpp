@@ -2,6 +2,7 @@
 
 #include "common/date_time.hpp"
 #include "common/exception.hpp"
+#include "common/nested_text.hpp"
 #include "common/number_format.hpp"
 #include "common/string_util.hpp"
 
@@ -276,6 +277,10 @@ bool CastNumeric(const Value& value, const LogicalType& target, Value& result) {
 bool CastFromString(std::string_view text, const LogicalType& target, Value& result) {
     std::string_view trimmed = Trim(text);
     switch (target.id()) {
+    case LogicalTypeId::LIST:
+    case LogicalTypeId::STRUCT:
+    case LogicalTypeId::MAP:
+        return ParseNestedText(text, target, result);
     case LogicalTypeId::VARCHAR:
         result = Value::Varchar(std::string(text));
         return true;
@@ -464,6 +469,39 @@ bool TemporalCast(const Value& value, const LogicalType& target, Value& result) 
     return false;
 }
 
+// LIST to LIST and MAP to MAP element by element, STRUCT to STRUCT field by field in order
+// (the target's names win).
+bool NestedCast(const Value& value, const LogicalType& target, Value& result) {
+    const LogicalType& source = value.type();
+    std::vector<Value> children;
+    if (source.id() == LogicalTypeId::STRUCT) {
+        if (target.id() != LogicalTypeId::STRUCT ||
+            source.fields().size() != target.fields().size()) {
+            return false;
+        }
+        for (idx_t i = 0; i < target.fields().size(); i++) {
+            Value field;
+            if (!TryCastValue(value.children()[i], target.fields()[i].type, field)) {
+                return false;
+            }
+            children.push_back(std::move(field));
+        }
+    } else {
+        if (target.id() != source.id()) {
+            return false;
+        }
+        for (const Value& element : value.children()) {
+            Value cast;
+            if (!TryCastValue(element, target.element(), cast)) {
+                return false;
+            }
+            children.push_back(std::move(cast));
+        }
+    }
+    result = Value::Nested(target, std::move(children));
+    return true;
+}
+
 } // namespace
 
 bool CastExists(const LogicalType& source, const LogicalType& target) {
@@ -471,6 +509,23 @@ bool CastExists(const LogicalType& source, const LogicalType& target) {
     if (source == target || from == LogicalTypeId::SQLNULL || from == LogicalTypeId::VARCHAR ||
         to == LogicalTypeId::VARCHAR) {
         return true;
+    }
+    if (source.IsNested() || target.IsNested()) {
+        if (from != to) {
+            return false;
+        }
+        if (from == LogicalTypeId::STRUCT) {
+            if (source.fields().size() != target.fields().size()) {
+                return false;
+            }
+            for (idx_t i = 0; i < source.fields().size(); i++) {
+                if (!CastExists(source.fields()[i].type, target.fields()[i].type)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return CastExists(source.element(), target.element());
     }
     bool from_number = source.IsNumeric() || from == LogicalTypeId::BOOLEAN;
     bool to_number = target.IsNumeric() || to == LogicalTypeId::BOOLEAN;
@@ -509,6 +564,9 @@ bool TryCastValue(const Value& value, const LogicalType& target, Value& result) 
     }
     if (source.id() == LogicalTypeId::VARCHAR) {
         return CastFromString(value.GetString(), target, result);
+    }
+    if (source.IsNested() || target.IsNested()) {
+        return NestedCast(value, target, result);
     }
     bool from_number = source.IsNumeric() || IsIntegerLike(source);
     bool to_number = target.IsNumeric() || target.id() == LogicalTypeId::BOOLEAN;

@@ -39,6 +39,13 @@ decltype(auto) DispatchPhysical(PhysicalType type, F&& f) {
         return f(double{});
     case PhysicalType::VARCHAR:
         return f(string_t{});
+    case PhysicalType::LIST:
+    case PhysicalType::STRUCT:
+        break;
+    }
+    if (type == PhysicalType::LIST || type == PhysicalType::STRUCT) {
+        throw Exception(ErrorKind::NotImplemented,
+                        "not supported: this operation on LIST, STRUCT or MAP values");
     }
     throw Exception(ErrorKind::Internal, "unhandled physical type");
 }

@@ -3,6 +3,8 @@
 #include "common/exception.hpp"
 #include "common/string_type.hpp"
 
+#include <cctype>
+
 namespace sluice {
 
 LogicalType LogicalType::Decimal(uint8_t width, uint8_t scale) {
@@ -20,6 +22,92 @@ LogicalType LogicalType::Decimal(uint8_t width, uint8_t scale) {
     type.scale_ = scale;
     return type;
 }
+
+LogicalType LogicalType::List(const LogicalType& element) {
+    LogicalType type(LogicalTypeId::LIST);
+    type.children_ = std::make_shared<const std::vector<StructField>>(
+        std::vector<StructField>{StructField{"", element}});
+    return type;
+}
+
+LogicalType LogicalType::Struct(std::vector<StructField> fields) {
+    LogicalType type(LogicalTypeId::STRUCT);
+    type.children_ = std::make_shared<const std::vector<StructField>>(std::move(fields));
+    return type;
+}
+
+LogicalType LogicalType::Map(const LogicalType& key, const LogicalType& value) {
+    LogicalType type(LogicalTypeId::MAP);
+    LogicalType entry = Struct({StructField{"key", key}, StructField{"value", value}});
+    type.children_ = std::make_shared<const std::vector<StructField>>(
+        std::vector<StructField>{StructField{"", entry}});
+    return type;
+}
+
+const LogicalType& LogicalType::element() const {
+    if ((id_ != LogicalTypeId::LIST && id_ != LogicalTypeId::MAP) || !children_) {
+        throw Exception(ErrorKind::Internal, "element type asked of " + ToString());
+    }
+    return (*children_)[0].type;
+}
+
+const std::vector<StructField>& LogicalType::fields() const {
+    if (id_ != LogicalTypeId::STRUCT || !children_) {
+        throw Exception(ErrorKind::Internal, "struct fields asked of " + ToString());
+    }
+    return *children_;
+}
+
+const LogicalType& LogicalType::key() const {
+    return element().fields()[0].type;
+}
+
+const LogicalType& LogicalType::value() const {
+    return element().fields()[1].type;
+}
+
+namespace {
+
+// A struct field's name as DuckDB prints it in a type: bare when it is a plain lower-case
+// identifier, double-quoted otherwise.
+std::string FieldName(const std::string& name) {
+    bool bare = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+    for (char c : name) {
+        bare = bare && (std::islower(static_cast<unsigned char>(c)) ||
+                        std::isdigit(static_cast<unsigned char>(c)) || c == '_');
+    }
+    if (bare) {
+        return name;
+    }
+    std::string quoted = "\"";
+    for (char c : name) {
+        quoted += c;
+        if (c == '"') {
+            quoted += '"';
+        }
+    }
+    return quoted + "\"";
+}
+
+// STRUCT(a INTEGER, ...), MAP(K, V) or T[], each child spelled by `spell`.
+template <class Spell>
+std::string NestedName(const LogicalType& type, const char* struct_word, const char* map_word,
+                       Spell spell) {
+    if (type.id() == LogicalTypeId::LIST) {
+        return spell(type.element()) + "[]";
+    }
+    if (type.id() == LogicalTypeId::MAP) {
+        return std::string(map_word) + "(" + spell(type.key()) + ", " + spell(type.value()) + ")";
+    }
+    std::string name = std::string(struct_word) + "(";
+    for (size_t i = 0; i < type.fields().size(); i++) {
+        name +=
+            (i ? ", " : "") + FieldName(type.fields()[i].name) + " " + spell(type.fields()[i].type);
+    }
+    return name + ")";
+}
+
+} // namespace
 
 bool LogicalType::IsInteger() const {
     switch (id_) {
@@ -91,6 +179,11 @@ std::string LogicalType::ToString() const {
         return "UUID";
     case LogicalTypeId::INTERVAL:
         return "INTERVAL";
+    case LogicalTypeId::LIST:
+    case LogicalTypeId::STRUCT:
+    case LogicalTypeId::MAP:
+        return NestedName(*this, "STRUCT", "MAP",
+                          [](const LogicalType& child) { return child.ToString(); });
     }
     return "UNKNOWN";
 }
@@ -119,6 +212,11 @@ std::string LogicalType::DisplayName() const {
         return "uint64";
     case LogicalTypeId::DECIMAL:
         return "decimal(" + std::to_string(width_) + "," + std::to_string(scale_) + ")";
+    case LogicalTypeId::LIST:
+    case LogicalTypeId::STRUCT:
+    case LogicalTypeId::MAP:
+        return NestedName(*this, "struct", "map",
+                          [](const LogicalType& child) { return child.DisplayName(); });
     default: {
         std::string name = ToString();
         for (char& c : name) {
@@ -150,6 +248,10 @@ idx_t PhysicalTypeSize(PhysicalType type) {
         return 16;
     case PhysicalType::VARCHAR:
         return sizeof(string_t);
+    case PhysicalType::LIST:
+        return sizeof(list_entry_t);
+    case PhysicalType::STRUCT:
+        return 0;
     }
     return 0;
 }

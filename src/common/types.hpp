@@ -2,7 +2,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace sluice {
 
@@ -36,6 +38,9 @@ enum class LogicalTypeId : uint8_t {
     BLOB,
     UUID,     // 128 bits; stored with the top bit flipped so that int128 order is byte order
     INTERVAL, // interval_t (months, days, micros) in a 16-byte slot
+    LIST,     // a variable number of values of one child type
+    STRUCT,   // named fields, each of its own type
+    MAP,      // a LIST of STRUCT(key, value) entries
 };
 
 // How a value is laid out in a vector. Several logical types share one layout
@@ -54,7 +59,18 @@ enum class PhysicalType : uint8_t {
     FLOAT,
     DOUBLE,
     VARCHAR, // string_t; BLOB uses it too
+    LIST,    // list_entry_t per row, the elements in a child vector (MAP too)
+    STRUCT,  // no data of its own: one child vector per field
 };
+
+// Where a row's elements sit in the child vector of a LIST vector.
+struct list_entry_t {
+    uint64_t offset;
+    uint64_t length;
+};
+
+class LogicalType;
+struct StructField;
 
 class LogicalType {
 public:
@@ -62,6 +78,9 @@ public:
     LogicalType(LogicalTypeId id) : id_(id) {} // NOLINT: implicit for brevity, like an enum
 
     static LogicalType Decimal(uint8_t width, uint8_t scale);
+    static LogicalType List(const LogicalType& element);
+    static LogicalType Struct(std::vector<StructField> fields);
+    static LogicalType Map(const LogicalType& key, const LogicalType& value);
 
     LogicalTypeId id() const { return id_; }
     uint8_t width() const { return width_; }
@@ -72,22 +91,59 @@ public:
     bool IsInteger() const; // signed or unsigned
     bool IsUnsigned() const;
     bool IsFloating() const { return id_ == LogicalTypeId::FLOAT || id_ == LogicalTypeId::DOUBLE; }
+    bool IsNested() const {
+        return id_ == LogicalTypeId::LIST || id_ == LogicalTypeId::STRUCT ||
+               id_ == LogicalTypeId::MAP;
+    }
+    // The element type of a LIST; a MAP's element is its STRUCT(key, value) entry.
+    const LogicalType& element() const;
+    // The fields of a STRUCT.
+    const std::vector<StructField>& fields() const;
+    // A MAP's key and value types.
+    const LogicalType& key() const;
+    const LogicalType& value() const;
 
     // SQL spelling: INTEGER, DECIMAL(12,1), VARCHAR ...
     std::string ToString() const;
     // The lower-case spelling DuckDB's box renderer prints under column names: int32, varchar ...
     std::string DisplayName() const;
 
-    bool operator==(const LogicalType& other) const {
-        return id_ == other.id_ && width_ == other.width_ && scale_ == other.scale_;
-    }
+    bool operator==(const LogicalType& other) const;
     bool operator!=(const LogicalType& other) const { return !(*this == other); }
 
 private:
     LogicalTypeId id_ = LogicalTypeId::SQLNULL;
     uint8_t width_ = 0;
     uint8_t scale_ = 0;
+    // LIST and MAP: one unnamed field, the element; STRUCT: its fields. Shared and immutable, so
+    // that copying a type stays cheap.
+    std::shared_ptr<const std::vector<StructField>> children_;
 };
+
+struct StructField {
+    std::string name;
+    LogicalType type;
+};
+
+inline bool LogicalType::operator==(const LogicalType& other) const {
+    if (id_ != other.id_ || width_ != other.width_ || scale_ != other.scale_) {
+        return false;
+    }
+    if (children_ == other.children_) {
+        return true;
+    }
+    if (!children_ || !other.children_ || children_->size() != other.children_->size()) {
+        return false;
+    }
+    for (size_t i = 0; i < children_->size(); i++) {
+        const StructField& a = (*children_)[i];
+        const StructField& b = (*other.children_)[i];
+        if (a.name != b.name || a.type != b.type) {
+            return false;
+        }
+    }
+    return true;
+}
 
 inline PhysicalType LogicalType::physical() const {
     switch (id_) {
@@ -137,6 +193,11 @@ inline PhysicalType LogicalType::physical() const {
     case LogicalTypeId::VARCHAR:
     case LogicalTypeId::BLOB:
         return PhysicalType::VARCHAR;
+    case LogicalTypeId::LIST:
+    case LogicalTypeId::MAP:
+        return PhysicalType::LIST;
+    case LogicalTypeId::STRUCT:
+        return PhysicalType::STRUCT;
     }
     return PhysicalType::INT32;
 }

@@ -34,6 +34,12 @@ public:
         }
     }
     void Reset() { bits_.clear(); }
+    // Keeps the bits of a vector whose capacity grows; new rows are valid.
+    void Grow(idx_t capacity) {
+        if (!bits_.empty()) {
+            bits_.resize((capacity + 63) / 64, ~uint64_t(0));
+        }
+    }
 
 private:
     std::vector<uint64_t> bits_;

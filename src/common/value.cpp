@@ -3,6 +3,8 @@
 #include "common/date_time.hpp"
 #include "common/number_format.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 
@@ -73,11 +75,88 @@ Value Value::Interval(interval_t interval) {
     return value;
 }
 
+Value Value::Nested(LogicalType type, std::vector<Value> children) {
+    Value value;
+    value.type_ = std::move(type);
+    value.is_null_ = false;
+    value.children_ = std::move(children);
+    return value;
+}
+
 interval_t Value::GetInterval() const {
     interval_t interval;
     std::memcpy(&interval, &integer_, sizeof(interval));
     return interval;
 }
+
+namespace {
+
+// Whether a value's text needs quotes inside a nested value's text, as DuckDB decides: when it
+// is empty, is "NULL" in any case, starts or ends with white space, or holds a character that
+// the nested syntax uses.
+bool NeedsQuotes(const std::string& text) {
+    if (text.empty() || std::isspace(static_cast<unsigned char>(text.front())) ||
+        std::isspace(static_cast<unsigned char>(text.back()))) {
+        return true;
+    }
+    if (text.size() == 4 && (text[0] | 0x20) == 'n' && (text[1] | 0x20) == 'u' &&
+        (text[2] | 0x20) == 'l' && (text[3] | 0x20) == 'l') {
+        return true;
+    }
+    return text.find_first_of("[]{}(),:='\"") != std::string::npos;
+}
+
+std::string QuotedText(const std::string& text);
+
+// A child value's text inside a list, struct or map.
+std::string ChildText(const Value& child) {
+    if (child.IsNull() || child.type().IsNested()) {
+        return child.ToString();
+    }
+    std::string text = child.ToString();
+    return NeedsQuotes(text) ? QuotedText(text) : text;
+}
+
+// 'text', with quotes and backslashes escaped by a backslash.
+std::string QuotedText(const std::string& text) {
+    std::string quoted = "'";
+    for (char c : text) {
+        if (c == '\'' || c == '\\') {
+            quoted += '\\';
+        }
+        quoted += c;
+    }
+    return quoted + "'";
+}
+
+std::string NestedText(const Value& value) {
+    const std::vector<Value>& children = value.children();
+    std::string text;
+    switch (value.type().id()) {
+    case LogicalTypeId::LIST:
+        text = "[";
+        for (idx_t i = 0; i < children.size(); i++) {
+            text += (i ? ", " : "") + ChildText(children[i]);
+        }
+        return text + "]";
+    case LogicalTypeId::MAP:
+        text = "{";
+        for (idx_t i = 0; i < children.size(); i++) {
+            text += (i ? ", " : "") + ChildText(children[i].children()[0]) + "=" +
+                    ChildText(children[i].children()[1]);
+        }
+        return text + "}";
+    default:
+        text = "{";
+        for (idx_t i = 0; i < children.size(); i++) {
+            text += (i ? ", " : "") + QuotedText(value.type().fields()[i].name) + ": " +
+                    ChildText(children[i]);
+        }
+        return text + "}";
+    }
+}
+
+} // namespace
 
 std::string Value::ToString() const {
     if (is_null_) {
@@ -122,11 +201,34 @@ std::string Value::ToString() const {
         return FormatUuid(integer_);
     case LogicalTypeId::INTERVAL:
         return interval::ToString(GetInterval());
+    case LogicalTypeId::LIST:
+    case LogicalTypeId::STRUCT:
+    case LogicalTypeId::MAP:
+        return NestedText(*this);
     }
     return "?";
 }
 
 int Value::Compare(const Value& other) const {
+    if (type_.IsNested()) {
+        idx_t common = std::min(children_.size(), other.children_.size());
+        for (idx_t i = 0; i < common; i++) {
+            const Value& a = children_[i];
+            const Value& b = other.children_[i];
+            if (a.is_null_ || b.is_null_) {
+                if (a.is_null_ != b.is_null_) {
+                    return a.is_null_ ? 1 : -1;
+                }
+                continue;
+            }
+            if (int order = a.Compare(b)) {
+                return order;
+            }
+        }
+        return children_.size() < other.children_.size()   ? -1
+               : children_.size() > other.children_.size() ? 1
+                                                           : 0;
+    }
     if (type_.IsFloating()) {
         bool nan = std::isnan(double_), other_nan = std::isnan(other.double_);
         if (nan || other_nan) {
@@ -145,8 +247,8 @@ bool Value::operator==(const Value& other) const {
     if (type_ != other.type_ || is_null_ != other.is_null_) {
         return false;
     }
-    return is_null_ ||
-           (integer_ == other.integer_ && double_ == other.double_ && string_ == other.string_);
+    return is_null_ || (integer_ == other.integer_ && double_ == other.double_ &&
+                        string_ == other.string_ && children_ == other.children_);
 }
 
 } // namespace sluice

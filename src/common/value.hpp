@@ -4,6 +4,7 @@
 #include "common/types.hpp"
 
 #include <string>
+#include <vector>
 
 namespace sluice {
 
@@ -21,6 +22,9 @@ public:
     static Value Varchar(std::string value);
     static Value Blob(std::string bytes);
     static Value Interval(interval_t interval);
+    // A LIST or MAP (its elements; a MAP's are STRUCT(key, value) values) or a STRUCT (its
+    // fields, in order).
+    static Value Nested(LogicalType type, std::vector<Value> children);
 
     const LogicalType& type() const { return type_; }
     bool IsNull() const { return is_null_; }
@@ -31,13 +35,16 @@ public:
     double GetDouble() const { return double_; }
     const std::string& GetString() const { return string_; }
     interval_t GetInterval() const;
+    const std::vector<Value>& children() const { return children_; }
 
-    // DuckDB's text form of the value; NULL prints as "NULL".
+    // DuckDB's text form of the value (its cast to VARCHAR); NULL prints as "NULL". Lists print
+    // as [1, 2], structs as {'a': 1}, maps as {k=v}, their strings quoted where needed.
     std::string ToString() const;
 
     bool operator==(const Value& other) const;
     // Orders two non-NULL values of the same type: negative, zero or positive. Strings and blobs
-    // compare as unsigned bytes; NaN sorts above every other floating-point value.
+    // compare as unsigned bytes; NaN sorts above every other floating-point value; lists and
+    // structs compare element by element, a NULL element above any value, a prefix first.
     int Compare(const Value& other) const;
 
 private:
@@ -46,6 +53,7 @@ private:
     hugeint_t integer_ = 0;
     double double_ = 0;
     std::string string_;
+    std::vector<Value> children_;
 };
 
 } // namespace sluice

@@ -2,6 +2,7 @@
 
 #include "common/exception.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace sluice {
@@ -10,6 +11,76 @@ Vector::Vector(LogicalType type, idx_t capacity)
     : type_(type), capacity_(capacity),
       // Uninitialised: every row is written before it is read, and NULL rows are never read.
       data_(new uint8_t[PhysicalTypeSize(type.physical()) * (capacity == 0 ? 1 : capacity)]) {
+    MakeChildren();
+}
+
+void Vector::MakeChildren() {
+    children_.clear();
+    list_size_ = 0;
+    if (type_.physical() == PhysicalType::LIST) {
+        children_.push_back(std::make_shared<Vector>(type_.element(), capacity_));
+    } else if (type_.physical() == PhysicalType::STRUCT) {
+        for (const StructField& field : type_.fields()) {
+            children_.push_back(std::make_shared<Vector>(field.type, capacity_));
+        }
+    }
+}
+
+void Vector::SetNull(idx_t row) {
+    validity_.SetInvalid(row, capacity_);
+    if (type_.physical() == PhysicalType::LIST) {
+        data<list_entry_t>()[row] = list_entry_t{0, 0};
+    } else if (type_.physical() == PhysicalType::STRUCT) {
+        for (auto& child : children_) {
+            child->SetNull(row);
+        }
+    }
+}
+
+void Vector::SetVectorType(VectorType type) {
+    vector_type_ = type;
+    if (type_.physical() == PhysicalType::STRUCT) {
+        for (auto& child : children_) {
+            child->SetVectorType(type);
+        }
+    }
+}
+
+void Vector::Grow(idx_t capacity) {
+    if (capacity <= capacity_) {
+        return;
+    }
+    idx_t width = PhysicalTypeSize(type_.physical());
+    std::shared_ptr<uint8_t[]> grown(new uint8_t[width * capacity]);
+    std::memcpy(grown.get(), data_.get(), width * capacity_);
+    data_ = std::move(grown);
+    capacity_ = capacity;
+    validity_.Grow(capacity);
+    if (type_.physical() == PhysicalType::STRUCT) {
+        for (auto& child : children_) {
+            child->Grow(capacity);
+        }
+    }
+}
+
+idx_t Vector::ReserveElements(idx_t count) {
+    Vector& elements = list_child();
+    idx_t start = list_size_;
+    if (start + count > elements.capacity()) {
+        elements.Grow(std::max(start + count, 2 * elements.capacity()));
+    }
+    list_size_ += count;
+    return start;
+}
+
+list_entry_t Vector::AppendElements(const Vector& source_elements, idx_t offset, idx_t length) {
+    idx_t start = ReserveElements(length);
+    std::vector<idx_t> rows(length);
+    for (idx_t i = 0; i < length; i++) {
+        rows[i] = offset + i;
+    }
+    list_child().Gather(source_elements, rows.data(), length, start);
+    return list_entry_t{start, length};
 }
 
 void Vector::Reference(const Vector& other) {
@@ -23,6 +94,8 @@ void Vector::Reference(const Vector& other) {
     validity_ = other.validity_;
     heap_ = other.heap_;
     owners_ = other.owners_;
+    children_ = other.children_;
+    list_size_ = other.list_size_;
 }
 
 StringHeap& Vector::string_heap() {
@@ -82,6 +155,20 @@ void Vector::SetValue(idx_t row, const Value& value) {
     case PhysicalType::VARCHAR:
         data<string_t>()[row] = AddString(value.GetString());
         break;
+    case PhysicalType::LIST: {
+        const std::vector<Value>& elements = value.children();
+        idx_t start = ReserveElements(elements.size());
+        for (idx_t i = 0; i < elements.size(); i++) {
+            list_child().SetValue(start + i, elements[i]);
+        }
+        data<list_entry_t>()[row] = list_entry_t{start, elements.size()};
+        break;
+    }
+    case PhysicalType::STRUCT:
+        for (idx_t field = 0; field < children_.size(); field++) {
+            children_[field]->SetValue(row, value.children()[field]);
+        }
+        break;
     }
 }
 
@@ -117,12 +204,28 @@ Value Vector::GetValue(idx_t row) const {
         return type_.id() == LogicalTypeId::BLOB ? Value::Blob(std::move(text))
                                                  : Value::Varchar(std::move(text));
     }
+    case PhysicalType::LIST: {
+        list_entry_t entry = data<list_entry_t>()[index];
+        std::vector<Value> elements;
+        elements.reserve(entry.length);
+        for (idx_t i = 0; i < entry.length; i++) {
+            elements.push_back(list_child().GetValue(entry.offset + i));
+        }
+        return Value::Nested(type_, std::move(elements));
+    }
+    case PhysicalType::STRUCT: {
+        std::vector<Value> fields;
+        for (const auto& child : children_) {
+            fields.push_back(child->GetValue(index));
+        }
+        return Value::Nested(type_, std::move(fields));
+    }
     }
     throw Exception(ErrorKind::Internal, "unhandled physical type in Vector::GetValue");
 }
 
 void Vector::SetConstant(const Value& value) {
-    vector_type_ = VectorType::CONSTANT;
+    SetVectorType(VectorType::CONSTANT);
     validity_.Reset();
     SetValue(0, value);
 }
@@ -132,6 +235,11 @@ void Vector::Flatten(idx_t count) {
         return;
     }
     vector_type_ = VectorType::FLAT;
+    if (type_.physical() == PhysicalType::STRUCT) {
+        for (auto& child : children_) {
+            child->Flatten(count);
+        }
+    }
     if (!validity_.RowIsValid(0)) {
         for (idx_t row = 0; row < count; row++) {
             validity_.SetInvalid(row, capacity_);
@@ -153,6 +261,18 @@ void Vector::CopyRow(const Vector& source, idx_t source_row, idx_t target_row) {
     validity_.SetValid(target_row);
     if (type_.physical() == PhysicalType::VARCHAR) {
         data<string_t>()[target_row] = AddString(source.data<string_t>()[index].view());
+        return;
+    }
+    if (type_.physical() == PhysicalType::LIST) {
+        list_entry_t entry = source.data<list_entry_t>()[index];
+        data<list_entry_t>()[target_row] =
+            AppendElements(source.list_child(), entry.offset, entry.length);
+        return;
+    }
+    if (type_.physical() == PhysicalType::STRUCT) {
+        for (idx_t field = 0; field < children_.size(); field++) {
+            children_[field]->CopyRow(*source.children_[field], source_row, target_row);
+        }
         return;
     }
     idx_t width = PhysicalTypeSize(type_.physical());
@@ -199,13 +319,21 @@ void CopyValues(idx_t width, idx_t count, Copy copy) {
 
 void Vector::Gather(const Vector& source, const idx_t* rows, idx_t count, idx_t target_offset) {
     bool constant = source.vector_type_ == VectorType::CONSTANT;
-    idx_t width = PhysicalTypeSize(type_.physical());
-    const uint8_t* from = source.data_.get();
-    uint8_t* to = data_.get() + target_offset * width;
-    CopyValues(width, count, [&](auto tag, idx_t i) {
-        using T = decltype(tag);
-        std::memcpy(to + i * sizeof(T), from + (constant ? 0 : rows[i]) * sizeof(T), sizeof(T));
-    });
+    if (type_.physical() == PhysicalType::STRUCT) {
+        for (idx_t field = 0; field < children_.size(); field++) {
+            children_[field]->Gather(*source.children_[field], rows, count, target_offset);
+        }
+    } else if (type_.physical() == PhysicalType::LIST) {
+        GatherLists(source, rows, count, target_offset);
+    } else {
+        idx_t width = PhysicalTypeSize(type_.physical());
+        const uint8_t* from = source.data_.get();
+        uint8_t* to = data_.get() + target_offset * width;
+        CopyValues(width, count, [&](auto tag, idx_t i) {
+            using T = decltype(tag);
+            std::memcpy(to + i * sizeof(T), from + (constant ? 0 : rows[i]) * sizeof(T), sizeof(T));
+        });
+    }
     if (source.validity_.AllValid()) {
         if (!validity_.AllValid()) {
             for (idx_t i = 0; i < count; i++) {
@@ -226,14 +354,45 @@ void Vector::Gather(const Vector& source, const idx_t* rows, idx_t count, idx_t 
     }
 }
 
+void Vector::GatherLists(const Vector& source, const idx_t* rows, idx_t count,
+                         idx_t target_offset) {
+    // One Gather of every element the rows name, then entries pointing at their new places.
+    bool constant = source.vector_type_ == VectorType::CONSTANT;
+    const list_entry_t* from = source.data<list_entry_t>();
+    std::vector<idx_t> element_rows;
+    for (idx_t i = 0; i < count; i++) {
+        idx_t row = constant ? 0 : rows[i];
+        if (source.validity_.RowIsValid(row)) {
+            for (idx_t e = 0; e < from[row].length; e++) {
+                element_rows.push_back(from[row].offset + e);
+            }
+        }
+    }
+    idx_t start = ReserveElements(element_rows.size());
+    list_child().Gather(source.list_child(), element_rows.data(), element_rows.size(), start);
+    list_entry_t* to = data<list_entry_t>() + target_offset;
+    for (idx_t i = 0; i < count; i++) {
+        idx_t row = constant ? 0 : rows[i];
+        idx_t length = source.validity_.RowIsValid(row) ? from[row].length : 0;
+        to[i] = list_entry_t{start, length};
+        start += length;
+    }
+}
+
 void Vector::Compact(const uint32_t* rows, idx_t count) {
     // rows[i] >= i: every row is read before a lower position is written over it.
-    idx_t width = PhysicalTypeSize(type_.physical());
-    uint8_t* base = data_.get();
-    CopyValues(width, count, [&](auto tag, idx_t i) {
-        using T = decltype(tag);
-        std::memmove(base + i * sizeof(T), base + idx_t(rows[i]) * sizeof(T), sizeof(T));
-    });
+    if (type_.physical() == PhysicalType::STRUCT) {
+        for (auto& child : children_) {
+            child->Compact(rows, count);
+        }
+    } else {
+        idx_t width = PhysicalTypeSize(type_.physical());
+        uint8_t* base = data_.get();
+        CopyValues(width, count, [&](auto tag, idx_t i) {
+            using T = decltype(tag);
+            std::memmove(base + i * sizeof(T), base + idx_t(rows[i]) * sizeof(T), sizeof(T));
+        });
+    }
     if (!validity_.AllValid()) {
         for (idx_t i = 0; i < count; i++) {
             validity_.Set(i, validity_.RowIsValid(rows[i]), capacity_);
@@ -250,6 +409,14 @@ void Vector::Reset() {
         // Another vector references our rows (or we reference theirs): write elsewhere.
         data_.reset(
             new uint8_t[PhysicalTypeSize(type_.physical()) * (capacity_ == 0 ? 1 : capacity_)]);
+    }
+    list_size_ = 0;
+    for (auto& child : children_) {
+        if (child.use_count() > 1) {
+            child = std::make_shared<Vector>(child->type_, child->capacity_);
+        } else {
+            child->Reset();
+        }
     }
 }
 

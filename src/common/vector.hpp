@@ -18,6 +18,12 @@ enum class VectorType : uint8_t {
 
 // A column of up to `capacity` values of one logical type: a typed data buffer, a validity mask
 // and, for strings, the arena that owns the bytes of strings too long to inline.
+//
+// Nested types keep their values in child vectors. A LIST (and a MAP) row is a list_entry_t
+// naming a run of its one child vector, which grows as lists are appended; entries may share
+// elements, and elements no entry names are harmless. A STRUCT has no data of its own, one child
+// per field with the struct's capacity and vector type (row r of the struct is row r of every
+// child), and its own validity: a NULL struct is NULL in every child too.
 class Vector {
 public:
     explicit Vector(LogicalType type, idx_t capacity = kVectorSize);
@@ -37,11 +43,28 @@ public:
     ValidityMask& validity() { return validity_; }
     const ValidityMask& validity() const { return validity_; }
 
+    // Where row `row`'s value is: row 0 of a CONSTANT vector holds every row's.
+    idx_t RowIndex(idx_t row) const { return vector_type_ == VectorType::CONSTANT ? 0 : row; }
     // Row `row` of the vector, honouring CONSTANT vectors.
     bool RowIsValid(idx_t row) const {
         return validity_.RowIsValid(vector_type_ == VectorType::CONSTANT ? 0 : row);
     }
-    void SetNull(idx_t row) { validity_.SetInvalid(row, capacity_); }
+    void SetNull(idx_t row);
+
+    // LIST and MAP: the element vector, and how many of its rows are in use.
+    Vector& list_child() { return *children_[0]; }
+    const Vector& list_child() const { return *children_[0]; }
+    idx_t list_size() const { return list_size_; }
+    // Appends a row's elements: rows [offset, offset + length) of `source_elements` (an element
+    // vector) go to the end of the child; returns the entry naming them.
+    list_entry_t AppendElements(const Vector& source_elements, idx_t offset, idx_t length);
+    // Makes room for `count` more elements and counts them as used; returns where they start.
+    idx_t ReserveElements(idx_t count);
+    // STRUCT: the vector of field `index`.
+    Vector& struct_child(idx_t index) { return *children_[index]; }
+    const Vector& struct_child(idx_t index) const { return *children_[index]; }
+    // Grows the capacity, keeping rows (element vectors grow as lists are appended).
+    void Grow(idx_t capacity);
 
     // Copies `text` into this vector's arena when it is too long to inline.
     string_t AddString(std::string_view text);
@@ -54,7 +77,7 @@ public:
 
     // Makes this a CONSTANT vector holding `value`.
     void SetConstant(const Value& value);
-    void SetVectorType(VectorType type) { vector_type_ = type; }
+    void SetVectorType(VectorType type);
     // Expands a CONSTANT vector into `count` FLAT rows.
     void Flatten(idx_t count);
     // Copies row `source_row` of `source` (same type) into row `target_row` of this vector.
@@ -82,6 +105,12 @@ private:
     ValidityMask validity_;
     std::shared_ptr<StringHeap> heap_;
     std::vector<std::shared_ptr<const void>> owners_;
+    // Nested types' child vectors (see above), shared like data_ by Reference().
+    std::vector<std::shared_ptr<Vector>> children_;
+    idx_t list_size_ = 0;
+
+    void MakeChildren();
+    void GatherLists(const Vector& source, const idx_t* rows, idx_t count, idx_t target_offset);
 };
 
 // Row `row` of a vector of any integer layout (integers, DECIMAL, DATE, TIME, TIMESTAMP) as a

@@ -62,22 +62,27 @@ idx_t AlignUp(idx_t value) {
 } // namespace
 
 AggregateHashTable::KeysVerifier AggregateHashTable::KeysVerifierFor(PhysicalType type) {
-    return DispatchPhysical(type, [](auto tag) -> KeysVerifier {
+    // Floating keys (NaN equals NaN and -0 equals 0 when grouping) and nested ones compare
+    // row by row; the others in typed loops.
+    KeysVerifier by_rows = [](const std::vector<std::unique_ptr<DataChunk>>& key_chunks, idx_t k,
+                              const Vector& keys, const uint32_t* groups, const idx_t* candidates,
+                              idx_t candidate_count, bool* mismatch) {
+        for (idx_t c = 0; c < candidate_count; c++) {
+            idx_t row = candidates[c];
+            uint32_t group = groups[row];
+            mismatch[row] |= !RowsEqual(key_chunks[group / kVectorSize]->column(k),
+                                        group % kVectorSize, keys, row);
+        }
+    };
+    if (type == PhysicalType::LIST || type == PhysicalType::STRUCT) {
+        return by_rows;
+    }
+    return DispatchPhysical(type, [by_rows](auto tag) -> KeysVerifier {
         using T = decltype(tag);
         if constexpr (!std::is_floating_point_v<T>) {
             return &VerifyKeys<T>;
         } else {
-            // Floating keys: NaN equals NaN and -0 equals 0 when grouping.
-            return [](const std::vector<std::unique_ptr<DataChunk>>& key_chunks, idx_t k,
-                      const Vector& keys, const uint32_t* groups, const idx_t* candidates,
-                      idx_t candidate_count, bool* mismatch) {
-                for (idx_t c = 0; c < candidate_count; c++) {
-                    idx_t row = candidates[c];
-                    uint32_t group = groups[row];
-                    mismatch[row] |= !RowsEqual(key_chunks[group / kVectorSize]->column(k),
-                                                group % kVectorSize, keys, row);
-                }
-            };
+            return by_rows;
         }
     });
 }

@@ -16,6 +16,40 @@ idx_t RowOf(const Vector& vector, idx_t row) {
 
 } // namespace
 
+namespace {
+
+// Lists of lists of a common element type, maps likewise, structs with the same field names
+// field by field.
+std::optional<LogicalType> CommonNestedType(const LogicalType& left, const LogicalType& right) {
+    if (left.id() != right.id()) {
+        return std::nullopt;
+    }
+    if (left.id() == LogicalTypeId::LIST) {
+        auto element = CommonSuperType(left.element(), right.element());
+        return element ? std::optional<LogicalType>(LogicalType::List(*element)) : std::nullopt;
+    }
+    if (left.id() == LogicalTypeId::MAP) {
+        auto key = CommonSuperType(left.key(), right.key());
+        auto value = CommonSuperType(left.value(), right.value());
+        return key && value ? std::optional<LogicalType>(LogicalType::Map(*key, *value))
+                            : std::nullopt;
+    }
+    if (left.fields().size() != right.fields().size()) {
+        return std::nullopt;
+    }
+    std::vector<StructField> fields;
+    for (idx_t i = 0; i < left.fields().size(); i++) {
+        auto type = CommonSuperType(left.fields()[i].type, right.fields()[i].type);
+        if (!type || left.fields()[i].name != right.fields()[i].name) {
+            return std::nullopt;
+        }
+        fields.push_back(StructField{left.fields()[i].name, *type});
+    }
+    return LogicalType::Struct(std::move(fields));
+}
+
+} // namespace
+
 std::optional<LogicalType> CommonSuperType(const LogicalType& left, const LogicalType& right) {
     if (left == right) {
         return left;
@@ -28,6 +62,9 @@ std::optional<LogicalType> CommonSuperType(const LogicalType& left, const Logica
     }
     if (left.IsNumeric() && right.IsNumeric()) {
         return CommonNumericType(left, right);
+    }
+    if (left.IsNested() || right.IsNested()) {
+        return CommonNestedType(left, right);
     }
     auto temporal_rank = [](LogicalTypeId id) {
         return id == LogicalTypeId::DATE           ? 1

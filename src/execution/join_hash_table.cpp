@@ -62,7 +62,8 @@ void JoinHashTable::Build() {
     for (idx_t k = 0; k < key_count_; k++) {
         PhysicalType physical = types_[k].physical();
         bool integer = physical != PhysicalType::VARCHAR && physical != PhysicalType::FLOAT &&
-                       physical != PhysicalType::DOUBLE && physical != PhysicalType::BOOL;
+                       physical != PhysicalType::DOUBLE && physical != PhysicalType::BOOL &&
+                       !types_[k].IsNested();
         key_widths_.push_back(PhysicalTypeSize(physical));
         flat_keys_ = flat_keys_ && integer;
         for (const ColumnView& view : views_[k]) {
@@ -127,7 +128,7 @@ bool JoinHashTable::KeysEqualGeneric(uint32_t entry, const std::vector<const Vec
 
 void JoinHashTable::Gather(idx_t column, const RowLocation* rows, idx_t count, Vector& target,
                            const std::shared_ptr<const void>& owner) const {
-    if (types_[column].physical() == PhysicalType::VARCHAR) {
+    if (types_[column].physical() == PhysicalType::VARCHAR || types_[column].IsNested()) {
         GatherRows(chunks_, column, rows, count, target, 0, owner);
         return;
     }

@@ -4,6 +4,7 @@
 #include "common/physical_dispatch.hpp"
 #include "common/total_order.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -92,6 +93,15 @@ idx_t IndexOf(const Vector& vector, idx_t row) {
 } // namespace
 
 void HashVector(const Vector& vector, idx_t count, uint64_t* hashes, bool first) {
+    if (vector.type().IsNested()) {
+        // Nested values hash by their text, which equal values share.
+        for (idx_t row = 0; row < count; row++) {
+            Value value = vector.GetValue(row);
+            uint64_t hash = value.IsNull() ? kNullHash : std::hash<std::string>()(value.ToString());
+            hashes[row] = first ? hash : (hashes[row] * 0xbf58476d1ce4e5b9ULL) ^ hash;
+        }
+        return;
+    }
     DispatchPhysical(vector.type().physical(),
                      [&](auto tag) { HashTyped<decltype(tag)>(vector, count, hashes, first); });
 }
@@ -109,9 +119,21 @@ bool RowsEqualTyped(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) 
     return TotalOrderEqual<T>(a.data<T>()[a_row], b.data<T>()[b_row]);
 }
 
+// LIST, STRUCT and MAP rows compare as values: element by element.
+bool NestedRowsEqual(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
+    bool a_valid = a.RowIsValid(a_row), b_valid = b.RowIsValid(b_row);
+    if (!a_valid || !b_valid) {
+        return a_valid == b_valid;
+    }
+    return a.GetValue(a_row).Compare(b.GetValue(b_row)) == 0;
+}
+
 } // namespace
 
 RowsEqualFunction RowsEqualFor(PhysicalType type) {
+    if (type == PhysicalType::LIST || type == PhysicalType::STRUCT) {
+        return &NestedRowsEqual;
+    }
     return DispatchPhysical(
         type, [](auto tag) -> RowsEqualFunction { return &RowsEqualTyped<decltype(tag)>; });
 }
@@ -121,6 +143,9 @@ bool RowsEqual(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
 }
 
 int CompareRows(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
+    if (a.type().IsNested()) {
+        return a.GetValue(a_row).Compare(b.GetValue(b_row));
+    }
     a_row = IndexOf(a, a_row);
     b_row = IndexOf(b, b_row);
     return DispatchPhysical(a.type().physical(), [&](auto tag) {
@@ -135,6 +160,9 @@ uint64_t OrderPrefix(const Vector& vector, idx_t row, bool descending, bool null
         return nulls_first ? 0 : ~uint64_t(0);
     }
     constexpr uint64_t kSign = uint64_t(1) << 63;
+    if (vector.type().IsNested()) {
+        return kSign; // one prefix for every value: CompareRows decides
+    }
     uint64_t prefix = DispatchPhysical(vector.type().physical(), [&](auto tag) -> uint64_t {
         using T = decltype(tag);
         T value = vector.data<T>()[row];
@@ -167,19 +195,51 @@ uint64_t OrderPrefix(const Vector& vector, idx_t row, bool descending, bool null
 namespace {
 
 // The bytes of a chunk's strings too long to inline, wherever they live.
-idx_t LongStringBytes(const DataChunk& chunk) {
-    idx_t bytes = 0;
-    for (idx_t column = 0; column < chunk.ColumnCount(); column++) {
-        const Vector& vector = chunk.column(column);
-        if (vector.type().physical() != PhysicalType::VARCHAR) {
-            continue;
-        }
+// Bytes of the strings too long to inline in rows [0, rows) of `vector`, children included.
+idx_t LongStringBytes(const Vector& vector, idx_t rows) {
+    if (vector.vector_type() == VectorType::CONSTANT) {
+        rows = std::min<idx_t>(rows, 1);
+    }
+    switch (vector.type().physical()) {
+    case PhysicalType::VARCHAR: {
+        idx_t bytes = 0;
         const string_t* strings = vector.data<string_t>();
-        idx_t rows = vector.vector_type() == VectorType::CONSTANT ? 1 : chunk.size();
         for (idx_t row = 0; row < rows; row++) {
             if (vector.RowIsValid(row) && !strings[row].IsInlined()) {
                 bytes += strings[row].size();
             }
+        }
+        return bytes;
+    }
+    case PhysicalType::LIST:
+        return LongStringBytes(vector.list_child(), vector.list_size());
+    case PhysicalType::STRUCT: {
+        idx_t bytes = 0;
+        for (idx_t field = 0; field < vector.type().fields().size(); field++) {
+            bytes += LongStringBytes(vector.struct_child(field), rows);
+        }
+        return bytes;
+    }
+    default:
+        return 0;
+    }
+}
+
+idx_t LongStringBytes(const DataChunk& chunk) {
+    idx_t bytes = 0;
+    for (idx_t column = 0; column < chunk.ColumnCount(); column++) {
+        bytes += LongStringBytes(chunk.column(column), chunk.size());
+    }
+    return bytes;
+}
+
+idx_t BufferBytes(const Vector& vector) {
+    idx_t bytes = vector.capacity() * PhysicalTypeSize(vector.type().physical());
+    if (vector.type().physical() == PhysicalType::LIST) {
+        bytes += BufferBytes(vector.list_child());
+    } else if (vector.type().physical() == PhysicalType::STRUCT) {
+        for (idx_t field = 0; field < vector.type().fields().size(); field++) {
+            bytes += BufferBytes(vector.struct_child(field));
         }
     }
     return bytes;
@@ -188,8 +248,7 @@ idx_t LongStringBytes(const DataChunk& chunk) {
 idx_t BufferBytes(const DataChunk& chunk) {
     idx_t bytes = 0;
     for (idx_t column = 0; column < chunk.ColumnCount(); column++) {
-        const Vector& vector = chunk.column(column);
-        bytes += vector.capacity() * PhysicalTypeSize(vector.type().physical());
+        bytes += BufferBytes(chunk.column(column));
     }
     return bytes;
 }
@@ -232,6 +291,13 @@ std::unique_ptr<DataChunk> ReferenceChunk(const DataChunk& source) {
 void GatherRows(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
                 const RowLocation* rows, idx_t count, Vector& target, idx_t offset,
                 const std::shared_ptr<const void>& owner) {
+    if (target.type().IsNested()) {
+        // Nested rows are copied whole: their elements live in the sources' child vectors.
+        for (idx_t i = 0; i < count; i++) {
+            target.CopyRow(chunks[rows[i].chunk]->column(column), rows[i].row, offset + i);
+        }
+        return;
+    }
     DispatchPhysical(target.type().physical(), [&](auto tag) {
         using T = decltype(tag);
         T* out = target.data<T>();

@@ -331,9 +331,9 @@ std::optional<AggregateFunction> BindValueAggregate(const std::string& name,
         return std::nullopt;
     }
     const LogicalType& argument = arguments[0];
-    std::vector<LogicalType> types = {argument};
+    std::vector<LogicalType> types = arguments;
     if (arguments.size() == 2) {
-        types.push_back(LogicalTypeId::DOUBLE);
+        types[1] = LogicalTypeId::DOUBLE;
     }
     if (name == "quantile_disc" || name == "quantile") {
         if (!Orderable(argument)) {

@@ -54,10 +54,47 @@ std::string ConstantToString(const ParsedExpression& expression) {
     return expression.text;
 }
 
+std::string JoinChildren(const std::vector<ParsedExpressionPtr>& children, size_t from);
+
+// A bound of x[a:b]; a left-out one is a NULL constant and prints as nothing.
+std::string SliceBound(const ParsedExpression& bound) {
+    bool missing =
+        bound.kind == ParsedExpressionKind::Constant && bound.literal_kind == LiteralKind::Null;
+    return missing ? "" : bound.ToString();
+}
+
+std::string CallSyntaxToString(const ParsedExpression& call) {
+    const auto& children = call.children;
+    switch (call.call_syntax) {
+    case CallSyntax::ListLiteral:
+    case CallSyntax::StructLiteral:
+        return "main." + call.text + "(" + JoinChildren(children, 0) + ")";
+    case CallSyntax::MapLiteral:
+        return "main.\"map\"(" + JoinChildren(children, 0) + ")";
+    case CallSyntax::Subscript:
+        return children[0]->ToString() + "[" + children[1]->ToString() + "]";
+    case CallSyntax::Slice:
+        return children[0]->ToString() + "[" + SliceBound(*children[1]) + ":" +
+               SliceBound(*children[2]) + "]";
+    case CallSyntax::FieldAccess: {
+        std::string operand = children[0]->ToString();
+        if (children[0]->kind == ParsedExpressionKind::ColumnRef) {
+            operand = "(" + operand + ")";
+        }
+        return operand + "." + children[1]->text;
+    }
+    case CallSyntax::Call:
+        break;
+    }
+    return call.text + "(" + JoinChildren(children, 0) + ")";
+}
+
 std::string JoinChildren(const std::vector<ParsedExpressionPtr>& children, size_t from) {
     std::string out;
     for (size_t i = from; i < children.size(); i++) {
-        out += (i > from ? ", " : "") + children[i]->ToString();
+        // A named argument, struct_pack(a := 1), keeps its name.
+        std::string name = children[i]->alias.empty() ? "" : children[i]->alias + " := ";
+        out += (i > from ? ", " : "") + name + children[i]->ToString();
     }
     return out;
 }
@@ -83,6 +120,7 @@ ParsedExpressionPtr CloneExpression(const ParsedExpression& expression) {
     copy->filter = expression.filter;
     copy->window = expression.window;
     copy->ignore_nulls = expression.ignore_nulls;
+    copy->call_syntax = expression.call_syntax;
     for (const auto& child : expression.children) {
         copy->children.push_back(CloneExpression(*child));
     }
@@ -98,6 +136,9 @@ std::string ParsedExpression::ToString() const {
     case ParsedExpressionKind::Star:
         return names.empty() ? "*" : names.back() + ".*";
     case ParsedExpressionKind::Function:
+        if (call_syntax != CallSyntax::Call) {
+            return CallSyntaxToString(*this);
+        }
         if (text == "coalesce") {
             return "COALESCE(" + JoinChildren(children, 0) + ")";
         }

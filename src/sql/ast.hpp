@@ -10,9 +10,18 @@
 namespace sluice {
 
 // A type as written in SQL: a name and optional modifiers, e.g. DECIMAL(12, 2).
+struct TypeNameField;
+
 struct TypeName {
-    std::string name; // upper-cased
+    std::string name; // upper-cased; LIST (written T[]), STRUCT and MAP for nested types
     std::vector<int64_t> modifiers;
+    // LIST: the element; STRUCT: its fields, named; MAP: the key and the value.
+    std::vector<TypeNameField> children;
+};
+
+struct TypeNameField {
+    std::string name;
+    TypeName type;
 };
 
 enum class ParsedExpressionKind : uint8_t {
@@ -46,6 +55,18 @@ struct WindowSpec;
 
 enum class LiteralKind : uint8_t { Integer, Decimal, Float, String, Null, Boolean };
 
+// How a function call was written, for the column name DuckDB derives: [1, 2] is list_value(1, 2)
+// named "main.list_value(1, 2)", x[1] is array_extract(x, 1) named "x[1]".
+enum class CallSyntax : uint8_t {
+    Call,
+    ListLiteral,   // [a, b]
+    StructLiteral, // {'a': x}
+    MapLiteral,    // MAP {k: v}
+    Subscript,     // x[i]
+    Slice,         // x[a:b]
+    FieldAccess,   // (x).field
+};
+
 // Parsed, unbound expression. One struct for all kinds keeps the parser small; the binder
 // turns it into typed Expressions.
 struct ParsedExpression {
@@ -69,6 +90,7 @@ struct ParsedExpression {
     std::shared_ptr<ParsedExpression> filter; // an aggregate's FILTER (WHERE ...) condition
     std::shared_ptr<WindowSpec> window;       // f(...) OVER (...): a window function
     bool ignore_nulls = false;                // f(x IGNORE NULLS) OVER (...)
+    CallSyntax call_syntax = CallSyntax::Call;
 
     // The column name DuckDB would derive for this expression, e.g. "(1 + 2)".
     std::string ToString() const;

@@ -546,6 +546,32 @@ std::string Binder::NameOf(ColumnBinding binding) const {
 }
 
 Binder::Bound Binder::BindColumn(const ParsedExpression& expression) {
+    if (expression.names.size() < 2) {
+        return BindColumnName(expression);
+    }
+    // t.c names table t's column c; failing that, a.b.c may name column a's field b's field c
+    // (or table a's column b's field c), as in DuckDB.
+    try {
+        return BindColumnName(expression);
+    } catch (const Exception&) {
+        for (size_t prefix = expression.names.size() - 1; prefix >= 1; prefix--) {
+            auto column = CloneExpression(expression);
+            column->names.resize(prefix);
+            std::optional<Bound> base;
+            try {
+                base = BindColumnName(*column);
+            } catch (const Exception&) {
+                continue;
+            }
+            std::vector<std::string> fields(expression.names.begin() + prefix,
+                                            expression.names.end());
+            return BindFieldPath(std::move(*base), fields, expression.location);
+        }
+        throw;
+    }
+}
+
+Binder::Bound Binder::BindColumnName(const ParsedExpression& expression) {
     const std::string& name = expression.names.back();
     std::string table =
         expression.names.size() > 1 ? expression.names[expression.names.size() - 2] : "";

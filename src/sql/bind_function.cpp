@@ -6,6 +6,7 @@
 #include "execution/conditional_functions.hpp"
 #include "execution/date_functions.hpp"
 #include "execution/math_functions.hpp"
+#include "execution/nested_functions.hpp"
 #include "execution/regexp_functions.hpp"
 #include "execution/scalar_functions.hpp"
 #include "execution/string_functions.hpp"
@@ -55,6 +56,9 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
                  "\" is a Scalar Function. \"DISTINCT\", \"FILTER\", and \"ORDER BY\" are only "
                  "applicable to aggregate functions.",
              expression.location);
+    }
+    if (auto nested = BindNestedCall(expression)) {
+        return std::move(*nested);
     }
     if (name == "now" || name == "get_current_timestamp" || name == "transaction_timestamp" ||
         name == "today" || name == "current_date") {
@@ -154,7 +158,10 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
             }
             digits = static_cast<int64_t>(count.GetInteger());
         }
-        function = BindMathFunction(name, types, digits);
+        function = BindNestedFunction(name, types);
+        if (!function) {
+            function = BindMathFunction(name, types, digits);
+        }
         if (!function) {
             // String literals stand for dates and timestamps here, as in DuckDB.
             for (size_t i = 0; i < arguments.size(); i++) {

@@ -156,6 +156,14 @@ private:
     Bound Bind(const ParsedExpression& expression);
     Bound BindConstant(const ParsedExpression& expression);
     Bound BindColumn(const ParsedExpression& expression);
+    Bound BindColumnName(const ParsedExpression& expression);
+    // list_value, struct_pack, map and element access (x[i], s.field); nullopt for other names.
+    std::optional<Bound> BindNestedCall(const ParsedExpression& expression);
+    // The field of STRUCT `type` named `field` (case-insensitive), or a binder error.
+    idx_t FieldIndex(const LogicalType& type, const std::string& field, SourceLocation location);
+    // base.f1.f2...: fields of nested structs.
+    Bound BindFieldPath(Bound base, const std::vector<std::string>& fields,
+                        SourceLocation location);
     Bound BindCast(const ParsedExpression& expression);
     Bound BindFunction(const ParsedExpression& expression);
     Bound BindAggregate(const ParsedExpression& expression);

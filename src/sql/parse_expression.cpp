@@ -297,24 +297,107 @@ ParsedExpressionPtr Parser::ParseUnary() {
 }
 
 ParsedExpressionPtr Parser::ParsePostfix() {
+    // A column reference in parentheses takes a field as (s).a; bare, s.a is a column name.
+    bool parenthesized = IsOperator("(");
     auto expression = ParsePrimary();
-    while (IsOperator("::")) {
-        SourceLocation location = Take().location;
-        auto cast = MakeExpression(ParsedExpressionKind::Cast, location);
-        cast->cast_type = ParseTypeName();
-        cast->children.push_back(std::move(expression));
-        expression = std::move(cast);
+    while (true) {
+        if (IsOperator("::")) {
+            SourceLocation location = Take().location;
+            auto cast = MakeExpression(ParsedExpressionKind::Cast, location);
+            cast->cast_type = ParseTypeName();
+            cast->children.push_back(std::move(expression));
+            expression = std::move(cast);
+        } else if (IsOperator("[")) {
+            expression = ParseSubscript(std::move(expression));
+        } else if (IsOperator(".") &&
+                   (parenthesized || expression->kind != ParsedExpressionKind::ColumnRef)) {
+            // (expression).field and f(x).field: a struct's field
+            SourceLocation location = Take().location;
+            const Token& part = Peek();
+            if (part.type != TokenType::Identifier && part.type != TokenType::QuotedIdentifier) {
+                SyntaxError(part);
+            }
+            auto name = MakeExpression(ParsedExpressionKind::Constant, part.location);
+            name->literal_kind = LiteralKind::String;
+            name->text = Take().text;
+            auto extract = MakeExpression(ParsedExpressionKind::Function, location);
+            extract->text = "struct_extract";
+            extract->call_syntax = CallSyntax::FieldAccess;
+            extract->children.push_back(std::move(expression));
+            extract->children.push_back(std::move(name));
+            expression = std::move(extract);
+        } else {
+            return expression;
+        }
     }
-    return expression;
+}
+
+ParsedExpressionPtr Parser::ParseSubscript(ParsedExpressionPtr operand) {
+    // x[i] is array_extract(x, i); x[a:b] is array_slice(x, a, b), either bound may be left out.
+    SourceLocation location = Take().location;
+    auto missing = [&] {
+        auto null = MakeExpression(ParsedExpressionKind::Constant, Peek().location);
+        null->literal_kind = LiteralKind::Null;
+        return null;
+    };
+    auto function = MakeExpression(ParsedExpressionKind::Function, location);
+    function->children.push_back(std::move(operand));
+    ParsedExpressionPtr first = IsOperator(":") ? missing() : ParseExpression();
+    if (AcceptOperator(":")) {
+        function->text = "array_slice";
+        function->call_syntax = CallSyntax::Slice;
+        function->children.push_back(std::move(first));
+        function->children.push_back(IsOperator("]") ? missing() : ParseExpression());
+    } else {
+        function->text = "array_extract";
+        function->call_syntax = CallSyntax::Subscript;
+        function->children.push_back(std::move(first));
+    }
+    ExpectOperator("]");
+    return function;
 }
 
 TypeName Parser::ParseTypeName() {
+    TypeName type = ParseBaseTypeName();
+    // INTEGER[], INTEGER[][]: lists of lists
+    while (IsOperator("[") && IsOperator("]", 1)) {
+        pos_ += 2;
+        TypeName list;
+        list.name = "LIST";
+        list.children.push_back(TypeNameField{"", std::move(type)});
+        type = std::move(list);
+    }
+    return type;
+}
+
+TypeName Parser::ParseBaseTypeName() {
     const Token& token = Peek();
     if (token.type != TokenType::Identifier && token.type != TokenType::QuotedIdentifier) {
         SyntaxError(token);
     }
     TypeName type;
     type.name = Upper(Take().text);
+    if ((type.name == "STRUCT" || type.name == "ROW") && AcceptOperator("(")) {
+        // STRUCT(name type, ...)
+        type.name = "STRUCT";
+        do {
+            const Token& field = Peek();
+            if (field.type != TokenType::Identifier && field.type != TokenType::QuotedIdentifier) {
+                SyntaxError(field);
+            }
+            std::string name = Take().text;
+            type.children.push_back(TypeNameField{std::move(name), ParseTypeName()});
+        } while (AcceptOperator(","));
+        ExpectOperator(")");
+        return type;
+    }
+    if (type.name == "MAP" && AcceptOperator("(")) {
+        type.children.push_back(TypeNameField{"key", ParseTypeName()});
+        ExpectOperator(",");
+        type.children.push_back(TypeNameField{"value", ParseTypeName()});
+        ExpectOperator(")");
+        return type;
+    }
     if (type.name == "DOUBLE" && IsKeyword("PRECISION")) {
         Take();
     }
@@ -376,6 +459,12 @@ ParsedExpressionPtr Parser::ParsePrimary() {
         if (AcceptOperator("*")) {
             return MakeExpression(ParsedExpressionKind::Star, location);
         }
+        if (IsOperator("[")) {
+            return ParseListValue();
+        }
+        if (IsOperator("{")) {
+            return ParseStructValue();
+        }
         SyntaxError(token);
     case TokenType::EndOfInput:
         SyntaxError(token);
@@ -415,6 +504,10 @@ ParsedExpressionPtr Parser::ParsePrimary() {
         cast->cast_type.name = word;
         cast->children.push_back(std::move(literal));
         return cast;
+    }
+    if (word == "MAP" && IsOperator("{", 1)) {
+        Take();
+        return ParseMapValue(location);
     }
     if (word == "CASE") {
         Take();
@@ -518,7 +611,7 @@ ParsedExpressionPtr Parser::ParseFunctionCall(std::string name, SourceLocation l
         AcceptKeyword("ALL");
     }
     if (!IsOperator(")")) {
-        function->children.push_back(ParseExpression());
+        function->children.push_back(ParseFunctionArgument());
         if ((function->text == "substring" || function->text == "substr") &&
             (IsKeyword("FROM") || IsKeyword("FOR"))) {
             // SUBSTRING(s FROM start [FOR length])
@@ -535,7 +628,7 @@ ParsedExpressionPtr Parser::ParseFunctionCall(std::string name, SourceLocation l
             }
         } else {
             while (AcceptOperator(",")) {
-                function->children.push_back(ParseExpression());
+                function->children.push_back(ParseFunctionArgument());
             }
         }
     }
@@ -620,6 +713,84 @@ ParsedExpressionPtr Parser::ParseInterval(SourceLocation location) {
         }
     }
     return expression;
+}
+
+} // namespace sluice
+
+namespace sluice {
+
+ParsedExpressionPtr Parser::ParseFunctionArgument() {
+    // name := value, as struct_pack(a := 1) and unnest(x, recursive := true): the alias names it
+    if ((Peek().type == TokenType::Identifier || Peek().type == TokenType::QuotedIdentifier) &&
+        IsOperator(":=", 1)) {
+        std::string name = Take().text;
+        Take();
+        auto value = ParseExpression();
+        value->alias = std::move(name);
+        return value;
+    }
+    return ParseExpression();
+}
+
+ParsedExpressionPtr Parser::ParseListValue() {
+    // [a, b, ...] is list_value(a, b, ...)
+    auto list = MakeExpression(ParsedExpressionKind::Function, Take().location);
+    list->text = "list_value";
+    list->call_syntax = CallSyntax::ListLiteral;
+    if (!IsOperator("]")) {
+        do {
+            list->children.push_back(ParseExpression());
+        } while (AcceptOperator(","));
+    }
+    ExpectOperator("]");
+    return list;
+}
+
+ParsedExpressionPtr Parser::ParseStructValue() {
+    // {'name': value, name: value} is struct_pack(name := value, ...): the children's aliases
+    // name the fields.
+    auto pack = MakeExpression(ParsedExpressionKind::Function, Take().location);
+    pack->text = "struct_pack";
+    pack->call_syntax = CallSyntax::StructLiteral;
+    do {
+        const Token& name = Peek();
+        if (name.type != TokenType::String && name.type != TokenType::Identifier &&
+            name.type != TokenType::QuotedIdentifier) {
+            SyntaxError(name);
+        }
+        std::string field = Take().text;
+        ExpectOperator(":");
+        auto value = ParseExpression();
+        value->alias = std::move(field);
+        pack->children.push_back(std::move(value));
+    } while (AcceptOperator(","));
+    ExpectOperator("}");
+    return pack;
+}
+
+ParsedExpressionPtr Parser::ParseMapValue(SourceLocation location) {
+    // MAP {k: v, ...} is map(list_value(k, ...), list_value(v, ...))
+    Take(); // '{'
+    auto keys = MakeExpression(ParsedExpressionKind::Function, location);
+    keys->text = "list_value";
+    keys->call_syntax = CallSyntax::ListLiteral;
+    auto values = MakeExpression(ParsedExpressionKind::Function, location);
+    values->text = "list_value";
+    values->call_syntax = CallSyntax::ListLiteral;
+    if (!IsOperator("}")) {
+        do {
+            keys->children.push_back(ParseExpression());
+            ExpectOperator(":");
+            values->children.push_back(ParseExpression());
+        } while (AcceptOperator(","));
+    }
+    ExpectOperator("}");
+    auto map = MakeExpression(ParsedExpressionKind::Function, location);
+    map->text = "map";
+    map->call_syntax = CallSyntax::MapLiteral;
+    map->children.push_back(std::move(keys));
+    map->children.push_back(std::move(values));
+    return map;
 }
 
 } // namespace sluice

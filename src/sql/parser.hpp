@@ -81,6 +81,12 @@ private:
     // expression [ASC | DESC] [NULLS FIRST | LAST]; ORDER BY ALL has no expression.
     OrderTerm ParseOrderTerm(bool expression_required);
     TypeName ParseTypeName();
+    TypeName ParseBaseTypeName();
+    ParsedExpressionPtr ParseSubscript(ParsedExpressionPtr operand);
+    ParsedExpressionPtr ParseFunctionArgument();
+    ParsedExpressionPtr ParseListValue();
+    ParsedExpressionPtr ParseStructValue();
+    ParsedExpressionPtr ParseMapValue(SourceLocation location);
     // The table function a quoted path in FROM stands for ("" for none).
     static std::string ReplacementScan(const std::string& path);
     std::string ParseAlias(bool require_as);

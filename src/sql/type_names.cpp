@@ -1,6 +1,7 @@
 #include "sql/type_names.hpp"
 
 #include "common/exception.hpp"
+#include "common/string_util.hpp"
 
 #include <map>
 #include <set>
@@ -68,6 +69,29 @@ const std::map<std::string, LogicalTypeId>& Aliases() {
 } // namespace
 
 std::optional<LogicalType> ResolveTypeName(const TypeName& name) {
+    if (!name.children.empty()) {
+        std::vector<StructField> fields;
+        for (const TypeNameField& child : name.children) {
+            std::optional<LogicalType> type = ResolveTypeName(child.type);
+            if (!type) {
+                return std::nullopt;
+            }
+            for (const StructField& field : fields) {
+                if (name.name == "STRUCT" && Lower(field.name) == Lower(child.name)) {
+                    throw Exception(ErrorKind::Parser,
+                                    "duplicate struct field name \"" + child.name + "\"");
+                }
+            }
+            fields.push_back(StructField{child.name, *type});
+        }
+        if (name.name == "LIST") {
+            return LogicalType::List(fields[0].type);
+        }
+        if (name.name == "MAP") {
+            return LogicalType::Map(fields[0].type, fields[1].type);
+        }
+        return LogicalType::Struct(std::move(fields));
+    }
     auto entry = Aliases().find(name.name);
     if (entry == Aliases().end()) {
         return std::nullopt;
@@ -103,6 +127,18 @@ std::string TypeNameToString(const TypeName& name) {
         LogicalTypeId::BIGINT,  LogicalTypeId::FLOAT,     LogicalTypeId::DECIMAL,
         LogicalTypeId::TIME,    LogicalTypeId::TIMESTAMP, LogicalTypeId::VARCHAR,
     };
+    if (name.name == "LIST") {
+        return TypeNameToString(name.children[0].type) + "[]";
+    }
+    if (name.name == "MAP" || name.name == "STRUCT") {
+        std::string out = name.name + "(";
+        for (size_t i = 0; i < name.children.size(); i++) {
+            out += i ? ", " : "";
+            out += name.name == "STRUCT" ? name.children[i].name + " " : "";
+            out += TypeNameToString(name.children[i].type);
+        }
+        return out + ")";
+    }
     auto entry = Aliases().find(name.name);
     std::string out;
     if (entry == Aliases().end()) {

@@ -74,6 +74,9 @@ Layout LayoutOf(const LogicalType& type) {
     case LogicalTypeId::SQLNULL:
         return {Type::INT32, 0, 4};
     case LogicalTypeId::INTERVAL:
+    case LogicalTypeId::LIST:
+    case LogicalTypeId::STRUCT:
+    case LogicalTypeId::MAP:
         break;
     }
     throw Exception(ErrorKind::NotImplemented, "writing " + type.ToString() + " to Parquet");
@@ -158,6 +161,10 @@ void AppendValue(const Vector& vector, idx_t row, const Layout& layout, ColumnVa
         }
         return;
     }
+    case LogicalTypeId::LIST:
+    case LogicalTypeId::STRUCT:
+    case LogicalTypeId::MAP:
+        throw Exception(ErrorKind::NotImplemented, "writing " + type.ToString() + " to Parquet");
     }
 }
 

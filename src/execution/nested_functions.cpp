@@ -1,0 +1,320 @@
+#include "execution/nested_functions.hpp"
+
+#include "common/exception.hpp"
+#include "execution/row_operations.hpp"
+
+#include <numeric>
+
+namespace sluice {
+
+namespace {
+
+using Arguments = std::vector<const Vector*>;
+
+// Rows 0, 1, 2 ...: the selection that copies a whole vector with Gather.
+std::vector<idx_t> Identity(idx_t count) {
+    std::vector<idx_t> rows(count);
+    std::iota(rows.begin(), rows.end(), 0);
+    return rows;
+}
+
+list_entry_t EntryOf(const Vector& list, idx_t row) {
+    return list.data<list_entry_t>()[list.RowIndex(row)];
+}
+
+// Appends elements [offset, offset + length) of `source` (an element vector) to `result`'s
+// elements one by one; CopyRow keeps nested elements whole.
+list_entry_t CopyElements(const Vector& source, idx_t offset, idx_t length, Vector& result) {
+    idx_t start = result.ReserveElements(length);
+    for (idx_t i = 0; i < length; i++) {
+        result.list_child().CopyRow(source, offset + i, start + i);
+    }
+    return list_entry_t{start, length};
+}
+
+// The position an index of x[i] names in a list of `length` (1-based, negative from the end),
+// or -1 when it names none.
+int64_t ElementPosition(int64_t index, idx_t length) {
+    auto size = static_cast<int64_t>(length);
+    int64_t position = index > 0 ? index - 1 : size + index;
+    return index == 0 || position < 0 || position >= size ? -1 : position;
+}
+
+ScalarFunctionBody ListExtractBody() {
+    return [](const Arguments& args, idx_t count, Vector& result) {
+        const Vector& list = *args[0];
+        const Vector& index = *args[1];
+        for (idx_t row = 0; row < count; row++) {
+            if (!list.RowIsValid(row) || !index.RowIsValid(row)) {
+                result.SetNull(row);
+                continue;
+            }
+            list_entry_t entry = EntryOf(list, row);
+            int64_t position =
+                ElementPosition(index.data<int64_t>()[index.RowIndex(row)], entry.length);
+            if (position < 0) {
+                result.SetNull(row);
+            } else {
+                result.CopyRow(list.list_child(), entry.offset + position, row);
+            }
+        }
+    };
+}
+
+ScalarFunctionBody ListSliceBody() {
+    return [](const Arguments& args, idx_t count, Vector& result) {
+        const Vector& list = *args[0];
+        const Vector& begin = *args[1];
+        const Vector& end = *args[2];
+        auto* entries = result.data<list_entry_t>();
+        for (idx_t row = 0; row < count; row++) {
+            if (!list.RowIsValid(row)) {
+                result.SetNull(row);
+                continue;
+            }
+            list_entry_t entry = EntryOf(list, row);
+            auto length = static_cast<int64_t>(entry.length);
+            // Slices are 1-based and include both bounds; negative bounds count from the end, a
+            // missing one is the list's edge.
+            int64_t first = begin.RowIsValid(row) ? begin.data<int64_t>()[begin.RowIndex(row)] : 1;
+            int64_t last = end.RowIsValid(row) ? end.data<int64_t>()[end.RowIndex(row)] : length;
+            first = first < 0 ? length + first + 1 : first;
+            last = last < 0 ? length + last + 1 : last;
+            first = std::max<int64_t>(first, 1);
+            last = std::min(last, length);
+            idx_t taken = last >= first ? static_cast<idx_t>(last - first + 1) : 0;
+            entries[row] = CopyElements(list.list_child(), entry.offset + first - 1, taken, result);
+        }
+    };
+}
+
+// The element of a map's entry list whose key equals `key` row `row`, or -1.
+int64_t FindKey(const Vector& map, idx_t row, const Vector& key) {
+    list_entry_t entry = EntryOf(map, row);
+    const Vector& keys = map.list_child().struct_child(0);
+    for (idx_t i = 0; i < entry.length; i++) {
+        if (keys.RowIsValid(entry.offset + i) &&
+            RowsEqual(keys, entry.offset + i, key, key.RowIndex(row))) {
+            return static_cast<int64_t>(entry.offset + i);
+        }
+    }
+    return -1;
+}
+
+// m[k]: the value under key k, NULL when there is none; map_extract returns it as a list.
+ScalarFunctionBody MapExtractBody(bool as_list) {
+    return [as_list](const Arguments& args, idx_t count, Vector& result) {
+        const Vector& map = *args[0];
+        const Vector& key = *args[1];
+        const Vector& values = map.list_child().struct_child(1);
+        for (idx_t row = 0; row < count; row++) {
+            if (!map.RowIsValid(row)) {
+                result.SetNull(row);
+                continue;
+            }
+            int64_t found = key.RowIsValid(row) ? FindKey(map, row, key) : -1;
+            if (as_list) {
+                result.data<list_entry_t>()[row] =
+                    CopyElements(values, found < 0 ? 0 : found, found < 0 ? 0 : 1, result);
+            } else if (found < 0) {
+                result.SetNull(row);
+            } else {
+                result.CopyRow(values, found, row);
+            }
+        }
+    };
+}
+
+// map_keys and map_values: one field of every entry, as a list.
+ScalarFunctionBody MapFieldBody(idx_t field) {
+    return [field](const Arguments& args, idx_t count, Vector& result) {
+        const Vector& map = *args[0];
+        for (idx_t row = 0; row < count; row++) {
+            if (!map.RowIsValid(row)) {
+                result.SetNull(row);
+                continue;
+            }
+            list_entry_t entry = EntryOf(map, row);
+            result.data<list_entry_t>()[row] = CopyElements(map.list_child().struct_child(field),
+                                                            entry.offset, entry.length, result);
+        }
+    };
+}
+
+template <class T>
+ScalarFunctionBody LengthBody() {
+    return [](const Arguments& args, idx_t count, Vector& result) {
+        const Vector& list = *args[0];
+        for (idx_t row = 0; row < count; row++) {
+            if (list.RowIsValid(row)) {
+                result.data<T>()[row] = static_cast<T>(EntryOf(list, row).length);
+            } else {
+                result.SetNull(row);
+            }
+        }
+    };
+}
+
+ScalarFunctionBody ListContainsBody() {
+    return [](const Arguments& args, idx_t count, Vector& result) {
+        const Vector& list = *args[0];
+        const Vector& needle = *args[1];
+        const Vector& elements = list.list_child();
+        for (idx_t row = 0; row < count; row++) {
+            if (!list.RowIsValid(row) || !needle.RowIsValid(row)) {
+                result.SetNull(row);
+                continue;
+            }
+            list_entry_t entry = EntryOf(list, row);
+            bool found = false;
+            for (idx_t i = 0; i < entry.length && !found; i++) {
+                found = elements.RowIsValid(entry.offset + i) &&
+                        RowsEqual(elements, entry.offset + i, needle, needle.RowIndex(row));
+            }
+            result.data<bool>()[row] = found;
+        }
+    };
+}
+
+} // namespace
+
+BoundFunction BindListValue(const LogicalType& element, size_t count) {
+    std::vector<LogicalType> types;
+    for (size_t i = 0; i < count; i++) {
+        types.push_back(element);
+    }
+    ScalarFunctionBody body = [](const Arguments& args, idx_t rows, Vector& result) {
+        auto* entries = result.data<list_entry_t>();
+        for (idx_t row = 0; row < rows; row++) {
+            idx_t start = result.ReserveElements(args.size());
+            for (idx_t i = 0; i < args.size(); i++) {
+                result.list_child().CopyRow(*args[i], row, start + i);
+            }
+            entries[row] = list_entry_t{start, args.size()};
+        }
+    };
+    return {std::move(types), LogicalType::List(element), std::move(body)};
+}
+
+BoundFunction BindStructPack(const std::vector<StructField>& fields) {
+    std::vector<LogicalType> types;
+    for (const StructField& field : fields) {
+        types.push_back(field.type);
+    }
+    ScalarFunctionBody body = [](const Arguments& args, idx_t count, Vector& result) {
+        std::vector<idx_t> rows = Identity(count);
+        for (idx_t field = 0; field < args.size(); field++) {
+            result.struct_child(field).Gather(*args[field], rows.data(), count);
+        }
+    };
+    return {std::move(types), LogicalType::Struct(fields), std::move(body)};
+}
+
+BoundFunction BindMap(const LogicalType& key, const LogicalType& value) {
+    ScalarFunctionBody body = [](const Arguments& args, idx_t count, Vector& result) {
+        const Vector& keys = *args[0];
+        const Vector& values = *args[1];
+        Vector& entries = result.list_child();
+        for (idx_t row = 0; row < count; row++) {
+            if (!keys.RowIsValid(row) || !values.RowIsValid(row)) {
+                result.SetNull(row);
+                continue;
+            }
+            list_entry_t key_entry = EntryOf(keys, row), value_entry = EntryOf(values, row);
+            if (key_entry.length != value_entry.length) {
+                throw Exception(ErrorKind::InvalidInput,
+                                "The map key list does not align with the map value list.");
+            }
+            idx_t start = result.ReserveElements(key_entry.length);
+            for (idx_t i = 0; i < key_entry.length; i++) {
+                idx_t key_row = key_entry.offset + i;
+                if (!keys.list_child().RowIsValid(key_row)) {
+                    throw Exception(ErrorKind::InvalidInput, "Map keys can not be NULL.");
+                }
+                for (idx_t j = 0; j < i; j++) {
+                    if (RowsEqual(keys.list_child(), key_entry.offset + j, keys.list_child(),
+                                  key_row)) {
+                        throw Exception(ErrorKind::InvalidInput, "Map keys must be unique.");
+                    }
+                }
+                entries.validity().SetValid(start + i);
+                entries.struct_child(0).CopyRow(keys.list_child(), key_row, start + i);
+                entries.struct_child(1).CopyRow(values.list_child(), value_entry.offset + i,
+                                                start + i);
+            }
+            result.data<list_entry_t>()[row] = list_entry_t{start, key_entry.length};
+        }
+    };
+    return {{LogicalType::List(key), LogicalType::List(value)},
+            LogicalType::Map(key, value),
+            std::move(body)};
+}
+
+BoundFunction BindStructExtract(const LogicalType& type, idx_t index) {
+    ScalarFunctionBody body = [index](const Arguments& args, idx_t count, Vector& result) {
+        const Vector& input = *args[0];
+        std::vector<idx_t> rows = Identity(count);
+        result.Gather(input.struct_child(index), rows.data(), count);
+        for (idx_t row = 0; row < count; row++) {
+            if (!input.RowIsValid(row)) {
+                result.SetNull(row);
+            }
+        }
+    };
+    return {{type}, type.fields()[index].type, std::move(body)};
+}
+
+std::optional<BoundFunction> BindNestedFunction(const std::string& name,
+                                                const std::vector<LogicalType>& types) {
+    if (types.empty()) {
+        return std::nullopt;
+    }
+    const LogicalType& first = types[0];
+    bool list = first.id() == LogicalTypeId::LIST;
+    bool map = first.id() == LogicalTypeId::MAP;
+    auto unary = [&](LogicalType result, ScalarFunctionBody body) -> std::optional<BoundFunction> {
+        if (types.size() != 1) {
+            return std::nullopt;
+        }
+        return BoundFunction{{first}, std::move(result), std::move(body)};
+    };
+    if ((name == "array_extract" || name == "list_extract" || name == "list_element") &&
+        types.size() == 2) {
+        if (list) {
+            return BoundFunction{
+                {first, LogicalTypeId::BIGINT}, first.element(), ListExtractBody()};
+        }
+        if (map) {
+            return BoundFunction{{first, first.key()}, first.value(), MapExtractBody(false)};
+        }
+        return std::nullopt;
+    }
+    if ((name == "array_slice" || name == "list_slice") && types.size() == 3 && list) {
+        return BoundFunction{
+            {first, LogicalTypeId::BIGINT, LogicalTypeId::BIGINT}, first, ListSliceBody()};
+    }
+    if ((name == "map_extract" || name == "element_at") && types.size() == 2 && map) {
+        return BoundFunction{
+            {first, first.key()}, LogicalType::List(first.value()), MapExtractBody(true)};
+    }
+    if ((name == "len" || name == "length" || name == "array_length") && list) {
+        return unary(LogicalTypeId::BIGINT, LengthBody<int64_t>());
+    }
+    if (name == "cardinality" && map) {
+        return unary(LogicalTypeId::UBIGINT, LengthBody<uint64_t>());
+    }
+    if (name == "map_keys" && map) {
+        return unary(LogicalType::List(first.key()), MapFieldBody(0));
+    }
+    if (name == "map_values" && map) {
+        return unary(LogicalType::List(first.value()), MapFieldBody(1));
+    }
+    if ((name == "list_contains" || name == "list_has" || name == "array_contains" ||
+         name == "array_has") &&
+        types.size() == 2 && list) {
+        return BoundFunction{{first, first.element()}, LogicalTypeId::BOOLEAN, ListContainsBody()};
+    }
+    return std::nullopt;
+}
+
+} // namespace sluice

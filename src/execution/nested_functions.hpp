@@ -1,0 +1,29 @@
+#pragma once
+
+#include "execution/scalar_functions.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sluice {
+
+// Functions building and taking apart LIST, STRUCT and MAP values, with DuckDB's names, types
+// and NULL rules.
+
+// list_value(a, b, ...) and [a, b, ...]: the arguments, already of one element type.
+BoundFunction BindListValue(const LogicalType& element, size_t count);
+// struct_pack(name := value, ...) and {'name': value, ...}.
+BoundFunction BindStructPack(const std::vector<StructField>& fields);
+// map(keys, values) from two lists of equal length; keys unique and not NULL.
+BoundFunction BindMap(const LogicalType& key, const LogicalType& value);
+// s.field, s['field'] and struct_extract(s, 'field'): field `index` of a STRUCT.
+BoundFunction BindStructExtract(const LogicalType& type, idx_t index);
+
+// The list and map functions taking values only: array_extract (x[i], also on VARCHAR and MAP),
+// array_slice (x[a:b]), len, list_contains, map_keys, map_values, map_extract, cardinality ...
+// nullopt when `name` is not one of them or the types do not fit.
+std::optional<BoundFunction> BindNestedFunction(const std::string& name,
+                                                const std::vector<LogicalType>& types);
+
+} // namespace sluice

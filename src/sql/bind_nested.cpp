@@ -1,0 +1,153 @@
+#include "execution/conditional_functions.hpp"
+#include "execution/nested_functions.hpp"
+#include "execution/string_functions.hpp"
+#include "sql/binder.hpp"
+
+#include "common/string_util.hpp"
+
+namespace sluice {
+
+std::optional<Binder::Bound> Binder::BindNestedCall(const ParsedExpression& expression) {
+    const std::string& name = expression.text;
+    bool constructor =
+        name == "list_value" || name == "list_pack" || name == "struct_pack" || name == "map";
+    bool extract = name == "struct_extract" || name == "array_extract" || name == "list_extract" ||
+                   name == "list_element";
+    if (!constructor && !extract) {
+        return std::nullopt;
+    }
+    std::vector<ExpressionPtr> arguments;
+    for (const auto& child : expression.children) {
+        arguments.push_back(Bind(*child).expression);
+    }
+    auto finish = [&](BoundFunction function) -> Bound {
+        try {
+            return {Fold(MakeFunction(name, std::move(function), std::move(arguments))),
+                    LiteralOrigin::None};
+        } catch (const Exception& error) {
+            Fail(error.Kind(), error.RawMessage(), expression.location);
+        }
+    };
+    auto wrong_arguments = [&]() {
+        std::string shown;
+        for (size_t i = 0; i < arguments.size(); i++) {
+            shown += (i ? ", " : "") + arguments[i]->type.ToString();
+        }
+        Fail(ErrorKind::Binder,
+             "No function matches the given name and argument types '" + name + "(" + shown +
+                 ")'. You might need to add explicit type casts.",
+             expression.location);
+    };
+    if (name == "list_value" || name == "list_pack") {
+        LogicalType element = LogicalTypeId::SQLNULL;
+        for (const auto& argument : arguments) {
+            auto common = CommonSuperType(element, argument->type);
+            if (!common) {
+                Fail(ErrorKind::Binder,
+                     "Cannot create a list of types " + element.ToString() + " and " +
+                         argument->type.ToString() + " - an explicit cast is required",
+                     expression.location);
+            }
+            element = *common;
+        }
+        return finish(BindListValue(element, arguments.size()));
+    }
+    if (name == "struct_pack") {
+        std::vector<StructField> fields;
+        for (size_t i = 0; i < arguments.size(); i++) {
+            const std::string& field = expression.children[i]->alias;
+            if (field.empty()) {
+                Fail(ErrorKind::Binder,
+                     "Need named argument for struct pack, e.g., STRUCT_PACK(a := b)",
+                     expression.children[i]->location);
+            }
+            for (const StructField& earlier : fields) {
+                if (Lower(earlier.name) == Lower(field)) {
+                    Fail(ErrorKind::Binder, "Duplicate struct entry name \"" + field + "\"",
+                         expression.children[i]->location);
+                }
+            }
+            fields.push_back(StructField{field, arguments[i]->type});
+        }
+        if (fields.empty()) {
+            Fail(ErrorKind::Binder, "Can't pack nothing into a struct", expression.location);
+        }
+        return finish(BindStructPack(fields));
+    }
+    if (name == "map") {
+        if (arguments.size() != 2) {
+            wrong_arguments();
+        }
+        auto element_of = [&](const ExpressionPtr& argument) -> LogicalType {
+            if (argument->type.id() == LogicalTypeId::SQLNULL) {
+                return LogicalTypeId::INTEGER;
+            }
+            if (argument->type.id() != LogicalTypeId::LIST) {
+                wrong_arguments();
+            }
+            return argument->type.element();
+        };
+        return finish(BindMap(element_of(arguments[0]), element_of(arguments[1])));
+    }
+    // Element access: x[i] on lists, maps and strings; s.field, s['field'] on structs.
+    if (arguments.size() != 2) {
+        wrong_arguments();
+    }
+    const LogicalType& type = arguments[0]->type;
+    if (type.id() == LogicalTypeId::STRUCT) {
+        if (arguments[1]->kind != ExpressionKind::Constant || arguments[1]->value.IsNull() ||
+            arguments[1]->type.id() != LogicalTypeId::VARCHAR) {
+            Fail(ErrorKind::Binder, "Key name for struct_extract needs to be a constant string",
+                 expression.location);
+        }
+        idx_t index = FieldIndex(type, arguments[1]->value.GetString(), expression.location);
+        arguments.pop_back();
+        return finish(BindStructExtract(type, index));
+    }
+    if (name != "struct_extract" && type.id() == LogicalTypeId::VARCHAR) {
+        // 'abc'[2] is the second character
+        arguments.push_back(MakeConstant(Value::Integer(LogicalTypeId::BIGINT, 1)));
+        return finish(BindSubstring(3));
+    }
+    std::vector<LogicalType> types;
+    for (const auto& argument : arguments) {
+        types.push_back(argument->type);
+    }
+    auto function = BindNestedFunction(name == "struct_extract" ? "" : name, types);
+    if (!function) {
+        wrong_arguments();
+    }
+    return finish(std::move(*function));
+}
+
+idx_t Binder::FieldIndex(const LogicalType& type, const std::string& field,
+                         SourceLocation location) {
+    const std::vector<StructField>& fields = type.fields();
+    for (idx_t i = 0; i < fields.size(); i++) {
+        if (Lower(fields[i].name) == Lower(field)) {
+            return i;
+        }
+    }
+    Fail(ErrorKind::Binder, "Could not find key \"" + field + "\" in struct", location);
+}
+
+Binder::Bound Binder::BindFieldPath(Bound base, const std::vector<std::string>& fields,
+                                    SourceLocation location) {
+    for (const std::string& field : fields) {
+        const LogicalType type = base.expression->type;
+        if (type.id() != LogicalTypeId::STRUCT) {
+            Fail(ErrorKind::Binder,
+                 "Cannot extract field \"" + field + "\" from expression of type " +
+                     type.ToString(),
+                 location);
+        }
+        std::vector<ExpressionPtr> arguments;
+        arguments.push_back(std::move(base.expression));
+        base.expression = Fold(MakeFunction(
+            "struct_extract", BindStructExtract(type, FieldIndex(type, field, location)),
+            std::move(arguments)));
+    }
+    return base;
+}
+
+} // namespace sluice
