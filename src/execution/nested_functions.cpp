@@ -1,6 +1,7 @@
 #include "execution/nested_functions.hpp"
 
 #include "common/exception.hpp"
+#include "execution/list_functions.hpp"
 #include "execution/row_operations.hpp"
 
 #include <numeric>
@@ -314,7 +315,7 @@ std::optional<BoundFunction> BindNestedFunction(const std::string& name,
         types.size() == 2 && list) {
         return BoundFunction{{first, first.element()}, LogicalTypeId::BOOLEAN, ListContainsBody()};
     }
-    return std::nullopt;
+    return BindListFunction(name, types);
 }
 
 } // namespace sluice

@@ -47,7 +47,11 @@ bool IsValid(const Vector& vector, idx_t row) {
 
 // The bytes a Value holds, for the table's memory count.
 size_t BytesOf(const Value& value) {
-    return sizeof(Value) + value.GetString().size();
+    size_t bytes = sizeof(Value) + value.GetString().size();
+    for (const Value& child : value.children()) {
+        bytes += BytesOf(child);
+    }
+    return bytes;
 }
 
 // first, last and any_value: one row's value. arg_min and arg_max: the first argument of the row
@@ -287,6 +291,40 @@ bool IsQuantileName(const std::string& name) {
            name == "quantile";
 }
 
+// list and array_agg: every value of the group, NULLs included, in the order they arrive.
+struct Listed {
+    bool has = false;
+    std::vector<Value> values;
+};
+
+AggregateFunction ListFunction(const std::string& name, const LogicalType& argument) {
+    auto function = OwningState<Listed>(name, {argument}, LogicalType::List(argument));
+    function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
+                         idx_t offset, StringHeap& heap) {
+        for (idx_t row = 0; row < count; row++) {
+            Listed& state = *Owned<Listed>(states[row] + offset);
+            state.values.push_back(args[0]->GetValue(row));
+            state.has = true;
+            heap.CountExternal(BytesOf(state.values.back()));
+        }
+    };
+    function.combine = [](const uint8_t* source, uint8_t* target) {
+        const Listed& from = Owned<Listed>(source);
+        Listed& to = *Owned<Listed>(target);
+        to.values.insert(to.values.end(), from.values.begin(), from.values.end());
+        to.has = to.has || from.has;
+    };
+    function.finalize = [argument](const uint8_t* state, Vector& result, idx_t row) {
+        const Listed& listed = Owned<Listed>(state);
+        if (!listed.has) {
+            result.SetNull(row);
+            return;
+        }
+        result.SetValue(row, Value::Nested(LogicalType::List(argument), listed.values));
+    };
+    return function;
+}
+
 // Values that order as SQL orders them (Value::Compare), nested types aside.
 bool Orderable(const LogicalType& type) {
     return type.id() != LogicalTypeId::SQLNULL && type.id() != LogicalTypeId::INTERVAL;
@@ -300,7 +338,7 @@ bool IsValueAggregateName(const std::string& name) {
             return true;
         }
     }
-    return IsStringAggName(name) || IsQuantileName(name);
+    return IsStringAggName(name) || IsQuantileName(name) || name == "list" || name == "array_agg";
 }
 
 std::optional<AggregateFunction> BindValueAggregate(const std::string& name,
@@ -320,6 +358,12 @@ std::optional<AggregateFunction> BindValueAggregate(const std::string& name,
             }
         }
         return PickFunction(name, pick, types);
+    }
+    if (name == "list" || name == "array_agg") {
+        if (arguments.size() != 1) {
+            return std::nullopt;
+        }
+        return ListFunction(name, arguments[0]);
     }
     if (IsStringAggName(name)) {
         if (arguments.empty() || arguments.size() > 2) {

@@ -8,6 +8,7 @@
 #include "execution/conditional_functions.hpp"
 #include "execution/date_functions.hpp"
 #include "execution/expression_executor.hpp"
+#include "execution/list_functions.hpp"
 #include "execution/scalar_functions.hpp"
 #include "execution/string_functions.hpp"
 #include "sql/lexer.hpp"
@@ -413,7 +414,14 @@ Binder::Bound Binder::BindOperator(const ParsedExpression& expression) {
             right.expression = Fold(MakeCast(std::move(right.expression), LogicalTypeId::BIGINT));
         }
         std::optional<BoundFunction> function;
-        if (op == "||") {
+        if (op == "||" && left.expression->type.id() == LogicalTypeId::LIST &&
+            right.expression->type.id() == LogicalTypeId::LIST) {
+            // [1] || [2] concatenates lists, of their common type
+            auto common = CommonSuperType(left.expression->type, right.expression->type);
+            if (common) {
+                function = BindListFunction("list_concat", {*common, *common});
+            }
+        } else if (op == "||") {
             function = BindConcat();
         } else if (op.size() == 1 && (function = BindIntervalArithmetic(
                                           op[0], left.expression->type, right.expression->type))) {

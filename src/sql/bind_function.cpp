@@ -57,6 +57,9 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
                  "applicable to aggregate functions.",
              expression.location);
     }
+    if (name == "unnest" || name == "unlist") {
+        return BindUnnest(expression);
+    }
     if (auto nested = BindNestedCall(expression)) {
         return std::move(*nested);
     }

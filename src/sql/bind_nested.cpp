@@ -1,4 +1,5 @@
 #include "execution/conditional_functions.hpp"
+#include "execution/list_functions.hpp"
 #include "execution/nested_functions.hpp"
 #include "execution/string_functions.hpp"
 #include "sql/binder.hpp"
@@ -13,7 +14,12 @@ std::optional<Binder::Bound> Binder::BindNestedCall(const ParsedExpression& expr
         name == "list_value" || name == "list_pack" || name == "struct_pack" || name == "map";
     bool extract = name == "struct_extract" || name == "array_extract" || name == "list_extract" ||
                    name == "list_element";
-    if (!constructor && !extract) {
+    // Functions whose text arguments must be constants: list_sort's order, the aggregate's name.
+    bool with_options = name == "list_sort" || name == "array_sort" ||
+                        name == "list_reverse_sort" || name == "array_reverse_sort" ||
+                        name == "list_aggregate" || name == "array_aggregate" ||
+                        name == "list_aggr" || name == "aggregate";
+    if (!constructor && !extract && !with_options) {
         return std::nullopt;
     }
     std::vector<ExpressionPtr> arguments;
@@ -89,6 +95,38 @@ std::optional<Binder::Bound> Binder::BindNestedCall(const ParsedExpression& expr
         };
         return finish(BindMap(element_of(arguments[0]), element_of(arguments[1])));
     }
+    if (with_options) {
+        std::vector<std::string> options;
+        for (size_t i = 1; i < arguments.size(); i++) {
+            if (arguments[i]->kind != ExpressionKind::Constant || arguments[i]->value.IsNull() ||
+                arguments[i]->type.id() != LogicalTypeId::VARCHAR) {
+                Fail(ErrorKind::Binder,
+                     name + ": argument " + std::to_string(i + 1) + " must be a constant string",
+                     expression.location);
+            }
+            options.push_back(arguments[i]->value.GetString());
+        }
+        if (arguments.empty()) {
+            wrong_arguments();
+        }
+        std::vector<LogicalType> types = {arguments[0]->type};
+        std::optional<BoundFunction> function;
+        try {
+            if (name.find("sort") != std::string::npos) {
+                types.resize(arguments.size(), LogicalTypeId::VARCHAR);
+                function = BindListFunction(name, types, options);
+            } else if (options.size() == 1) {
+                arguments.resize(1);
+                function = BindListFunction("list_" + Lower(options[0]), types);
+            }
+        } catch (const Exception& error) {
+            Fail(error.Kind(), error.RawMessage(), expression.location);
+        }
+        if (!function) {
+            wrong_arguments();
+        }
+        return finish(std::move(*function));
+    }
     // Element access: x[i] on lists, maps and strings; s.field, s['field'] on structs.
     if (arguments.size() != 2) {
         wrong_arguments();
@@ -118,6 +156,45 @@ std::optional<Binder::Bound> Binder::BindNestedCall(const ParsedExpression& expr
         wrong_arguments();
     }
     return finish(std::move(*function));
+}
+
+Binder::Bound Binder::BindUnnest(const ParsedExpression& expression) {
+    if (!unnest_) {
+        Fail(ErrorKind::Binder, "UNNEST not supported here", expression.location);
+    }
+    if (expression.children.empty()) {
+        Fail(ErrorKind::Binder, "UNNEST requires a single list as input", expression.location);
+    }
+    // Nested unnest(unnest(x)) unnests the inner one first, in the same operator's input.
+    UnnestContext* context = unnest_;
+    unnest_ = nullptr;
+    ExpressionPtr list = Bind(*expression.children[0]).expression;
+    unnest_ = context;
+    if (aggregate_) {
+        list = ReplaceGroupKeys(std::move(list), expression.location);
+    }
+    for (size_t i = 1; i < expression.children.size(); i++) {
+        Fail(ErrorKind::NotImplemented,
+             "not supported: unnest parameter " + (expression.children[i]->alias.empty()
+                                                       ? std::to_string(i + 1)
+                                                       : expression.children[i]->alias),
+             expression.children[i]->location);
+    }
+    if (list->type.id() == LogicalTypeId::SQLNULL) {
+        list = CastTo(std::move(list), LogicalType::List(LogicalTypeId::INTEGER));
+    }
+    if (list->type.id() != LogicalTypeId::LIST) {
+        Fail(ErrorKind::Binder,
+             "UNNEST() can only be applied to lists, structs and NULL, not " +
+                 list->type.ToString(),
+             expression.location);
+    }
+    LogicalOperator& op = *context->op;
+    idx_t index = op.expressions.size();
+    LogicalType element = list->type.element();
+    op.expressions.push_back(std::move(list));
+    binding_names_[{op.table_index, index}] = expression.ToString();
+    return {MakeBoundColumn({op.table_index, index}, element), LiteralOrigin::None};
 }
 
 idx_t Binder::FieldIndex(const LogicalType& type, const std::string& field,

@@ -380,6 +380,8 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
     AggregateContext* saved_aggregate = aggregate_;
     LogicalOperatorPtr* saved_from = from_plan_;
     WindowContext* saved_window = window_;
+    UnnestContext* saved_unnest = unnest_;
+    unnest_ = nullptr;
     aggregate_ = nullptr;
     window_ = nullptr;
 
@@ -562,13 +564,18 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
         return expression;
     };
 
-    // Window functions in the SELECT list, QUALIFY and ORDER BY.
+    // Window functions in the SELECT list, QUALIFY and ORDER BY; unnest in the SELECT list.
     WindowContext windows;
     window_ = &windows;
+    UnnestContext unnests;
+    unnests.op = std::make_unique<LogicalOperator>(LogicalOperatorKind::Unnest);
+    unnests.op->table_index = next_table_index_++;
     std::vector<ExpressionPtr> projections;
     std::vector<LogicalType> types;
     for (const auto* item : items) {
+        unnest_ = &unnests;
         ExpressionPtr expression = bind_output(*item);
+        unnest_ = nullptr;
         // A bare NULL is typed INTEGER in results, as in DuckDB.
         if (expression->type.id() == LogicalTypeId::SQLNULL) {
             expression = CastTo(std::move(expression), LogicalTypeId::INTEGER);
@@ -694,6 +701,10 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
         filter->children.push_back(std::move(plan));
         plan = std::move(filter);
     }
+    if (!unnests.op->expressions.empty()) {
+        unnests.op->children.push_back(std::move(plan));
+        plan = std::move(unnests.op);
+    }
     idx_t projection_index = next_table_index_++;
     for (size_t i = 0; i < projections.size(); i++) {
         binding_names_[{projection_index, i}] =
@@ -744,6 +755,7 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
     aggregate_ = saved_aggregate;
     from_plan_ = saved_from;
     window_ = saved_window;
+    unnest_ = saved_unnest;
     if (select.limit || select.offset) {
         auto limit = std::make_unique<LogicalOperator>(LogicalOperatorKind::Limit);
         if (select.limit) {

@@ -93,6 +93,11 @@ private:
         std::vector<std::pair<std::string, LogicalOperatorPtr>> operators;
         std::map<idx_t, std::vector<std::string>> texts;
     };
+    // unnest(...) calls of a SELECT list: their lists, computed by one Unnest operator below
+    // the projection.
+    struct UnnestContext {
+        LogicalOperatorPtr op;
+    };
     struct CteScope {
         std::map<std::string, const CommonTableExpression*> ctes;
         const CteScope* outer = nullptr;
@@ -159,6 +164,7 @@ private:
     Bound BindColumnName(const ParsedExpression& expression);
     // list_value, struct_pack, map and element access (x[i], s.field); nullopt for other names.
     std::optional<Bound> BindNestedCall(const ParsedExpression& expression);
+    Bound BindUnnest(const ParsedExpression& expression);
     // The field of STRUCT `type` named `field` (case-insensitive), or a binder error.
     idx_t FieldIndex(const LogicalType& type, const std::string& field, SourceLocation location);
     // base.f1.f2...: fields of nested structs.
@@ -244,6 +250,7 @@ private:
     Scope* scope_ = nullptr;
     AggregateContext* aggregate_ = nullptr;
     WindowContext* window_ = nullptr;
+    UnnestContext* unnest_ = nullptr;
     const char* no_windows_reason_ = "window functions are not allowed here";
     // Why aggregates are not allowed where binding happens now, for the error message.
     const char* no_aggregates_reason_ = "aggregate function calls cannot be used here";

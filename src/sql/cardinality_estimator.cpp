@@ -111,6 +111,7 @@ double CardinalityEstimator::Estimate(LogicalOperator& op) {
     case LogicalOperatorKind::Order:
     case LogicalOperatorKind::Repeat:
     case LogicalOperatorKind::Window:
+    case LogicalOperatorKind::Unnest: // lists' lengths are unknown: as many rows as come in
         rows = Estimate(*op.children[0]);
         break;
     case LogicalOperatorKind::Limit:

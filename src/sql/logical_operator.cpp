@@ -72,6 +72,12 @@ std::vector<ColumnBinding> LogicalOperator::Bindings() const {
             bindings.push_back({table_index, i});
         }
         return bindings;
+    case LogicalOperatorKind::Unnest:
+        bindings = children[0]->Bindings();
+        for (idx_t i = 0; i < expressions.size(); i++) {
+            bindings.push_back({table_index, i});
+        }
+        return bindings;
     case LogicalOperatorKind::Join: {
         bindings = children[0]->Bindings();
         if (EmitsPairs(join_type)) {
@@ -114,6 +120,12 @@ std::vector<LogicalType> LogicalOperator::Types() const {
         types = children[0]->Types();
         for (const auto& window : windows) {
             types.push_back(window.type);
+        }
+        return types;
+    case LogicalOperatorKind::Unnest:
+        types = children[0]->Types();
+        for (const auto& list : expressions) {
+            types.push_back(list->type.element());
         }
         return types;
     case LogicalOperatorKind::Join: {
@@ -192,6 +204,9 @@ std::string LogicalOperator::ToString(int indent) const {
         for (const auto& order : orders) {
             out += " " + order.expression->ToString() + (order.descending ? " DESC" : " ASC");
         }
+        break;
+    case LogicalOperatorKind::Unnest:
+        out += "UNNEST #" + std::to_string(table_index) + " [" + list(expressions) + "]";
         break;
     case LogicalOperatorKind::Window:
         out += "WINDOW #" + std::to_string(table_index) + " PARTITION BY [" + list(expressions) +

@@ -27,6 +27,8 @@ enum class LogicalOperatorKind : uint8_t {
                 // NULL or below one): EXCEPT ALL and INTERSECT ALL
     Window,     // the child's columns and `windows` (table_index), over partitions by
                 // `expressions` ordered by `orders`
+    Unnest,     // the child's columns and one element column per list in `expressions`
+                // (table_index): each row once per element of its longest list
     DelimGet,   // the distinct values of dependent join `delim_index`'s delim_columns, as
                 // columns of table_index (types in delim_types)
 };

@@ -204,6 +204,7 @@ LogicalOperatorPtr Optimizer::PushDown(LogicalOperatorPtr op, std::vector<Expres
     case LogicalOperatorKind::Limit:
     case LogicalOperatorKind::Union:
     case LogicalOperatorKind::Window: // a filter below would change the partitions
+    case LogicalOperatorKind::Unnest:
         for (auto& child : op->children) {
             child = PushDown(std::move(child), {});
         }

@@ -10,6 +10,7 @@
 #include "execution/physical_order.hpp"
 #include "execution/physical_projection.hpp"
 #include "execution/physical_repeat_rows.hpp"
+#include "execution/physical_unnest.hpp"
 #include "execution/physical_window.hpp"
 #include "execution/result_collector.hpp"
 #include "execution/subquery_value_sink.hpp"
@@ -366,6 +367,19 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
         Pipeline& pipeline = NewPipeline();
         pipeline.source = op.function->make_source(op.column_ids, op.table_filters);
         return {&pipeline, op.Bindings(), pipeline.source->OutputTypes()};
+    }
+    case LogicalOperatorKind::Unnest: {
+        Planned planned = Plan(*op.children[0]);
+        std::vector<ExpressionPtr> lists;
+        for (const auto& list : op.expressions) {
+            lists.push_back(Resolve(*list, planned.bindings));
+        }
+        auto unnest = std::make_shared<PhysicalUnnest>(planned.types, std::move(lists));
+        std::vector<LogicalType> types = unnest->OutputTypes();
+        AddOperator(planned, std::move(unnest));
+        planned.bindings = op.Bindings();
+        planned.types = std::move(types);
+        return planned;
     }
     case LogicalOperatorKind::Repeat: {
         Planned planned = Plan(*op.children[0]);

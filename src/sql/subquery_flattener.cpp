@@ -203,7 +203,9 @@ SubqueryFlattener::Result SubqueryFlattener::Flatten(LogicalOperatorPtr op) {
     }
     switch (op->kind) {
     case LogicalOperatorKind::Filter:
-    case LogicalOperatorKind::Repeat: {
+    case LogicalOperatorKind::Repeat:
+    case LogicalOperatorKind::Unnest: { // the outer row's values pass through every element
+
         Result child = Flatten(std::move(op->children[0]));
         Rewrite(*op, child.delim, child.moved);
         op->children[0] = std::move(child.plan);

@@ -1,0 +1,305 @@
+#include "execution/list_functions.hpp"
+
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "execution/aggregate_function.hpp"
+#include "execution/value_aggregates.hpp"
+
+#include <algorithm>
+
+namespace sluice {
+
+namespace {
+
+using Arguments = std::vector<const Vector*>;
+
+list_entry_t EntryOf(const Vector& list, idx_t row) {
+    return list.data<list_entry_t>()[list.RowIndex(row)];
+}
+
+// A body computing each row's result from its arguments' values (NULL if any is NULL, unless
+// `nulls_in`): the list functions that rearrange elements.
+template <class Compute>
+ScalarFunctionBody ValueBody(Compute compute, bool nulls_in = false) {
+    return [compute, nulls_in](const Arguments& args, idx_t count, Vector& result) {
+        std::vector<Value> values(args.size());
+        for (idx_t row = 0; row < count; row++) {
+            bool any_null = false;
+            for (size_t i = 0; i < args.size(); i++) {
+                values[i] = args[i]->GetValue(row);
+                any_null = any_null || values[i].IsNull();
+            }
+            if (any_null && !nulls_in) {
+                result.SetNull(row);
+                continue;
+            }
+            result.SetValue(row, compute(values, result.type()));
+        }
+    };
+}
+
+// list_sort's order: ascending or not, NULLs first or not.
+struct ListOrder {
+    bool descending = false;
+    bool nulls_first = false;
+};
+
+ListOrder ParseListOrder(const std::vector<std::string>& options, bool reverse) {
+    ListOrder order;
+    order.descending = reverse;
+    if (!options.empty()) {
+        std::string direction = Upper(options[0]);
+        if (direction != "ASC" && direction != "DESC") {
+            throw Exception(ErrorKind::InvalidInput,
+                            "Sorting order must be either ASC or DESC, got '" + options[0] + "'");
+        }
+        order.descending = (direction == "DESC") != reverse;
+    }
+    if (options.size() > 1) {
+        std::string nulls = Upper(options[1]);
+        if (nulls != "NULLS FIRST" && nulls != "NULLS LAST") {
+            throw Exception(ErrorKind::InvalidInput,
+                            "Null sorting order must be either NULLS FIRST or NULLS LAST, got '" +
+                                options[1] + "'");
+        }
+        order.nulls_first = nulls == "NULLS FIRST";
+    }
+    return order;
+}
+
+Value Sorted(std::vector<Value> elements, const LogicalType& type, ListOrder order) {
+    std::stable_sort(elements.begin(), elements.end(), [order](const Value& a, const Value& b) {
+        if (a.IsNull() || b.IsNull()) {
+            return !a.IsNull() ? !order.nulls_first : !b.IsNull() && order.nulls_first;
+        }
+        int compared = a.Compare(b);
+        return order.descending ? compared > 0 : compared < 0;
+    });
+    return Value::Nested(type, std::move(elements));
+}
+
+// The non-NULL elements without repeats, in the order they first appear.
+std::vector<Value> Distinct(const std::vector<Value>& elements) {
+    std::vector<Value> kept;
+    for (const Value& element : elements) {
+        if (element.IsNull()) {
+            continue;
+        }
+        bool seen = std::any_of(kept.begin(), kept.end(),
+                                [&](const Value& other) { return other.Compare(element) == 0; });
+        if (!seen) {
+            kept.push_back(element);
+        }
+    }
+    return kept;
+}
+
+// list_<aggregate>: the aggregate over each row's elements, run as the aggregate runs over a
+// group.
+ScalarFunctionBody ListAggregateBody(AggregateFunction aggregate) {
+    return [aggregate](const Arguments& args, idx_t count, Vector& result) {
+        const Vector& list = *args[0];
+        std::vector<uint8_t> state(std::max<idx_t>(aggregate.state_size, 1));
+        uint8_t* states[kVectorSize];
+        std::fill(states, states + kVectorSize, state.data());
+        Vector slice(list.list_child().type());
+        idx_t rows[kVectorSize];
+        StringHeap heap;
+        for (idx_t row = 0; row < count; row++) {
+            if (!list.RowIsValid(row)) {
+                result.SetNull(row);
+                continue;
+            }
+            list_entry_t entry = EntryOf(list, row);
+            aggregate.initialize(state.data());
+            for (idx_t done = 0; done < entry.length; done += kVectorSize) {
+                idx_t take = std::min(kVectorSize, entry.length - done);
+                for (idx_t i = 0; i < take; i++) {
+                    rows[i] = entry.offset + done + i;
+                }
+                slice.Reset();
+                slice.Gather(list.list_child(), rows, take);
+                aggregate.update({&slice}, take, states, 0, heap);
+            }
+            aggregate.finalize(state.data(), result, row);
+            if (aggregate.destroy) {
+                aggregate.destroy(state.data());
+            }
+        }
+    };
+}
+
+std::optional<BoundFunction> BindListAggregate(const std::string& aggregate_name,
+                                               const LogicalType& list) {
+    std::vector<LogicalType> element = {list.element()};
+    std::optional<AggregateFunction> aggregate = BindAggregateFunction(aggregate_name, element);
+    if (!aggregate) {
+        aggregate = BindValueAggregate(aggregate_name, element);
+    }
+    if (!aggregate || aggregate->argument_types.size() != 1) {
+        return std::nullopt;
+    }
+    LogicalType input = LogicalType::List(aggregate->argument_types[0]);
+    LogicalType result = aggregate->return_type;
+    return BoundFunction{{input}, result, ListAggregateBody(std::move(*aggregate))};
+}
+
+// The bytes of the UTF-8 character starting with `lead` (1 for a stray continuation byte).
+size_t CharacterLength(uint8_t lead) {
+    return lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+}
+
+// string_split(text, separator): the pieces between separators; an empty separator splits
+// into characters.
+Value Split(const std::vector<Value>& args, const LogicalType& type) {
+    const std::string& text = args[0].GetString();
+    const std::string& separator = args[1].GetString();
+    std::vector<Value> pieces;
+    if (separator.empty()) {
+        for (size_t at = 0; at < text.size();) {
+            size_t length = CharacterLength(static_cast<uint8_t>(text[at]));
+            pieces.push_back(Value::Varchar(text.substr(at, length)));
+            at += length;
+        }
+        return Value::Nested(type, std::move(pieces));
+    }
+    size_t start = 0;
+    while (true) {
+        size_t found = text.find(separator, start);
+        pieces.push_back(Value::Varchar(text.substr(start, found - start)));
+        if (found == std::string::npos) {
+            break;
+        }
+        start = found + separator.size();
+    }
+    return Value::Nested(type, std::move(pieces));
+}
+
+bool Named(const std::string& name, std::initializer_list<const char*> names) {
+    return std::any_of(names.begin(), names.end(), [&](const char* n) { return name == n; });
+}
+
+} // namespace
+
+std::optional<BoundFunction> BindListFunction(const std::string& name,
+                                              const std::vector<LogicalType>& types,
+                                              const std::vector<std::string>& options) {
+    if (Named(name, {"string_split", "str_split", "string_to_array", "split"}) &&
+        types.size() == 2) {
+        LogicalType varchar = LogicalTypeId::VARCHAR;
+        return BoundFunction{{varchar, varchar}, LogicalType::List(varchar), ValueBody(Split)};
+    }
+    bool concat = Named(name, {"list_concat", "array_concat", "list_cat", "array_cat"});
+    if (concat && types.size() == 2 && types[0].id() == LogicalTypeId::SQLNULL) {
+        return BindListFunction(name, {types[1], types[0]}, options);
+    }
+    if (types.empty() || types[0].id() != LogicalTypeId::LIST) {
+        return std::nullopt;
+    }
+    const LogicalType& list = types[0];
+    const LogicalType& element = list.element();
+    if (Named(name, {"list_sort", "array_sort", "list_reverse_sort", "array_reverse_sort"}) &&
+        types.size() == 1 + options.size() && options.size() <= 2) {
+        ListOrder order = ParseListOrder(options, name.find("reverse") != std::string::npos);
+        std::vector<LogicalType> arguments = {list};
+        for (size_t i = 0; i < options.size(); i++) {
+            arguments.push_back(LogicalTypeId::VARCHAR);
+        }
+        auto sort = [order](const std::vector<Value>& args, const LogicalType& type) {
+            return Sorted(args[0].children(), type, order);
+        };
+        return BoundFunction{arguments, list, ValueBody(sort)};
+    }
+    if (types.size() == 1) {
+        if (Named(name, {"list_distinct", "array_distinct"})) {
+            auto distinct = [](const std::vector<Value>& args, const LogicalType& type) {
+                return Value::Nested(type, Distinct(args[0].children()));
+            };
+            return BoundFunction{{list}, list, ValueBody(distinct)};
+        }
+        if (Named(name, {"list_unique", "array_unique"})) {
+            auto unique = [](const std::vector<Value>& args, const LogicalType&) {
+                return Value::Integer(LogicalTypeId::UBIGINT, Distinct(args[0].children()).size());
+            };
+            return BoundFunction{{list}, LogicalTypeId::UBIGINT, ValueBody(unique)};
+        }
+        if (Named(name, {"list_reverse", "array_reverse"})) {
+            auto reverse = [](const std::vector<Value>& args, const LogicalType& type) {
+                std::vector<Value> elements = args[0].children();
+                std::reverse(elements.begin(), elements.end());
+                return Value::Nested(type, std::move(elements));
+            };
+            return BoundFunction{{list}, list, ValueBody(reverse)};
+        }
+        if (name == "flatten" && element.id() == LogicalTypeId::LIST) {
+            auto flatten = [](const std::vector<Value>& args, const LogicalType& type) {
+                std::vector<Value> elements;
+                for (const Value& inner : args[0].children()) {
+                    elements.insert(elements.end(), inner.children().begin(),
+                                    inner.children().end());
+                }
+                return Value::Nested(type, std::move(elements));
+            };
+            return BoundFunction{{list}, element, ValueBody(flatten)};
+        }
+        std::string prefix = name.rfind("list_", 0) == 0    ? "list_"
+                             : name.rfind("array_", 0) == 0 ? "array_"
+                                                            : "";
+        if (!prefix.empty()) {
+            return BindListAggregate(name.substr(prefix.size()), list);
+        }
+        return std::nullopt;
+    }
+    if (types.size() != 2) {
+        return std::nullopt;
+    }
+    if (concat &&
+        (types[1].id() == LogicalTypeId::LIST || types[1].id() == LogicalTypeId::SQLNULL)) {
+        // A NULL side counts as an empty list.
+        auto concat = [](const std::vector<Value>& args, const LogicalType& type) {
+            std::vector<Value> elements;
+            for (const Value& side : args) {
+                elements.insert(elements.end(), side.children().begin(), side.children().end());
+            }
+            return Value::Nested(type, std::move(elements));
+        };
+        return BoundFunction{{list, list}, list, ValueBody(concat, true)};
+    }
+    if (Named(name, {"list_position", "list_indexof", "array_position", "array_indexof"})) {
+        // NULL finds a NULL element here, unlike list_contains.
+        auto position = [](const std::vector<Value>& args, const LogicalType&) {
+            if (args[0].IsNull()) {
+                return Value::Null(LogicalTypeId::INTEGER);
+            }
+            const std::vector<Value>& elements = args[0].children();
+            for (size_t i = 0; i < elements.size(); i++) {
+                bool both_null = elements[i].IsNull() && args[1].IsNull();
+                bool equal =
+                    !elements[i].IsNull() && !args[1].IsNull() && elements[i].Compare(args[1]) == 0;
+                if (both_null || equal) {
+                    return Value::Integer(LogicalTypeId::INTEGER, static_cast<hugeint_t>(i + 1));
+                }
+            }
+            return Value::Null(LogicalTypeId::INTEGER);
+        };
+        return BoundFunction{{list, element}, LogicalTypeId::INTEGER, ValueBody(position, true)};
+    }
+    if (Named(name, {"array_to_string", "list_to_string"})) {
+        auto join = [](const std::vector<Value>& args, const LogicalType&) {
+            std::string text;
+            bool first = true;
+            for (const Value& element : args[0].children()) {
+                if (!element.IsNull()) {
+                    text += (first ? "" : args[1].GetString()) + element.ToString();
+                    first = false;
+                }
+            }
+            return Value::Varchar(std::move(text));
+        };
+        return BoundFunction{
+            {list, LogicalTypeId::VARCHAR}, LogicalTypeId::VARCHAR, ValueBody(join)};
+    }
+    return std::nullopt;
+}
+
+} // namespace sluice
