@@ -586,6 +586,18 @@ Value CastValue(const Value& value, const LogicalType& target) {
                                                    value.type().ToString() + " -> " +
                                                    target.ToString() + ")");
     }
+    if (value.type().id() == LogicalTypeId::VARCHAR && target.IsNested()) {
+        // Name the element that did not parse, or else the whole text, as DuckDB does.
+        NestedTextFailure failed;
+        if (!ParseNestedText(value.GetString(), target, result, &failed) &&
+            !failed.element.empty()) {
+            throw Exception(ErrorKind::Conversion, "Could not convert string '" + failed.element +
+                                                       "' to " + InternalName(failed.type));
+        }
+        throw Exception(ErrorKind::Conversion, "Type VARCHAR with value '" + value.GetString() +
+                                                   "' can't be cast to the destination type " +
+                                                   target.ToString());
+    }
     if (value.type().id() == LogicalTypeId::VARCHAR) {
         throw Exception(ErrorKind::Conversion, "Could not convert string '" + value.GetString() +
                                                    "' to " + InternalName(target));

@@ -12,7 +12,8 @@ namespace {
 // A cursor over nested text. Each Parse* consumes one value and the white space around it.
 class NestedTextParser {
 public:
-    explicit NestedTextParser(std::string_view text) : text_(text) {}
+    NestedTextParser(std::string_view text, NestedTextFailure* failed)
+        : text_(text), failed_(failed) {}
 
     bool AtEnd() {
         SkipSpace();
@@ -35,6 +36,7 @@ public:
 
 private:
     std::string_view text_;
+    NestedTextFailure* failed_;
     size_t position_ = 0;
 
     void SkipSpace() {
@@ -75,18 +77,21 @@ private:
         SkipSpace();
         quoted = false;
         if (position_ < text_.size() && text_[position_] == '\'') {
+            // 'it''s' reads as "its", as DuckDB reads it: quoted pieces run together.
             quoted = true;
-            position_++;
-            while (position_ < text_.size() && text_[position_] != '\'') {
-                if (text_[position_] == '\\' && position_ + 1 < text_.size()) {
-                    position_++;
+            while (position_ < text_.size() && text_[position_] == '\'') {
+                position_++;
+                while (position_ < text_.size() && text_[position_] != '\'') {
+                    if (text_[position_] == '\\' && position_ + 1 < text_.size()) {
+                        position_++;
+                    }
+                    token += text_[position_++];
                 }
-                token += text_[position_++];
+                if (position_ == text_.size()) {
+                    return false; // unterminated quote
+                }
+                position_++;
             }
-            if (position_ == text_.size()) {
-                return false; // unterminated quote
-            }
-            position_++;
             SkipSpace();
             return true;
         }
@@ -114,7 +119,13 @@ private:
             result = Value::Null(type);
             return true;
         }
-        return TryParseValue(token, type, result);
+        if (TryParseValue(token, type, result)) {
+            return true;
+        }
+        if (failed_) {
+            *failed_ = NestedTextFailure{token, type};
+        }
+        return false;
     }
 
     bool ParseList(const LogicalType& type, Value& result) {
@@ -191,8 +202,9 @@ private:
 
 } // namespace
 
-bool ParseNestedText(std::string_view text, const LogicalType& type, Value& result) {
-    NestedTextParser parser(text);
+bool ParseNestedText(std::string_view text, const LogicalType& type, Value& result,
+                     NestedTextFailure* failed) {
+    NestedTextParser parser(text, failed);
     return parser.ParseValue(type, "", result) && parser.AtEnd();
 }
 

@@ -50,8 +50,9 @@ ListOrder ParseListOrder(const std::vector<std::string>& options, bool reverse) 
     if (!options.empty()) {
         std::string direction = Upper(options[0]);
         if (direction != "ASC" && direction != "DESC") {
-            throw Exception(ErrorKind::InvalidInput,
-                            "Sorting order must be either ASC or DESC, got '" + options[0] + "'");
+            throw Exception(ErrorKind::InvalidInput, "list_sort: unrecognized value \"" +
+                                                         options[0] +
+                                                         "\" for the sort order (ASC or DESC)");
         }
         order.descending = (direction == "DESC") != reverse;
     }
@@ -59,8 +60,8 @@ ListOrder ParseListOrder(const std::vector<std::string>& options, bool reverse) 
         std::string nulls = Upper(options[1]);
         if (nulls != "NULLS FIRST" && nulls != "NULLS LAST") {
             throw Exception(ErrorKind::InvalidInput,
-                            "Null sorting order must be either NULLS FIRST or NULLS LAST, got '" +
-                                options[1] + "'");
+                            "list_sort: unrecognized value \"" + options[1] +
+                                "\" for the NULL order (NULLS FIRST or NULLS LAST)");
         }
         order.nulls_first = nulls == "NULLS FIRST";
     }
@@ -156,6 +157,9 @@ Value Split(const std::vector<Value>& args, const LogicalType& type) {
     const std::string& separator = args[1].GetString();
     std::vector<Value> pieces;
     if (separator.empty()) {
+        if (text.empty()) {
+            return Value::Nested(type, {Value::Varchar("")});
+        }
         for (size_t at = 0; at < text.size();) {
             size_t length = CharacterLength(static_cast<uint8_t>(text[at]));
             pieces.push_back(Value::Varchar(text.substr(at, length)));
@@ -189,7 +193,8 @@ std::optional<BoundFunction> BindListFunction(const std::string& name,
         LogicalType varchar = LogicalTypeId::VARCHAR;
         return BoundFunction{{varchar, varchar}, LogicalType::List(varchar), ValueBody(Split)};
     }
-    bool concat = Named(name, {"list_concat", "array_concat", "list_cat", "array_cat"});
+    // || on lists is list_concat, but NULL when either side is.
+    bool concat = Named(name, {"list_concat", "array_concat", "list_cat", "array_cat", "||"});
     if (concat && types.size() == 2 && types[0].id() == LogicalTypeId::SQLNULL) {
         return BindListFunction(name, {types[1], types[0]}, options);
     }
@@ -263,7 +268,7 @@ std::optional<BoundFunction> BindListFunction(const std::string& name,
             }
             return Value::Nested(type, std::move(elements));
         };
-        return BoundFunction{{list, list}, list, ValueBody(concat, true)};
+        return BoundFunction{{list, list}, list, ValueBody(concat, name != "||")};
     }
     if (Named(name, {"list_position", "list_indexof", "array_position", "array_indexof"})) {
         // NULL finds a NULL element here, unlike list_contains.

@@ -270,6 +270,13 @@ std::optional<BoundFunction> BindNestedFunction(const std::string& name,
     if (types.empty()) {
         return std::nullopt;
     }
+    if (types[0].id() == LogicalTypeId::SQLNULL && types.size() == 2) {
+        // list_contains(NULL, 1): a NULL list of the needle's type
+        LogicalType element = types[1].id() == LogicalTypeId::SQLNULL
+                                  ? LogicalType(LogicalTypeId::INTEGER)
+                                  : types[1];
+        return BindNestedFunction(name, {LogicalType::List(element), types[1]});
+    }
     const LogicalType& first = types[0];
     bool list = first.id() == LogicalTypeId::LIST;
     bool map = first.id() == LogicalTypeId::MAP;

@@ -463,7 +463,34 @@ std::optional<BoundFunction> BindNegate(const LogicalType& operand) {
     return BoundFunction{{operand}, operand, body};
 }
 
+namespace {
+
+// Nested values compare as values: element by element, a NULL element above any value.
+ScalarFunctionBody NestedComparisonBody(const std::string& op) {
+    return [op](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+        for (idx_t row = 0; row < count; row++) {
+            if (!args[0]->RowIsValid(row) || !args[1]->RowIsValid(row)) {
+                result.SetNull(row);
+                continue;
+            }
+            int order = args[0]->GetValue(row).Compare(args[1]->GetValue(row));
+            bool holds = op == "=" || op == "=="    ? order == 0
+                         : op == "!=" || op == "<>" ? order != 0
+                         : op == "<"                ? order < 0
+                         : op == "<="               ? order <= 0
+                         : op == ">"                ? order > 0
+                                                    : order >= 0;
+            result.data<bool>()[row] = holds;
+        }
+    };
+}
+
+} // namespace
+
 BoundFunction BindComparison(const std::string& op, const LogicalType& type) {
+    if (type.IsNested()) {
+        return BoundFunction{{type, type}, LogicalTypeId::BOOLEAN, NestedComparisonBody(op)};
+    }
     ScalarFunctionBody body = DispatchPhysical(type.physical(), [&](auto tag) {
         using T = decltype(tag);
         if constexpr (std::is_floating_point_v<T>) {

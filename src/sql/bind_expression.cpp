@@ -419,7 +419,7 @@ Binder::Bound Binder::BindOperator(const ParsedExpression& expression) {
             // [1] || [2] concatenates lists, of their common type
             auto common = CommonSuperType(left.expression->type, right.expression->type);
             if (common) {
-                function = BindListFunction("list_concat", {*common, *common});
+                function = BindListFunction("||", {*common, *common});
             }
         } else if (op == "||") {
             function = BindConcat();
