@@ -74,12 +74,12 @@ idx_t Vector::ReserveElements(idx_t count) {
 }
 
 list_entry_t Vector::AppendElements(const Vector& source_elements, idx_t offset, idx_t length) {
+    // Copied, strings too, rather than gathered: a row copied into a hash table or a key chunk
+    // must not keep the source's memory (and all it keeps) alive.
     idx_t start = ReserveElements(length);
-    std::vector<idx_t> rows(length);
     for (idx_t i = 0; i < length; i++) {
-        rows[i] = offset + i;
+        list_child().CopyRow(source_elements, offset + i, start + i);
     }
-    list_child().Gather(source_elements, rows.data(), length, start);
     return list_entry_t{start, length};
 }
 

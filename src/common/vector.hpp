@@ -55,8 +55,8 @@ public:
     Vector& list_child() { return *children_[0]; }
     const Vector& list_child() const { return *children_[0]; }
     idx_t list_size() const { return list_size_; }
-    // Appends a row's elements: rows [offset, offset + length) of `source_elements` (an element
-    // vector) go to the end of the child; returns the entry naming them.
+    // Appends a copy of a row's elements: rows [offset, offset + length) of `source_elements`
+    // (an element vector) go to the end of the child; returns the entry naming them.
     list_entry_t AppendElements(const Vector& source_elements, idx_t offset, idx_t length);
     // Makes room for `count` more elements and counts them as used; returns where they start.
     idx_t ReserveElements(idx_t count);

@@ -624,6 +624,9 @@ std::optional<AggregateFunction> BindAggregateFunction(const std::string& name,
         return std::nullopt;
     }
     const LogicalType& argument = arguments[0];
+    if ((name == "min" || name == "max") && argument.IsNested()) {
+        return NestedMinMax(name, argument);
+    }
     if (name == "count") {
         return CountFunction(false, argument);
     }

@@ -23,16 +23,6 @@ list_entry_t EntryOf(const Vector& list, idx_t row) {
     return list.data<list_entry_t>()[list.RowIndex(row)];
 }
 
-// Appends elements [offset, offset + length) of `source` (an element vector) to `result`'s
-// elements one by one; CopyRow keeps nested elements whole.
-list_entry_t CopyElements(const Vector& source, idx_t offset, idx_t length, Vector& result) {
-    idx_t start = result.ReserveElements(length);
-    for (idx_t i = 0; i < length; i++) {
-        result.list_child().CopyRow(source, offset + i, start + i);
-    }
-    return list_entry_t{start, length};
-}
-
 // The position an index of x[i] names in a list of `length` (1-based, negative from the end),
 // or -1 when it names none.
 int64_t ElementPosition(int64_t index, idx_t length) {
@@ -84,7 +74,8 @@ ScalarFunctionBody ListSliceBody() {
             first = std::max<int64_t>(first, 1);
             last = std::min(last, length);
             idx_t taken = last >= first ? static_cast<idx_t>(last - first + 1) : 0;
-            entries[row] = CopyElements(list.list_child(), entry.offset + first - 1, taken, result);
+            entries[row] =
+                result.AppendElements(list.list_child(), entry.offset + first - 1, taken);
         }
     };
 }
@@ -116,7 +107,7 @@ ScalarFunctionBody MapExtractBody(bool as_list) {
             int64_t found = key.RowIsValid(row) ? FindKey(map, row, key) : -1;
             if (as_list) {
                 result.data<list_entry_t>()[row] =
-                    CopyElements(values, found < 0 ? 0 : found, found < 0 ? 0 : 1, result);
+                    result.AppendElements(values, found < 0 ? 0 : found, found < 0 ? 0 : 1);
             } else if (found < 0) {
                 result.SetNull(row);
             } else {
@@ -136,8 +127,8 @@ ScalarFunctionBody MapFieldBody(idx_t field) {
                 continue;
             }
             list_entry_t entry = EntryOf(map, row);
-            result.data<list_entry_t>()[row] = CopyElements(map.list_child().struct_child(field),
-                                                            entry.offset, entry.length, result);
+            result.data<list_entry_t>()[row] = result.AppendElements(
+                map.list_child().struct_child(field), entry.offset, entry.length);
         }
     };
 }

@@ -90,14 +90,42 @@ idx_t IndexOf(const Vector& vector, idx_t row) {
     return vector.vector_type() == VectorType::CONSTANT ? 0 : row;
 }
 
+// One row's hash, nested values element by element (equal rows hash alike, as RowsEqual sees
+// them: NULL elements alike, -0 as 0, every NaN alike).
+uint64_t HashRow(const Vector& vector, idx_t row) {
+    idx_t index = IndexOf(vector, row);
+    if (!vector.validity().RowIsValid(index)) {
+        return kNullHash;
+    }
+    switch (vector.type().physical()) {
+    case PhysicalType::LIST: {
+        list_entry_t entry = vector.data<list_entry_t>()[index];
+        uint64_t hash = Mix(entry.length + 1);
+        for (idx_t i = 0; i < entry.length; i++) {
+            hash = (hash * 0xbf58476d1ce4e5b9ULL) ^ HashRow(vector.list_child(), entry.offset + i);
+        }
+        return hash;
+    }
+    case PhysicalType::STRUCT: {
+        uint64_t hash = Mix(vector.type().fields().size());
+        for (idx_t field = 0; field < vector.type().fields().size(); field++) {
+            hash = (hash * 0xbf58476d1ce4e5b9ULL) ^ HashRow(vector.struct_child(field), index);
+        }
+        return hash;
+    }
+    default:
+        return DispatchPhysical(vector.type().physical(), [&](auto tag) {
+            return HashValue(vector.data<decltype(tag)>()[index]);
+        });
+    }
+}
+
 } // namespace
 
 void HashVector(const Vector& vector, idx_t count, uint64_t* hashes, bool first) {
     if (vector.type().IsNested()) {
-        // Nested values hash by their text, which equal values share.
         for (idx_t row = 0; row < count; row++) {
-            Value value = vector.GetValue(row);
-            uint64_t hash = value.IsNull() ? kNullHash : std::hash<std::string>()(value.ToString());
+            uint64_t hash = HashRow(vector, row);
             hashes[row] = first ? hash : (hashes[row] * 0xbf58476d1ce4e5b9ULL) ^ hash;
         }
         return;
@@ -119,13 +147,61 @@ bool RowsEqualTyped(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) 
     return TotalOrderEqual<T>(a.data<T>()[a_row], b.data<T>()[b_row]);
 }
 
-// LIST, STRUCT and MAP rows compare as values: element by element.
+// LIST, STRUCT and MAP rows are equal when their elements are, NULL equal to NULL.
 bool NestedRowsEqual(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
-    bool a_valid = a.RowIsValid(a_row), b_valid = b.RowIsValid(b_row);
+    a_row = IndexOf(a, a_row);
+    b_row = IndexOf(b, b_row);
+    bool a_valid = a.validity().RowIsValid(a_row), b_valid = b.validity().RowIsValid(b_row);
     if (!a_valid || !b_valid) {
         return a_valid == b_valid;
     }
-    return a.GetValue(a_row).Compare(b.GetValue(b_row)) == 0;
+    if (a.type().physical() == PhysicalType::STRUCT) {
+        for (idx_t field = 0; field < a.type().fields().size(); field++) {
+            if (!RowsEqual(a.struct_child(field), a_row, b.struct_child(field), b_row)) {
+                return false;
+            }
+        }
+        return true;
+    }
+    list_entry_t x = a.data<list_entry_t>()[a_row], y = b.data<list_entry_t>()[b_row];
+    if (x.length != y.length) {
+        return false;
+    }
+    for (idx_t i = 0; i < x.length; i++) {
+        if (!RowsEqual(a.list_child(), x.offset + i, b.list_child(), y.offset + i)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Elements in order, a NULL element after any value, a shorter list before a longer one it
+// begins (Value::Compare's order).
+int CompareNested(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
+    auto compare_elements = [](const Vector& x, idx_t i, const Vector& y, idx_t j) {
+        bool x_valid = x.RowIsValid(i), y_valid = y.RowIsValid(j);
+        if (!x_valid || !y_valid) {
+            return x_valid == y_valid ? 0 : (x_valid ? -1 : 1);
+        }
+        return CompareRows(x, i, y, j);
+    };
+    if (a.type().physical() == PhysicalType::STRUCT) {
+        for (idx_t field = 0; field < a.type().fields().size(); field++) {
+            if (int order =
+                    compare_elements(a.struct_child(field), a_row, b.struct_child(field), b_row)) {
+                return order;
+            }
+        }
+        return 0;
+    }
+    list_entry_t x = a.data<list_entry_t>()[a_row], y = b.data<list_entry_t>()[b_row];
+    for (idx_t i = 0; i < std::min(x.length, y.length); i++) {
+        if (int order =
+                compare_elements(a.list_child(), x.offset + i, b.list_child(), y.offset + i)) {
+            return order;
+        }
+    }
+    return x.length < y.length ? -1 : (x.length > y.length ? 1 : 0);
 }
 
 } // namespace
@@ -143,11 +219,11 @@ bool RowsEqual(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
 }
 
 int CompareRows(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
-    if (a.type().IsNested()) {
-        return a.GetValue(a_row).Compare(b.GetValue(b_row));
-    }
     a_row = IndexOf(a, a_row);
     b_row = IndexOf(b, b_row);
+    if (a.type().IsNested()) {
+        return CompareNested(a, a_row, b, b_row);
+    }
     return DispatchPhysical(a.type().physical(), [&](auto tag) {
         using T = decltype(tag);
         return Compare<T>(a.data<T>()[a_row], b.data<T>()[b_row]);
@@ -161,7 +237,18 @@ uint64_t OrderPrefix(const Vector& vector, idx_t row, bool descending, bool null
     }
     constexpr uint64_t kSign = uint64_t(1) << 63;
     if (vector.type().IsNested()) {
-        return kSign; // one prefix for every value: CompareRows decides
+        // A list by its first element (the empty list first), a struct by its first field: a
+        // NULL element orders after every value, as Value::Compare orders them.
+        uint64_t prefix;
+        if (vector.type().physical() == PhysicalType::LIST) {
+            list_entry_t entry = vector.data<list_entry_t>()[row];
+            prefix = entry.length == 0
+                         ? 0
+                         : OrderPrefix(vector.list_child(), entry.offset, false, false);
+        } else {
+            prefix = OrderPrefix(vector.struct_child(0), row, false, false);
+        }
+        return descending ? ~prefix : prefix;
     }
     uint64_t prefix = DispatchPhysical(vector.type().physical(), [&](auto tag) -> uint64_t {
         using T = decltype(tag);

@@ -4,6 +4,7 @@
 #include "common/exception.hpp"
 #include "common/number_format.hpp"
 #include "common/physical_dispatch.hpp"
+#include "execution/row_operations.hpp"
 #include "execution/vector_loops.hpp"
 
 #include <algorithm>
@@ -473,7 +474,7 @@ ScalarFunctionBody NestedComparisonBody(const std::string& op) {
                 result.SetNull(row);
                 continue;
             }
-            int order = args[0]->GetValue(row).Compare(args[1]->GetValue(row));
+            int order = CompareRows(*args[0], row, *args[1], row);
             bool holds = op == "=" || op == "=="    ? order == 0
                          : op == "!=" || op == "<>" ? order != 0
                          : op == "<"                ? order < 0

@@ -341,6 +341,19 @@ bool IsValueAggregateName(const std::string& name) {
     return IsStringAggName(name) || IsQuantileName(name) || name == "list" || name == "array_agg";
 }
 
+AggregateFunction NestedMinMax(const std::string& name, const LogicalType& type) {
+    // arg_min(x, x) is min(x): the value keyed by itself.
+    AggregateFunction pick =
+        PickFunction(name, name == "min" ? Pick::ArgMin : Pick::ArgMax, {type, type});
+    auto update = pick.update;
+    pick.update = [update](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
+                           idx_t offset, StringHeap& heap) {
+        update({args[0], args[0]}, count, states, offset, heap);
+    };
+    pick.argument_types = {type};
+    return pick;
+}
+
 std::optional<AggregateFunction> BindValueAggregate(const std::string& name,
                                                     const std::vector<LogicalType>& arguments) {
     for (const auto& [pick_name, pick] : PickNames()) {

@@ -15,5 +15,7 @@ namespace sluice {
 std::optional<AggregateFunction> BindValueAggregate(const std::string& name,
                                                     const std::vector<LogicalType>& arguments);
 bool IsValueAggregateName(const std::string& name);
+// min and max of LIST, STRUCT and MAP values, which order as values (Value::Compare).
+AggregateFunction NestedMinMax(const std::string& name, const LogicalType& type);
 
 } // namespace sluice

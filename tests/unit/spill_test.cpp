@@ -160,6 +160,12 @@ std::vector<SpillCase> SpillCases() {
          "SELECT l_orderkey, l_linenumber, sum(l_quantity) OVER (PARTITION BY l_orderkey ORDER "
          "BY l_linenumber), rank() OVER (PARTITION BY l_suppkey ORDER BY l_extendedprice, "
          "l_orderkey, l_linenumber), l_comment FROM lineitem ORDER BY l_orderkey, l_linenumber"},
+        // Nested keys and values through the aggregate's, the join's and the sort's spill files.
+        {"nested",
+         "SELECT k, s, count(*), sum(q) FROM (SELECT [l_orderkey, l_linenumber % 2] AS k, "
+         "{'mode': l_shipmode, 'flags': [l_returnflag, l_linestatus]} AS s, l_quantity AS q FROM "
+         "lineitem JOIN (SELECT o_orderkey, [o_orderkey] AS ok FROM orders) ON [l_orderkey] = ok) "
+         "GROUP BY k, s ORDER BY k DESC, s"},
         {"tpch_q9", TpchQuery(9), true, "3MB"}, // its joins hold about 10 MB
         {"tpch_q13", TpchQuery(13), false},
         {"tpch_q18", TpchQuery(18)},
