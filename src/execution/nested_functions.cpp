@@ -262,6 +262,9 @@ std::optional<BoundFunction> BindNestedFunction(const std::string& name,
         return std::nullopt;
     }
     if (types[0].id() == LogicalTypeId::SQLNULL && types.size() == 2) {
+        if (auto function = BindListFunction(name, types)) {
+            return function; // list_concat(NULL, [1])
+        }
         // list_contains(NULL, 1): a NULL list of the needle's type
         LogicalType element = types[1].id() == LogicalTypeId::SQLNULL
                                   ? LogicalType(LogicalTypeId::INTEGER)

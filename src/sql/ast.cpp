@@ -77,11 +77,7 @@ std::string CallSyntaxToString(const ParsedExpression& call) {
         return children[0]->ToString() + "[" + SliceBound(*children[1]) + ":" +
                SliceBound(*children[2]) + "]";
     case CallSyntax::FieldAccess: {
-        std::string operand = children[0]->ToString();
-        if (children[0]->kind == ParsedExpressionKind::ColumnRef) {
-            operand = "(" + operand + ")";
-        }
-        return operand + "." + children[1]->text;
+        return "(" + children[0]->ToString() + ")." + children[1]->text;
     }
     case CallSyntax::Call:
         break;
@@ -146,7 +142,7 @@ std::string ParsedExpression::ToString() const {
             return "main." + (text == "substring" ? "\"substring\"" : text) + "(" +
                    JoinChildren(children, 0) + ")";
         }
-        if (text == "year" || text == "month" || text == "day") {
+        if (text == "year" || text == "month" || text == "day" || text == "map") {
             return "\"" + text + "\"(" + JoinChildren(children, 0) + ")";
         }
         if (window) {

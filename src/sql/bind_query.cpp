@@ -16,6 +16,27 @@ namespace sluice {
 
 namespace {
 
+// `type` with every untyped NULL in it (the type of NULL, [], {'a': NULL}) made INTEGER.
+LogicalType WithoutNullType(const LogicalType& type) {
+    switch (type.id()) {
+    case LogicalTypeId::SQLNULL:
+        return LogicalTypeId::INTEGER;
+    case LogicalTypeId::LIST:
+        return LogicalType::List(WithoutNullType(type.element()));
+    case LogicalTypeId::MAP:
+        return LogicalType::Map(WithoutNullType(type.key()), WithoutNullType(type.value()));
+    case LogicalTypeId::STRUCT: {
+        std::vector<StructField> fields;
+        for (const StructField& field : type.fields()) {
+            fields.push_back(StructField{field.name, WithoutNullType(field.type)});
+        }
+        return LogicalType::Struct(std::move(fields));
+    }
+    default:
+        return type;
+    }
+}
+
 constexpr int kMaxViewDepth = 64;
 
 // A copy of `expression` with column names that are aliases of `items` (and not columns of
@@ -576,9 +597,10 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
         unnest_ = &unnests;
         ExpressionPtr expression = bind_output(*item);
         unnest_ = nullptr;
-        // A bare NULL is typed INTEGER in results, as in DuckDB.
-        if (expression->type.id() == LogicalTypeId::SQLNULL) {
-            expression = CastTo(std::move(expression), LogicalTypeId::INTEGER);
+        // A bare NULL is typed INTEGER in results, as in DuckDB, inside lists and structs too.
+        LogicalType result_type = WithoutNullType(expression->type);
+        if (result_type != expression->type) {
+            expression = CastTo(std::move(expression), result_type);
         }
         types.push_back(expression->type);
         projections.push_back(std::move(expression));

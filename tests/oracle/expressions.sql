@@ -438,3 +438,78 @@ current_date = today()
 now() = current_timestamp
 typeof(now())
 typeof(current_date)
+-- nested values: literals, text form, casts, access, list and map functions
+[1, 2, NULL]
+['a', '', NULL, ' x', 'y,z', 'it''s']
+[[1, 2], [], NULL]
+{'a': 1, 'b': 'two', 'c': [3]}
+{'a': NULL}
+MAP {'k': 1, 'j': NULL}
+MAP {1: [1], 2: []}
+[]
+[1, 2.5]
+[DATE '2024-01-01', NULL]
+[1, 2]::VARCHAR
+{'x': [1]}::VARCHAR
+'[1, 2, NULL]'::INTEGER[]
+'[[a, b], []]'::VARCHAR[][]
+'{''a'': 1, b: text}'::STRUCT(a INTEGER, b VARCHAR)
+'{k=1, j=2}'::MAP(VARCHAR, BIGINT)
+[1, 2]::BIGINT[]
+{'a': 1}::STRUCT(a DOUBLE)
+NULL::INTEGER[]
+([1, 2, 3])[2]
+([1, 2, 3])[-1]
+([1, 2, 3])[5]
+([1, 2, 3])[2:3]
+([1, 2, 3])[:-2]
+('hello')[2]
+({'a': 1, 'b': 2}).b
+{'a': 1, 'b': 2}['a']
+struct_extract({'a': [1]}, 'a')
+struct_pack(x := 1, y := 'z')
+list_value(1, NULL, 3)
+len([1, 2, 3])
+len([])
+array_length([NULL])
+list_contains([1, 2], 2)
+list_contains([1, NULL], NULL)
+list_has(['a'], 'b')
+MAP {'a': 1}['a']
+MAP {'a': 1}['z']
+map_extract(MAP {'a': 1}, 'a')
+element_at(MAP {'a': 1}, 'z')
+map_keys(MAP {'a': 1, 'b': 2})
+map_values(MAP {'a': 1, 'b': NULL})
+cardinality(MAP {'a': 1})
+map([1, 2], ['x', 'y'])
+list_sort([3, 1, NULL, 2])
+list_sort([3, 1, NULL, 2], 'DESC', 'NULLS FIRST')
+list_reverse_sort(['b', 'a'])
+list_sort(list_distinct([1, 1, NULL, 2]))
+list_unique([1, 1, NULL, 2])
+list_sum([1, 2, NULL])
+list_sum([1.5, 2.25])
+list_avg([1, 2])
+list_min(['b', 'a'])
+list_max([DATE '2024-01-01', DATE '2023-01-01'])
+list_count([1, NULL])
+list_aggregate([1, 2, 3], 'sum')
+list_concat([1], [2, 3])
+list_concat(NULL, [1])
+[1] || [2]
+list_position([1, 2, NULL], NULL)
+list_position([1, 2], 3)
+list_reverse([1, 2, 3])
+flatten([[1], [], [2, 3]])
+string_split('a,b,,c', ',')
+string_split('', ',')
+str_split('abc', '')
+array_to_string([1, NULL, 2], '-')
+[1, 2] = [1, 2]
+[1, 2] < [1, 2, 0]
+[NULL] = [NULL]
+{'a': 1} <> {'a': 2}
+typeof([1])
+typeof({'a': [1.5]})
+typeof(MAP {'a': [1]})
