@@ -1,6 +1,7 @@
 #include "execution/nested_functions.hpp"
 
 #include "common/exception.hpp"
+#include "execution/expression_executor.hpp"
 #include "execution/list_functions.hpp"
 #include "execution/row_operations.hpp"
 
@@ -169,6 +170,66 @@ ScalarFunctionBody ListContainsBody() {
 }
 
 } // namespace
+
+BoundFunction BindListLambda(const LogicalType& list, std::shared_ptr<const Expression> body,
+                             bool filter) {
+    LogicalType result_type = filter ? list : LogicalType::List(body->type);
+    ScalarFunctionBody function = [body, filter](const Arguments& args, idx_t count,
+                                                 Vector& result) {
+        const Vector& input = *args[0];
+        // The elements of the rows, a chunk at a time, with the row each came from.
+        std::vector<LogicalType> types = {input.list_child().type()};
+        DataChunk elements(types);
+        Vector values(body->type);
+        ExpressionExecutor executor;
+        idx_t rows[kVectorSize], element_rows[kVectorSize];
+        auto* entries = result.data<list_entry_t>();
+        for (idx_t row = 0; row < count; row++) {
+            if (input.RowIsValid(row)) {
+                entries[row] = list_entry_t{0, 0};
+            } else {
+                result.SetNull(row);
+            }
+        }
+        auto flush = [&](idx_t taken) {
+            elements.Reset();
+            elements.column(0).Gather(input.list_child(), element_rows, taken);
+            elements.SetSize(taken);
+            values.Reset();
+            executor.Execute(*body, elements, values);
+            for (idx_t i = 0; i < taken; i++) {
+                if (filter) {
+                    bool keep = values.RowIsValid(i) && values.data<bool>()[values.RowIndex(i)];
+                    if (!keep) {
+                        continue;
+                    }
+                }
+                idx_t at = result.ReserveElements(1);
+                result.list_child().CopyRow(filter ? elements.column(0) : values, i, at);
+                list_entry_t& entry = entries[rows[i]];
+                entry.offset = entry.length == 0 ? at : entry.offset;
+                entry.length++;
+            }
+        };
+        idx_t taken = 0;
+        for (idx_t row = 0; row < count; row++) {
+            if (!input.RowIsValid(row)) {
+                continue;
+            }
+            list_entry_t entry = EntryOf(input, row);
+            for (idx_t e = 0; e < entry.length; e++) {
+                rows[taken] = row;
+                element_rows[taken++] = entry.offset + e;
+                if (taken == kVectorSize) {
+                    flush(taken);
+                    taken = 0;
+                }
+            }
+        }
+        flush(taken);
+    };
+    return {{list}, result_type, std::move(function)};
+}
 
 BoundFunction BindListValue(const LogicalType& element, size_t count) {
     std::vector<LogicalType> types;

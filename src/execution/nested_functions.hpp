@@ -20,6 +20,11 @@ BoundFunction BindMap(const LogicalType& key, const LogicalType& value);
 // s.field, s['field'] and struct_extract(s, 'field'): field `index` of a STRUCT.
 BoundFunction BindStructExtract(const LogicalType& type, idx_t index);
 
+// list_transform (`filter` false: the body's value per element) and list_filter (true: the
+// elements for which the BOOLEAN body is true). `body` reads the element as column 0.
+BoundFunction BindListLambda(const LogicalType& list, std::shared_ptr<const Expression> body,
+                             bool filter);
+
 // The list and map functions taking values only: array_extract (x[i], also on VARCHAR and MAP),
 // array_slice (x[a:b]), len, list_contains, map_keys, map_values, map_extract, cardinality ...
 // nullopt when `name` is not one of them or the types do not fit.

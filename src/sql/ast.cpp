@@ -155,6 +155,8 @@ std::string ParsedExpression::ToString() const {
         }
         return text + "(" + (distinct ? "DISTINCT " : "") + JoinChildren(children, 0) + ")" +
                (filter ? " FILTER (WHERE " + filter->ToString() + ")" : "");
+    case ParsedExpressionKind::Lambda:
+        return "(" + names[0] + " -> " + children[0]->ToString() + ")";
     case ParsedExpressionKind::Between:
         return std::string(negated ? "(NOT " : "") + "(" + children[0]->ToString() + " BETWEEN " +
                children[1]->ToString() + " AND " + children[2]->ToString() + ")" +

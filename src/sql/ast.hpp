@@ -44,6 +44,7 @@ enum class ParsedExpressionKind : uint8_t {
     Case,     // children: when, then, when, then, ..., [else]
     Interval, // INTERVAL 'text' unit: children[0] the quantity, text the unit (lower-case)
     Subquery, // subquery_kind over `subquery`; IN, ANY and ALL have children[0] the operand
+    Lambda,   // names[0] -> children[0], an argument of list_transform and list_filter
 };
 
 // x op ANY (subquery) is true when x op v holds for some row v, x op ALL (...) when for every

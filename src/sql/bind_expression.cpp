@@ -261,6 +261,11 @@ Binder::Bound Binder::Bind(const ParsedExpression& expression) {
         return BindInterval(expression);
     case ParsedExpressionKind::Subquery:
         return BindSubquery(expression);
+    case ParsedExpressionKind::Lambda:
+        Fail(ErrorKind::Binder,
+             "a lambda (" + expression.ToString() +
+                 ") is only an argument of list_transform or list_filter",
+             expression.location);
     }
     Fail(ErrorKind::Internal, "unknown expression kind", expression.location);
 }

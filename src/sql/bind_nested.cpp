@@ -19,6 +19,41 @@ std::optional<Binder::Bound> Binder::BindNestedCall(const ParsedExpression& expr
                         name == "list_reverse_sort" || name == "array_reverse_sort" ||
                         name == "list_aggregate" || name == "array_aggregate" ||
                         name == "list_aggr" || name == "aggregate";
+    bool transform = name == "list_transform" || name == "array_transform" || name == "apply" ||
+                     name == "list_apply" || name == "array_apply";
+    bool filter = name == "list_filter" || name == "array_filter" || name == "filter";
+    if (transform || filter) {
+        if (expression.children.empty()) {
+            Fail(ErrorKind::Binder, name + " takes a list and a lambda (x -> ...)",
+                 expression.location);
+        }
+        ExpressionPtr list = Bind(*expression.children[0]).expression;
+        if (expression.children.size() != 2 ||
+            expression.children[1]->kind != ParsedExpressionKind::Lambda) {
+            Fail(ErrorKind::Binder,
+                 "No function matches the given name and argument types '" + name + "(" +
+                     list->type.ToString() + ", ...)': it takes a list and a lambda (x -> ...)",
+                 expression.location);
+        }
+        if (list->type.id() == LogicalTypeId::SQLNULL) {
+            list = CastTo(std::move(list), LogicalType::List(LogicalTypeId::INTEGER));
+        }
+        if (list->type.id() != LogicalTypeId::LIST) {
+            Fail(ErrorKind::Binder, name + " takes a list, not " + list->type.ToString(),
+                 expression.location);
+        }
+        auto body = BindLambda(*expression.children[1], list->type.element());
+        std::string shown = name + "[" + expression.children[1]->ToString() + "]";
+        BoundFunction function = BindListLambda(list->type, body, filter);
+        std::vector<ExpressionPtr> arguments;
+        arguments.push_back(std::move(list));
+        try {
+            return Bound{Fold(MakeFunction(shown, std::move(function), std::move(arguments))),
+                         LiteralOrigin::None};
+        } catch (const Exception& error) {
+            Fail(error.Kind(), error.RawMessage(), expression.location);
+        }
+    }
     if (!constructor && !extract && !with_options) {
         return std::nullopt;
     }
@@ -195,6 +230,74 @@ Binder::Bound Binder::BindUnnest(const ParsedExpression& expression) {
     op.expressions.push_back(std::move(list));
     binding_names_[{op.table_index, index}] = expression.ToString();
     return {MakeBoundColumn({op.table_index, index}, element), LiteralOrigin::None};
+}
+
+namespace {
+
+// The lambda's parameter, bound as a column of `table`, becomes column 0 of the chunk of
+// elements the body runs on.
+void ResolveParameter(Expression& expression, idx_t table) {
+    if (expression.kind == ExpressionKind::BoundColumn && expression.binding.table_index == table) {
+        expression.kind = ExpressionKind::ColumnRef;
+        expression.column_index = 0;
+    }
+    for (auto& child : expression.children) {
+        ResolveParameter(*child, table);
+    }
+}
+
+bool ReadsOtherColumns(const Expression& expression) {
+    if (expression.kind == ExpressionKind::BoundColumn ||
+        expression.kind == ExpressionKind::SubqueryValue) {
+        return true;
+    }
+    for (const auto& child : expression.children) {
+        if (ReadsOtherColumns(*child)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+std::shared_ptr<const Expression> Binder::BindLambda(const ParsedExpression& lambda,
+                                                     const LogicalType& element) {
+    idx_t table = next_table_index_++;
+    Scope scope;
+    scope.entries.push_back(ScopeEntry{"", {lambda.names[0]}, {element}, {{table, 0}}, {false}});
+    scope.outer = scope_; // found there, a column is named in the error below
+
+    Scope* saved_scope = scope_;
+    AggregateContext* saved_aggregate = aggregate_;
+    WindowContext* saved_window = window_;
+    UnnestContext* saved_unnest = unnest_;
+    scope_ = &scope;
+    aggregate_ = nullptr;
+    window_ = nullptr;
+    unnest_ = nullptr;
+    ExpressionPtr body;
+    try {
+        body = Bind(*lambda.children[0]).expression;
+    } catch (...) {
+        scope_ = saved_scope;
+        aggregate_ = saved_aggregate;
+        window_ = saved_window;
+        unnest_ = saved_unnest;
+        throw;
+    }
+    scope_ = saved_scope;
+    aggregate_ = saved_aggregate;
+    window_ = saved_window;
+    unnest_ = saved_unnest;
+    ResolveParameter(*body, table);
+    if (ReadsOtherColumns(*body)) {
+        Fail(ErrorKind::NotImplemented,
+             "not supported: a lambda reading anything but its parameter (" + lambda.ToString() +
+                 ")",
+             lambda.location);
+    }
+    return std::shared_ptr<const Expression>(std::move(body));
 }
 
 idx_t Binder::FieldIndex(const LogicalType& type, const std::string& field,

@@ -165,6 +165,10 @@ private:
     // list_value, struct_pack, map and element access (x[i], s.field); nullopt for other names.
     std::optional<Bound> BindNestedCall(const ParsedExpression& expression);
     Bound BindUnnest(const ParsedExpression& expression);
+    // The body of `lambda` over one element of type `element`, its parameter column 0 of the
+    // chunk it will run on. Only the parameter is in scope.
+    std::shared_ptr<const Expression> BindLambda(const ParsedExpression& lambda,
+                                                 const LogicalType& element);
     // The field of STRUCT `type` named `field` (case-insensitive), or a binder error.
     idx_t FieldIndex(const LogicalType& type, const std::string& field, SourceLocation location);
     // base.f1.f2...: fields of nested structs.

@@ -200,8 +200,8 @@ Token Lexer::Next() {
     }
     // Longest first: PostgreSQL's pattern operators (~ regular expression, ~~ LIKE, ~~* ILIKE,
     // each negated by !) and the two-character ones.
-    static const char* kLongOperators[] = {"!~~*", "!~~", "~~*", "~~", "!~", "//", "<>",
-                                           "!=",   "<=",  ">=",  "||", "::", "==", ":="};
+    static const char* kLongOperators[] = {"!~~*", "!~~", "~~*", "~~", "!~", "//", "<>", "!=",
+                                           "<=",   ">=",  "||",  "::", "==", ":=", "->"};
     for (const char* op : kLongOperators) {
         size_t length = std::char_traits<char>::length(op);
         if (text_.substr(pos_, length) == op) {

@@ -720,6 +720,14 @@ ParsedExpressionPtr Parser::ParseInterval(SourceLocation location) {
 namespace sluice {
 
 ParsedExpressionPtr Parser::ParseFunctionArgument() {
+    // x -> body: a lambda over one list element
+    if (Peek().type == TokenType::Identifier && IsOperator("->", 1)) {
+        auto lambda = MakeExpression(ParsedExpressionKind::Lambda, Peek().location);
+        lambda->names.push_back(Take().text);
+        Take();
+        lambda->children.push_back(ParseExpression());
+        return lambda;
+    }
     // name := value, as struct_pack(a := 1) and unnest(x, recursive := true): the alias names it
     if ((Peek().type == TokenType::Identifier || Peek().type == TokenType::QuotedIdentifier) &&
         IsOperator(":=", 1)) {
