@@ -97,6 +97,7 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
         arguments.push_back(Bind(*child).expression);
     }
     std::optional<BoundFunction> function;
+    std::string label = name;
     if (name == "date_part" || name == "datepart" || name == "year" || name == "month" ||
         name == "day" || name == "quarter" || name == "dayofweek" || name == "dayofyear" ||
         name == "hour" || name == "minute" || name == "second") {
@@ -110,6 +111,9 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
             }
             part = Lower(arguments[0]->value.GetString());
             arguments.erase(arguments.begin());
+            // The part is no argument any more: it names the function, so that
+            // date_part('year', d) and date_part('month', d) are not taken for one expression.
+            label = name + "('" + part + "')";
         } else {
             arity(1, 1);
         }
@@ -202,7 +206,7 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
         }
     }
     try {
-        return {Fold(MakeFunction(name, std::move(*function), std::move(arguments))),
+        return {Fold(MakeFunction(label, std::move(*function), std::move(arguments))),
                 LiteralOrigin::None};
     } catch (const Exception& error) {
         Fail(error.Kind(), error.RawMessage(), expression.location);

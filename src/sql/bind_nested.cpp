@@ -8,6 +8,15 @@
 
 namespace sluice {
 
+namespace {
+
+// struct_extract's name in expressions: the field is no argument, so it names the function.
+std::string StructExtractLabel(const LogicalType& type, idx_t index) {
+    return "struct_extract('" + type.fields()[index].name + "')";
+}
+
+} // namespace
+
 std::optional<Binder::Bound> Binder::BindNestedCall(const ParsedExpression& expression) {
     const std::string& name = expression.text;
     bool constructor =
@@ -61,9 +70,11 @@ std::optional<Binder::Bound> Binder::BindNestedCall(const ParsedExpression& expr
     for (const auto& child : expression.children) {
         arguments.push_back(Bind(*child).expression);
     }
-    auto finish = [&](BoundFunction function) -> Bound {
+    // `label` names the function for expression equality and EXPLAIN: constants the call no
+    // longer passes (a field's name, an aggregate's) are part of it.
+    auto finish = [&](BoundFunction function, const std::string& label) -> Bound {
         try {
-            return {Fold(MakeFunction(name, std::move(function), std::move(arguments))),
+            return {Fold(MakeFunction(label, std::move(function), std::move(arguments))),
                     LiteralOrigin::None};
         } catch (const Exception& error) {
             Fail(error.Kind(), error.RawMessage(), expression.location);
@@ -91,7 +102,7 @@ std::optional<Binder::Bound> Binder::BindNestedCall(const ParsedExpression& expr
             }
             element = *common;
         }
-        return finish(BindListValue(element, arguments.size()));
+        return finish(BindListValue(element, arguments.size()), name);
     }
     if (name == "struct_pack") {
         std::vector<StructField> fields;
@@ -113,7 +124,7 @@ std::optional<Binder::Bound> Binder::BindNestedCall(const ParsedExpression& expr
         if (fields.empty()) {
             Fail(ErrorKind::Binder, "Can't pack nothing into a struct", expression.location);
         }
-        return finish(BindStructPack(fields));
+        return finish(BindStructPack(fields), name);
     }
     if (name == "map") {
         if (arguments.size() != 2) {
@@ -128,7 +139,7 @@ std::optional<Binder::Bound> Binder::BindNestedCall(const ParsedExpression& expr
             }
             return argument->type.element();
         };
-        return finish(BindMap(element_of(arguments[0]), element_of(arguments[1])));
+        return finish(BindMap(element_of(arguments[0]), element_of(arguments[1])), name);
     }
     if (with_options) {
         std::vector<std::string> options;
@@ -146,13 +157,15 @@ std::optional<Binder::Bound> Binder::BindNestedCall(const ParsedExpression& expr
         }
         std::vector<LogicalType> types = {arguments[0]->type};
         std::optional<BoundFunction> function;
+        std::string label = name;
         try {
             if (name.find("sort") != std::string::npos) {
                 types.resize(arguments.size(), LogicalTypeId::VARCHAR);
                 function = BindListFunction(name, types, options);
             } else if (options.size() == 1) {
                 arguments.resize(1);
-                function = BindListFunction("list_" + Lower(options[0]), types);
+                label = "list_" + Lower(options[0]);
+                function = BindListFunction(label, types);
             }
         } catch (const Exception& error) {
             Fail(error.Kind(), error.RawMessage(), expression.location);
@@ -160,7 +173,7 @@ std::optional<Binder::Bound> Binder::BindNestedCall(const ParsedExpression& expr
         if (!function) {
             wrong_arguments();
         }
-        return finish(std::move(*function));
+        return finish(std::move(*function), label);
     }
     // Element access: x[i] on lists, maps and strings; s.field, s['field'] on structs.
     if (arguments.size() != 2) {
@@ -175,12 +188,12 @@ std::optional<Binder::Bound> Binder::BindNestedCall(const ParsedExpression& expr
         }
         idx_t index = FieldIndex(type, arguments[1]->value.GetString(), expression.location);
         arguments.pop_back();
-        return finish(BindStructExtract(type, index));
+        return finish(BindStructExtract(type, index), StructExtractLabel(type, index));
     }
     if (name != "struct_extract" && type.id() == LogicalTypeId::VARCHAR) {
         // 'abc'[2] is the second character
         arguments.push_back(MakeConstant(Value::Integer(LogicalTypeId::BIGINT, 1)));
-        return finish(BindSubstring(3));
+        return finish(BindSubstring(3), name);
     }
     std::vector<LogicalType> types;
     for (const auto& argument : arguments) {
@@ -190,7 +203,7 @@ std::optional<Binder::Bound> Binder::BindNestedCall(const ParsedExpression& expr
     if (!function) {
         wrong_arguments();
     }
-    return finish(std::move(*function));
+    return finish(std::move(*function), name);
 }
 
 Binder::Bound Binder::BindUnnest(const ParsedExpression& expression) {
@@ -323,9 +336,9 @@ Binder::Bound Binder::BindFieldPath(Bound base, const std::vector<std::string>& 
         }
         std::vector<ExpressionPtr> arguments;
         arguments.push_back(std::move(base.expression));
-        base.expression = Fold(MakeFunction(
-            "struct_extract", BindStructExtract(type, FieldIndex(type, field, location)),
-            std::move(arguments)));
+        idx_t index = FieldIndex(type, field, location);
+        base.expression = Fold(MakeFunction(StructExtractLabel(type, index),
+                                            BindStructExtract(type, index), std::move(arguments)));
     }
     return base;
 }
