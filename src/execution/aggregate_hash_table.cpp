@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 
 namespace sluice {
 
@@ -328,6 +329,13 @@ void AggregateHashTable::Sink(const DataChunk& chunk,
 
 void AggregateHashTable::SortRowsByGroup(const uint32_t* groups, idx_t count, uint32_t* rows,
                                          uint32_t* group_start) const {
+    if (group_count_ == 1) {
+        // No GROUP BY (or one group so far): every row, in order.
+        std::iota(rows, rows + count, 0u);
+        group_start[0] = 0;
+        group_start[1] = static_cast<uint32_t>(count);
+        return;
+    }
     std::fill(group_start, group_start + group_count_ + 1, 0);
     for (idx_t row = 0; row < count; row++) {
         group_start[groups[row] + 1]++;

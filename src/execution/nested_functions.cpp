@@ -1,6 +1,7 @@
 #include "execution/nested_functions.hpp"
 
 #include "common/exception.hpp"
+#include "common/physical_dispatch.hpp"
 #include "execution/expression_executor.hpp"
 #include "execution/list_functions.hpp"
 #include "execution/row_operations.hpp"
@@ -238,12 +239,43 @@ BoundFunction BindListValue(const LogicalType& element, size_t count) {
     }
     ScalarFunctionBody body = [](const Arguments& args, idx_t rows, Vector& result) {
         auto* entries = result.data<list_entry_t>();
+        idx_t width = args.size();
+        idx_t start = result.ReserveElements(rows * width);
         for (idx_t row = 0; row < rows; row++) {
-            idx_t start = result.ReserveElements(args.size());
-            for (idx_t i = 0; i < args.size(); i++) {
-                result.list_child().CopyRow(*args[i], row, start + i);
+            entries[row] = list_entry_t{start + row * width, width};
+        }
+        Vector& elements = result.list_child();
+        PhysicalType physical = elements.type().physical();
+        if (physical == PhysicalType::LIST || physical == PhysicalType::STRUCT) {
+            for (idx_t row = 0; row < rows; row++) {
+                for (idx_t i = 0; i < width; i++) {
+                    elements.CopyRow(*args[i], row, start + row * width + i);
+                }
             }
-            entries[row] = list_entry_t{start, args.size()};
+            return;
+        }
+        // Fixed-width values (strings as string_t, their memory kept alive): argument i of
+        // row r is element r * width + i.
+        for (idx_t i = 0; i < width; i++) {
+            const Vector& argument = *args[i];
+            DispatchPhysical(physical, [&](auto tag) {
+                using T = decltype(tag);
+                const T* from = argument.data<T>();
+                T* to = elements.data<T>() + start + i;
+                for (idx_t row = 0; row < rows; row++) {
+                    to[row * width] = from[argument.RowIndex(row)];
+                }
+            });
+            if (!argument.validity().AllValid()) {
+                for (idx_t row = 0; row < rows; row++) {
+                    if (!argument.RowIsValid(row)) {
+                        elements.SetNull(start + row * width + i);
+                    }
+                }
+            }
+            if (physical == PhysicalType::VARCHAR) {
+                elements.KeepAliveOf(argument);
+            }
         }
     };
     return {std::move(types), LogicalType::List(element), std::move(body)};
