@@ -291,10 +291,26 @@ bool IsQuantileName(const std::string& name) {
            name == "quantile";
 }
 
-// list and array_agg: every value of the group, NULLs included, in the order they arrive.
+// list and array_agg: every value of the group, NULLs included, in the order they arrive, kept
+// in a vector of their own (strings copied into its heap).
 struct Listed {
-    bool has = false;
-    std::vector<Value> values;
+    std::unique_ptr<Vector> values;
+    idx_t size = 0;
+
+    void Append(const Vector& source, idx_t row, StringHeap& heap) {
+        if (!values) {
+            values = std::make_unique<Vector>(source.type(), 4);
+        }
+        if (size == values->capacity()) {
+            values->Grow(2 * size);
+            heap.CountExternal(size * PhysicalTypeSize(source.type().physical()));
+        }
+        values->CopyRow(source, row, size++);
+        if (source.type().physical() == PhysicalType::VARCHAR && values->RowIsValid(size - 1)) {
+            const string_t& text = values->data<string_t>()[size - 1];
+            heap.CountExternal(text.IsInlined() ? 0 : text.size());
+        }
+    }
 };
 
 AggregateFunction ListFunction(const std::string& name, const LogicalType& argument) {
@@ -302,25 +318,24 @@ AggregateFunction ListFunction(const std::string& name, const LogicalType& argum
     function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
                          idx_t offset, StringHeap& heap) {
         for (idx_t row = 0; row < count; row++) {
-            Listed& state = *Owned<Listed>(states[row] + offset);
-            state.values.push_back(args[0]->GetValue(row));
-            state.has = true;
-            heap.CountExternal(BytesOf(state.values.back()));
+            Owned<Listed>(states[row] + offset)->Append(*args[0], row, heap);
         }
     };
     function.combine = [](const uint8_t* source, uint8_t* target) {
         const Listed& from = Owned<Listed>(source);
         Listed& to = *Owned<Listed>(target);
-        to.values.insert(to.values.end(), from.values.begin(), from.values.end());
-        to.has = to.has || from.has;
+        StringHeap uncounted; // the source counted these bytes already
+        for (idx_t row = 0; row < from.size; row++) {
+            to.Append(*from.values, row, uncounted);
+        }
     };
-    function.finalize = [argument](const uint8_t* state, Vector& result, idx_t row) {
+    function.finalize = [](const uint8_t* state, Vector& result, idx_t row) {
         const Listed& listed = Owned<Listed>(state);
-        if (!listed.has) {
+        if (listed.size == 0) {
             result.SetNull(row);
             return;
         }
-        result.SetValue(row, Value::Nested(LogicalType::List(argument), listed.values));
+        result.data<list_entry_t>()[row] = result.AppendElements(*listed.values, 0, listed.size);
     };
     return function;
 }
