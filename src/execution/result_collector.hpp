@@ -17,7 +17,7 @@ public:
     explicit ResultCollector(std::vector<LogicalType> types, MemoryManager* memory = nullptr)
         : rows_(std::make_shared<MaterializedRows>(std::move(types), memory, true)) {}
 
-    SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) override {
+    SinkResult Sink(DataChunk& chunk, LocalState* /*local*/, idx_t batch_index) override {
         rows_->Append(chunk, batch_index);
         return SinkResult::NeedMoreInput;
     }

@@ -199,17 +199,31 @@ uint64_t Binder::BindCount(const ParsedExpression& expression, const char* claus
 
 ExpressionPtr Binder::BindConstantExpression(const ParsedExpression& expression) {
     Scope empty;
-    Scope* saved_scope = scope_;
-    AggregateContext* saved_aggregate = aggregate_;
-    LogicalOperatorPtr* saved_from = from_plan_;
-    scope_ = &empty;
+    return Fold(BindIsolated(expression, empty).expression);
+}
+
+Binder::Bound Binder::BindIsolated(const ParsedExpression& expression, Scope& scope) {
+    struct SavedContext {
+        Binder& binder;
+        Scope* scope = binder.scope_;
+        AggregateContext* aggregate = binder.aggregate_;
+        LogicalOperatorPtr* from = binder.from_plan_;
+        WindowContext* window = binder.window_;
+        UnnestContext* unnest = binder.unnest_;
+        ~SavedContext() {
+            binder.scope_ = scope;
+            binder.aggregate_ = aggregate;
+            binder.from_plan_ = from;
+            binder.window_ = window;
+            binder.unnest_ = unnest;
+        }
+    } saved{*this};
+    scope_ = &scope;
     aggregate_ = nullptr;
     from_plan_ = nullptr;
-    Bound bound = Bind(expression);
-    scope_ = saved_scope;
-    aggregate_ = saved_aggregate;
-    from_plan_ = saved_from;
-    return Fold(std::move(bound.expression));
+    window_ = nullptr;
+    unnest_ = nullptr;
+    return Bind(expression);
 }
 
 ExpressionPtr Binder::BindBoolean(const ParsedExpression& expression, const char* clause) {

@@ -281,28 +281,7 @@ std::shared_ptr<const Expression> Binder::BindLambda(const ParsedExpression& lam
     scope.entries.push_back(ScopeEntry{"", {lambda.names[0]}, {element}, {{table, 0}}, {false}});
     scope.outer = scope_; // found there, a column is named in the error below
 
-    Scope* saved_scope = scope_;
-    AggregateContext* saved_aggregate = aggregate_;
-    WindowContext* saved_window = window_;
-    UnnestContext* saved_unnest = unnest_;
-    scope_ = &scope;
-    aggregate_ = nullptr;
-    window_ = nullptr;
-    unnest_ = nullptr;
-    ExpressionPtr body;
-    try {
-        body = Bind(*lambda.children[0]).expression;
-    } catch (...) {
-        scope_ = saved_scope;
-        aggregate_ = saved_aggregate;
-        window_ = saved_window;
-        unnest_ = saved_unnest;
-        throw;
-    }
-    scope_ = saved_scope;
-    aggregate_ = saved_aggregate;
-    window_ = saved_window;
-    unnest_ = saved_unnest;
+    ExpressionPtr body = BindIsolated(*lambda.children[0], scope).expression;
     ResolveParameter(*body, table);
     if (ReadsOtherColumns(*body)) {
         Fail(ErrorKind::NotImplemented,

@@ -165,6 +165,9 @@ private:
     // list_value, struct_pack, map and element access (x[i], s.field); nullopt for other names.
     std::optional<Bound> BindNestedCall(const ParsedExpression& expression);
     Bound BindUnnest(const ParsedExpression& expression);
+    // Binds `expression` with only `scope` visible, outside any aggregate, window, unnest or
+    // FROM context; the binder's own context comes back however the binding ends.
+    Bound BindIsolated(const ParsedExpression& expression, Scope& scope);
     // The body of `lambda` over one element of type `element`, its parameter column 0 of the
     // chunk it will run on. Only the parameter is in scope.
     std::shared_ptr<const Expression> BindLambda(const ParsedExpression& lambda,

@@ -769,13 +769,11 @@ std::unique_ptr<TableRef> Parser::ParseTableRef() {
 }
 
 ParsedExpressionPtr Parser::ParseListLiteral() {
-    auto list = MakeExpression(ParsedExpressionKind::List, Take().location);
-    if (!IsOperator("]")) {
-        do {
-            list->children.push_back(ParseExpression());
-        } while (AcceptOperator(","));
-    }
-    ExpectOperator("]");
+    // A table function's list argument: the elements of [a, b, ...] as they are.
+    ParsedExpressionPtr list = ParseListValue();
+    list->kind = ParsedExpressionKind::List;
+    list->text.clear();
+    list->call_syntax = CallSyntax::Call;
     return list;
 }
 
