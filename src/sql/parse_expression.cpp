@@ -358,9 +358,13 @@ ParsedExpressionPtr Parser::ParseSubscript(ParsedExpressionPtr operand) {
 }
 
 TypeName Parser::ParseTypeName() {
+    // Nested types nest like expressions: as deep, no deeper (binding them recurses).
+    DepthGuard guard(*this);
     TypeName type = ParseBaseTypeName();
     // INTEGER[], INTEGER[][]: lists of lists
+    std::vector<std::unique_ptr<DepthGuard>> list_levels;
     while (IsOperator("[") && IsOperator("]", 1)) {
+        list_levels.push_back(std::make_unique<DepthGuard>(*this));
         pos_ += 2;
         TypeName list;
         list.name = "LIST";

@@ -80,6 +80,16 @@ TEST(Parser, SurvivesHostileInput) {
         chain += " + 1";
     }
     EXPECT_NE(ParseError(chain).find("nested too deeply"), std::string::npos);
+    // Nested type names, as lists and as structs.
+    std::string lists = "SELECT NULL::INTEGER";
+    std::string structs = "SELECT NULL::";
+    for (int i = 0; i < 100000; i++) {
+        lists += "[]";
+        structs += "STRUCT(a ";
+    }
+    structs += "INTEGER" + std::string(100000, ')');
+    EXPECT_NE(ParseError(lists).find("nested too deeply"), std::string::npos);
+    EXPECT_NE(ParseError(structs).find("nested too deeply"), std::string::npos);
     std::string garbage;
     for (int i = 0; i < 2000; i++) {
         garbage += static_cast<char>((i * 7919) % 256);
