@@ -1,6 +1,7 @@
 #include "common/types.hpp"
 
 #include "common/exception.hpp"
+#include "common/sql_keywords.hpp"
 #include "common/string_type.hpp"
 
 #include <cctype>
@@ -68,15 +69,14 @@ const LogicalType& LogicalType::value() const {
 
 namespace {
 
-// A struct field's name as DuckDB prints it in a type: bare when it is a plain lower-case
-// identifier, double-quoted otherwise.
+// A struct field's name as DuckDB prints it in a type: bare when it is an identifier that is
+// not a keyword, double-quoted otherwise.
 std::string FieldName(const std::string& name) {
     bool bare = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
     for (char c : name) {
-        bare = bare && (std::islower(static_cast<unsigned char>(c)) ||
-                        std::isdigit(static_cast<unsigned char>(c)) || c == '_');
+        bare = bare && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
     }
-    if (bare) {
+    if (bare && !IsSqlKeyword(name)) {
         return name;
     }
     std::string quoted = "\"";

@@ -1,6 +1,7 @@
 #include "sql/ast.hpp"
 
 #include "common/number_format.hpp"
+#include "common/sql_keywords.hpp"
 #include "common/string_util.hpp"
 #include "sql/type_names.hpp"
 
@@ -20,6 +21,27 @@ std::string QuoteString(const std::string& text) {
         }
     }
     return out + "'";
+}
+
+// A name as DuckDB prints it inside an expression's text: bare when it is a lower-case identifier
+// and no keyword, double-quoted otherwise.
+std::string QuoteIdentifier(const std::string& name) {
+    bool bare = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+    for (char c : name) {
+        bare = bare && (std::islower(static_cast<unsigned char>(c)) ||
+                        std::isdigit(static_cast<unsigned char>(c)) || c == '_');
+    }
+    if (bare && !IsSqlKeyword(name)) {
+        return name;
+    }
+    std::string quoted = "\"";
+    for (char c : name) {
+        quoted += c;
+        if (c == '"') {
+            quoted += '"';
+        }
+    }
+    return quoted + "\"";
 }
 
 std::string ConstantToString(const ParsedExpression& expression) {
@@ -123,12 +145,21 @@ ParsedExpressionPtr CloneExpression(const ParsedExpression& expression) {
     return copy;
 }
 
+std::string ParsedExpression::ColumnName() const {
+    return kind == ParsedExpressionKind::ColumnRef ? names.back() : ToString();
+}
+
 std::string ParsedExpression::ToString() const {
     switch (kind) {
     case ParsedExpressionKind::Constant:
         return ConstantToString(*this);
-    case ParsedExpressionKind::ColumnRef:
-        return names.back();
+    case ParsedExpressionKind::ColumnRef: {
+        std::string text;
+        for (const std::string& name : names) {
+            text += (text.empty() ? "" : ".") + QuoteIdentifier(name);
+        }
+        return text;
+    }
     case ParsedExpressionKind::Star:
         return names.empty() ? "*" : names.back() + ".*";
     case ParsedExpressionKind::Function:

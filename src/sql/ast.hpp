@@ -93,8 +93,11 @@ struct ParsedExpression {
     bool ignore_nulls = false;                // f(x IGNORE NULLS) OVER (...)
     CallSyntax call_syntax = CallSyntax::Call;
 
-    // The column name DuckDB would derive for this expression, e.g. "(1 + 2)".
+    // DuckDB's text of this expression, e.g. "(1 + 2)" or "t.\"name\"".
     std::string ToString() const;
+    // The column name DuckDB derives for this expression as a SELECT item: a column's (or a
+    // struct field's) own name, else its text.
+    std::string ColumnName() const;
 };
 
 using ParsedExpressionPtr = std::unique_ptr<ParsedExpression>;

@@ -445,7 +445,7 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
     for (const auto& item : select.select_list) {
         if (item->kind != ParsedExpressionKind::Star) {
             items.push_back(item.get());
-            names.push_back(item->alias.empty() ? item->ToString() : item->alias);
+            names.push_back(item->alias.empty() ? item->ColumnName() : item->alias);
             continue;
         }
         if (scope.entries.empty()) {
@@ -563,7 +563,7 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
         for (const ParsedExpression* target : targets) {
             ExpressionPtr key = Bind(*target).expression;
             binding_names_[{aggregate->table_index, aggregate->expressions.size()}] =
-                target->alias.empty() ? target->ToString() : target->alias;
+                target->alias.empty() ? target->ColumnName() : target->alias;
             aggregate->expressions.push_back(std::move(key));
         }
         if (!select.grouping_sets.empty()) {
