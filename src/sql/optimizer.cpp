@@ -62,10 +62,15 @@ ExpressionPtr Substitute(ExpressionPtr expression, idx_t table_index,
 }
 
 // TableFilters for a scan: `column op constant`, `column IS [NOT] NULL` and `column IN
-// (constants)` conjuncts on its own columns.
+// (constants)` conjuncts on its own columns of flat types (readers keep no statistics of nested
+// values).
 void ExtractTableFilters(LogicalOperator& get, const std::vector<ExpressionPtr>& filters) {
     using Op = TableFilter::Op;
     for (const auto& predicate : filters) {
+        if (std::any_of(predicate->children.begin(), predicate->children.end(),
+                        [](const ExpressionPtr& child) { return child->type.IsNested(); })) {
+            continue;
+        }
         if ((predicate->kind == ExpressionKind::IsNull ||
              predicate->kind == ExpressionKind::IsNotNull) &&
             predicate->children[0]->kind == ExpressionKind::BoundColumn &&
@@ -480,7 +485,12 @@ void Optimizer::PruneColumns(LogicalOperator& root) {
                     }
                 }
                 if (kept.empty() && !op.column_ids.empty()) {
-                    kept.push_back(op.column_ids[0]); // rows still need counting
+                    // Rows still need counting: by the first flat column, cheaper to read than a
+                    // nested one.
+                    auto flat =
+                        std::find_if(op.column_ids.begin(), op.column_ids.end(),
+                                     [&](idx_t id) { return !op.function->types[id].IsNested(); });
+                    kept.push_back(flat == op.column_ids.end() ? op.column_ids[0] : *flat);
                 }
                 op.column_ids = std::move(kept);
                 return;

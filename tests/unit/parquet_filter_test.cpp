@@ -87,7 +87,11 @@ struct Checker {
     }
 };
 
+// Types whose filters the readers apply (nested values are filtered above the scan).
 bool Filterable(const LogicalType& type) {
+    if (type.IsNested()) {
+        return false;
+    }
     switch (type.id()) {
     case LogicalTypeId::BLOB:
     case LogicalTypeId::INTERVAL:

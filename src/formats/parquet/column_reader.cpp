@@ -21,6 +21,119 @@ ColumnReader::ColumnReader(const ParquetColumn& column, Codec codec, ByteBuffer 
 }
 
 void ColumnReader::Skip(uint64_t count) {
+    if (column_.max_repetition_level == 0) {
+        SkipEntries(count); // an entry per row
+        return;
+    }
+    if (!skipped_entries_) {
+        skipped_entries_ = std::make_unique<LeafEntries>();
+    }
+    while (count > 0) {
+        auto take = static_cast<idx_t>(std::min<uint64_t>(count, kVectorSize));
+        ReadNested(take, *skipped_entries_);
+        count -= take;
+    }
+}
+
+namespace {
+
+// The most entries one batch of a nested column's rows may hold: a bound on what a batch costs
+// in memory (a gigabyte of 16-byte values), however few bytes the file spends on them.
+constexpr size_t kMaxBatchEntries = size_t(1) << 26;
+
+} // namespace
+
+void ColumnReader::ReadNested(idx_t rows, LeafEntries& entries) {
+    entries.repetition.clear();
+    entries.definition.clear();
+    if (!entries.values) {
+        entries.values = std::make_unique<Vector>(column_.type);
+    } else {
+        entries.values->Reset();
+    }
+    idx_t started = 0;
+    while (true) {
+        if (page_row_ == page_rows_) {
+            if (!LoadPage()) {
+                break;
+            }
+            continue;
+        }
+        if (page_pending_) {
+            DecodePendingPage();
+        }
+        // The page's entries up to the start of row `rows` + 1.
+        size_t take = 0;
+        bool complete = false;
+        for (size_t available = page_rows_ - page_row_; take < available; take++) {
+            uint8_t level = PeekRepetition(page_row_ + take);
+            if (level == 0) {
+                if (started == rows) {
+                    complete = true;
+                    break;
+                }
+                started++;
+            } else if (entries.repetition.empty()) {
+                Fail("the first value of a row has repetition level " + std::to_string(level));
+            }
+            entries.repetition.push_back(level);
+        }
+        if (entries.repetition.size() > kMaxBatchEntries) {
+            // A few bytes of run-length encoded levels can declare billions of entries.
+            Fail(std::to_string(rows) + " rows hold more than " + std::to_string(kMaxBatchEntries) +
+                 " values");
+        }
+        size_t first = entries.definition.size();
+        if (take > 0) {
+            Vector& values = *entries.values;
+            if (first + take > values.capacity()) {
+                values.Grow(std::max<idx_t>(first + take, 2 * values.capacity()));
+            }
+            entries.definition.resize(first + take);
+            ReadRows(take, nullptr, take, values, first, entries.definition.data() + first);
+        }
+        if (complete) {
+            return;
+        }
+    }
+    if (started < rows) {
+        Fail("the column chunk ends after " + std::to_string(started) + " of the " +
+             std::to_string(rows) + " rows wanted");
+    }
+}
+
+uint8_t ColumnReader::PeekRepetition(size_t entry) {
+    if (column_.max_repetition_level == 0) {
+        return 0;
+    }
+    while (entry >= repetition_start_ + repetition_.size()) {
+        repetition_start_ += repetition_.size();
+        size_t count = std::min<size_t>(kVectorSize, page_rows_ - repetition_start_);
+        uint32_t levels[kVectorSize];
+        try {
+            if (repetition_decoder_) {
+                repetition_decoder_->GetBatch(levels, count);
+            } else {
+                DecodeLegacyBitPacked(legacy_repetition_, legacy_repetition_size_,
+                                      BitWidthOf(column_.max_repetition_level), repetition_start_,
+                                      levels, count);
+            }
+        } catch (const std::exception& error) {
+            Fail(std::string("repetition levels: ") + error.what());
+        }
+        repetition_.resize(count);
+        for (size_t i = 0; i < count; i++) {
+            if (levels[i] > column_.max_repetition_level) {
+                Fail("repetition level " + std::to_string(levels[i]) + " exceeds the maximum " +
+                     std::to_string(column_.max_repetition_level));
+            }
+            repetition_[i] = static_cast<uint8_t>(levels[i]);
+        }
+    }
+    return repetition_[entry - repetition_start_];
+}
+
+void ColumnReader::SkipEntries(uint64_t count) {
     if (!skipped_) {
         skipped_ = std::make_unique<Vector>(column_.type);
     }
@@ -231,7 +344,8 @@ void ColumnReader::ReadSelected(idx_t count, const uint32_t* selection, size_t s
     ReadRows(count, selection, selected, out);
 }
 
-void ColumnReader::ReadRows(idx_t count, const uint32_t* selection, size_t selected, Vector& out) {
+void ColumnReader::ReadRows(idx_t count, const uint32_t* selection, size_t selected, Vector& out,
+                            idx_t base, uint8_t* definitions) {
     uint32_t levels[kVectorSize];
     uint32_t piece_selection[kVectorSize];
     std::vector<uint32_t>& source_index = source_index_;
@@ -277,9 +391,14 @@ void ColumnReader::ReadRows(idx_t count, const uint32_t* selection, size_t selec
                 Fail(std::string("definition levels: ") + error.what());
             }
         }
+        const uint32_t max_level = column_.max_definition_level;
+        if (definitions) {
+            for (size_t i = 0; i < take; i++) {
+                definitions[done + i] = static_cast<uint8_t>(has_levels_ ? levels[i] : max_level);
+            }
+        }
         // Count the valid rows first (a branch-free pass): batches without NULLs, the common
         // case, then fill the index arrays without per-row tests.
-        const uint32_t max_level = column_.max_definition_level;
         size_t defined = take;
         if (has_levels_) {
             uint32_t highest = 0;
@@ -305,7 +424,7 @@ void ColumnReader::ReadRows(idx_t count, const uint32_t* selection, size_t selec
             size_t width = values_.width;
             const uint8_t* piece = values_.fixed_data + page_value_ * width;
             if (!selection) {
-                std::memcpy(out.data<uint8_t>() + done * width, piece, take * width);
+                std::memcpy(out.data<uint8_t>() + (base + done) * width, piece, take * width);
             } else if (next_selected > first_selected) {
                 size_t picked = next_selected - first_selected;
                 for (size_t i = 0; i < picked; i++) {
@@ -334,12 +453,12 @@ void ColumnReader::ReadRows(idx_t count, const uint32_t* selection, size_t selec
         if (defined == take) {
             for (size_t i = 0; i < take; i++) {
                 source_index[i] = static_cast<uint32_t>(page_value_ + i);
-                rows[i] = done + i;
+                rows[i] = base + done + i;
             }
             valid_count = take;
         } else {
             for (size_t i = 0; i < take; i++) {
-                idx_t row = done + i;
+                idx_t row = base + done + i;
                 if (levels[i] != max_level) {
                     if (!selection) {
                         out.SetNull(row);

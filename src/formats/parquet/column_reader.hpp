@@ -21,10 +21,18 @@ struct ChunkSegment {
     uint64_t file_offset = 0;
 };
 
-// Streams the rows of one flat column chunk, already in memory, page by page. The chunk may be
-// given whole or as segments of whole pages (its dictionary page, then a run of data pages, as
-// a page-level job fetches them). Never reads outside the segments' bytes; every size in the
-// data is checked before use.
+// The entries of a nested column's leaf for some rows: each entry's repetition and definition
+// level, and its value (NULL where the definition level is below the leaf's maximum).
+struct LeafEntries {
+    std::vector<uint8_t> repetition;
+    std::vector<uint8_t> definition;
+    std::unique_ptr<Vector> values;
+};
+
+// Streams the rows of one column chunk (a flat column, or a leaf of a nested one), already in
+// memory, page by page. The chunk may be given whole or as segments of whole pages (its dictionary
+// page, then a run of data pages, as a page-level job fetches them). Never reads outside the
+// segments' bytes; every size in the data is checked before use.
 class ColumnReader {
 public:
     // `context` names file, row group and column for error messages.
@@ -33,8 +41,17 @@ public:
     ColumnReader(const ParquetColumn& column, Codec codec, ByteBuffer chunk, uint64_t file_offset,
                  std::string context);
 
+    // The chunk holds `count` entries in all, as its metadata declares: a data page declaring
+    // more than are left is an error. (Nested leaves: their pages' entries are not bounded by
+    // the row count.)
+    void LimitEntries(uint64_t count) { entries_left_ = count; }
+
     // Steps over the next `count` rows without converting their values.
     void Skip(uint64_t count);
+
+    // A nested column's leaf: the entries of the next `rows` rows (a row is its entries up to
+    // the next one of repetition level 0).
+    void ReadNested(idx_t rows, LeafEntries& entries);
 
     // Decodes the next `count` rows into rows [0, count) of `out`.
     void Read(idx_t count, Vector& out);
@@ -50,8 +67,19 @@ public:
                          const std::vector<TableFilter>& filters, uint32_t* kept, Vector& out);
 
 private:
-    // Read and ReadSelected: every row when `selection` is null.
-    void ReadRows(idx_t count, const uint32_t* selection, size_t selected, Vector& out);
+    // Read and ReadSelected: every row when `selection` is null. Without a selection, rows go
+    // to rows `base...` of `out`, and their definition levels to `definitions` if given.
+    void ReadRows(idx_t count, const uint32_t* selection, size_t selected, Vector& out,
+                  idx_t base = 0, uint8_t* definitions = nullptr);
+    // Steps over `count` entries of the current page and those after it.
+    void SkipEntries(uint64_t count);
+    // The repetition level of entry `entry` of the current page; entries are asked for in
+    // ascending order from the first not yet read.
+    uint8_t PeekRepetition(size_t entry);
+    // Finds a v1 page's repetition levels at `levels` (their encoding `encoding`, `count` of
+    // them); returns how many bytes they take.
+    size_t SetUpRepetition(const uint8_t* levels, size_t size, bool prefixed, Encoding encoding,
+                           size_t count);
     // ReadSelected's piece of `take` rows of one page, all valid, starting at row `done` of the
     // batch: the rows `selection[0..selected)` go to rows `first_out...` of `out`.
     void ReadSelectedWithoutNulls(size_t take, idx_t done, const uint32_t* selection,
@@ -66,9 +94,11 @@ private:
     // Moves to segment `segment` (false past the last).
     bool EnterSegment(size_t segment);
     void DecodeDictionaryPage(const uint8_t* page, size_t size, int32_t num_values);
+    // `levels` start with the repetition levels (v2: `repetition_size` bytes of them).
     void DecodeDataPage(const uint8_t* page, size_t size, int32_t num_values, Encoding encoding,
                         const uint8_t* levels, size_t levels_size, bool levels_prefixed,
-                        Encoding level_encoding);
+                        Encoding repetition_encoding, Encoding level_encoding,
+                        size_t repetition_size);
     void DecodeValues(Encoding encoding, const uint8_t* data, size_t size, size_t count,
                       PhysicalValues& values);
     // Writes source values source_index[i] to rows[i] of `out`. `contiguous` says both are
@@ -109,6 +139,15 @@ private:
     std::unique_ptr<RleBitPackedDecoder> level_decoder_; // RLE levels
     const uint8_t* legacy_levels_ = nullptr;             // BIT_PACKED levels
     size_t legacy_levels_size_ = 0;
+    // Repetition levels (nested leaves), decoded a batch at a time into `repetition_`, which holds
+    // those of the page's entries from `repetition_start_`.
+    std::unique_ptr<RleBitPackedDecoder> repetition_decoder_;
+    const uint8_t* legacy_repetition_ = nullptr;
+    size_t legacy_repetition_size_ = 0;
+    std::vector<uint8_t> repetition_;
+    size_t repetition_start_ = 0;
+    std::unique_ptr<LeafEntries> skipped_entries_; // Skip's destination for nested leaves
+    std::optional<uint64_t> entries_left_;
     bool page_uses_dictionary_ = false;
     PhysicalValues values_;
     std::unique_ptr<RleBitPackedDecoder> index_decoder_; // dictionary indices, a batch at a time

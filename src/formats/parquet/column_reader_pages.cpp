@@ -13,6 +13,14 @@
 
 namespace sluice::parquet {
 
+namespace {
+
+// The longest string or blob value read, DuckDB's limit: longer ones are errors rather than
+// gigabytes copied through every operator.
+constexpr uint32_t kMaxValueBytes = 0x1fffffe8;
+
+} // namespace
+
 bool ColumnReader::EnterSegment(size_t segment) {
     segment_ = segment;
     if (segment >= segments_.size()) {
@@ -105,6 +113,14 @@ bool ColumnReader::LoadPage() {
             if (values < 0) {
                 Fail("data page declares " + std::to_string(values) + " values");
             }
+            if (entries_left_) {
+                if (uint64_t(values) > *entries_left_) {
+                    Fail("data page declares " + std::to_string(values) +
+                         " values, more than the " + std::to_string(*entries_left_) +
+                         " its column chunk has left");
+                }
+                *entries_left_ -= uint64_t(values);
+            }
             // Decompressed and decoded only when one of its rows is wanted (DecodePendingPage):
             // pages whose rows are all filtered out or skipped cost nothing more.
             pending_header_ = std::move(header);
@@ -134,7 +150,7 @@ void ColumnReader::DecodePendingPage() {
         const DataPageHeader& info = *header.data_page_header;
         const uint8_t* page = Decompressed(body, compressed, uncompressed, page_owner_);
         DecodeDataPage(page, uncompressed, info.num_values, info.encoding, page, uncompressed, true,
-                       info.definition_level_encoding);
+                       info.repetition_level_encoding, info.definition_level_encoding, 0);
         break;
     }
     default: {
@@ -155,13 +171,12 @@ void ColumnReader::DecodePendingPage() {
         } else if (compressed != uncompressed) {
             Fail("uncompressed v2 page sizes disagree");
         }
-        const uint8_t* definition = body + info.repetition_levels_byte_length;
-        DecodeDataPage(values, values_size, info.num_values, info.encoding, definition,
-                       static_cast<size_t>(info.definition_levels_byte_length), false,
-                       Encoding::RLE);
+        DecodeDataPage(values, values_size, info.num_values, info.encoding, body, levels, false,
+                       Encoding::RLE, Encoding::RLE,
+                       static_cast<size_t>(info.repetition_levels_byte_length));
     }
     }
-    Skip(resume); // the rows of the page stepped over before it was needed
+    SkipEntries(resume); // the rows of the page stepped over before it was needed
 }
 
 void ColumnReader::DecodeDictionaryPage(const uint8_t* page, size_t size, int32_t num_values) {
@@ -195,9 +210,49 @@ void ColumnReader::DecodeDictionaryPage(const uint8_t* page, size_t size, int32_
     dictionary_verdicts_.reset();
 }
 
+size_t ColumnReader::SetUpRepetition(const uint8_t* levels, size_t size, bool prefixed,
+                                     Encoding encoding, size_t count) {
+    repetition_decoder_.reset();
+    legacy_repetition_ = nullptr;
+    repetition_.clear();
+    repetition_start_ = 0;
+    uint32_t bit_width = BitWidthOf(column_.max_repetition_level);
+    try {
+        if (prefixed && encoding == Encoding::BIT_PACKED) {
+            size_t bytes = (count * bit_width + 7) / 8;
+            if (bytes > size) {
+                Fail("BIT_PACKED repetition levels are cut off");
+            }
+            legacy_repetition_ = levels;
+            legacy_repetition_size_ = bytes;
+            return bytes;
+        }
+        size_t used = size;
+        if (prefixed) {
+            if (size < 4) {
+                Fail("repetition levels are cut off");
+            }
+            uint32_t length = LoadLittleEndian<uint32_t>(levels);
+            if (length > size - 4) {
+                Fail("repetition levels claim " + std::to_string(length) + " bytes");
+            }
+            levels += 4;
+            size = length;
+            used = 4 + size_t(length);
+        }
+        repetition_decoder_ = std::make_unique<RleBitPackedDecoder>(levels, size, bit_width);
+        return used;
+    } catch (const Exception&) {
+        throw;
+    } catch (const std::exception& error) {
+        Fail(std::string("repetition levels: ") + error.what());
+    }
+}
+
 void ColumnReader::DecodeDataPage(const uint8_t* page, size_t size, int32_t num_values,
                                   Encoding encoding, const uint8_t* levels, size_t levels_size,
-                                  bool levels_prefixed, Encoding level_encoding) {
+                                  bool levels_prefixed, Encoding repetition_encoding,
+                                  Encoding level_encoding, size_t repetition_size) {
     if (num_values < 0) {
         Fail("data page declares " + std::to_string(num_values) + " values");
     }
@@ -206,6 +261,18 @@ void ColumnReader::DecodeDataPage(const uint8_t* page, size_t size, int32_t num_
     // levels; cap the level buffer by what the levels could possibly describe.
     size_t non_null = count;
     size_t values_start = 0; // offset of the values within `page` (v1: after the levels)
+    if (column_.max_repetition_level > 0) {
+        size_t used = SetUpRepetition(levels, levels_prefixed ? levels_size : repetition_size,
+                                      levels_prefixed, repetition_encoding, count);
+        levels += used;
+        levels_size -= used;
+        if (levels_prefixed) {
+            values_start = used;
+        }
+    } else if (!levels_prefixed) {
+        levels += repetition_size; // a flat column's (empty) repetition levels
+        levels_size -= repetition_size;
+    }
     has_levels_ = column_.max_definition_level > 0;
     level_decoder_.reset();
     legacy_levels_ = nullptr;
@@ -221,7 +288,7 @@ void ColumnReader::DecodeDataPage(const uint8_t* page, size_t size, int32_t num_
                 }
                 legacy_levels_ = levels;
                 legacy_levels_size_ = bytes;
-                values_start = bytes;
+                values_start += bytes;
                 non_null = 0;
                 uint32_t batch[kVectorSize];
                 for (size_t first = 0; first < count; first += kVectorSize) {
@@ -242,7 +309,7 @@ void ColumnReader::DecodeDataPage(const uint8_t* page, size_t size, int32_t num_
                     }
                     rle = levels + 4;
                     rle_size = length;
-                    values_start = 4 + size_t(length);
+                    values_start += 4 + size_t(length);
                 }
                 RleBitPackedDecoder counter(rle, rle_size, bit_width);
                 non_null = counter.CountEqual(count, column_.max_definition_level);
@@ -324,6 +391,11 @@ void ColumnReader::DecodeValues(Encoding encoding, const uint8_t* data, size_t s
                     if (length > size - pos) {
                         Fail("PLAIN BYTE_ARRAY value " + std::to_string(i) + " of " +
                              std::to_string(length) + " bytes runs past the page");
+                    }
+                    if (length > kMaxValueBytes) {
+                        Fail("PLAIN BYTE_ARRAY value " + std::to_string(i) + " of " +
+                             std::to_string(length) + " bytes is longer than a value may be (" +
+                             std::to_string(kMaxValueBytes) + " bytes, as in DuckDB)");
                     }
                     values.binary.emplace_back(reinterpret_cast<const char*>(data + pos), length);
                     pos += length;

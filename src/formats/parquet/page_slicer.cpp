@@ -45,6 +45,11 @@ bool PageSlicer::WantsPages(size_t group, bool for_bounds) const {
     bool has_offsets = true;
     uint64_t bytes = 0;
     for (size_t id : columns_) {
+        if (reader_.columns()[id].nested) {
+            return false; // nested columns are read by whole chunks
+        }
+    }
+    for (size_t id : columns_) {
         has_offsets = has_offsets && reader_.OffsetIndexRange(group, id).has_value();
     }
     for (const ByteRange& range : reader_.PlanRowGroup(group, columns_)) {

@@ -2,6 +2,8 @@
 
 #include "formats/parquet/parquet_statistics.hpp"
 
+#include <algorithm>
+
 namespace sluice::parquet {
 
 namespace {
@@ -109,11 +111,18 @@ MetadataTable ParquetMetadataTable(const ParquetFileReader& file) {
                     name.rfind("stats_m", 0) == 0 || name == "compression" || name == "encodings";
         table.types.push_back(text ? LogicalTypeId::VARCHAR : LogicalTypeId::BIGINT);
     }
-    // Leaf index -> the flat top-level column it is, if any, for decoding statistics.
+    // Leaf index -> the flat column (or leaf of a nested one) it is, for decoding statistics.
     std::vector<const ParquetColumn*> flat(1 << 16, nullptr);
-    for (const auto& column : file.columns()) {
+    auto add = [&](const ParquetColumn& column) {
         if (column.unsupported.empty() && column.leaf_index < flat.size()) {
             flat[column.leaf_index] = &column;
+        }
+    };
+    for (const auto& column : file.columns()) {
+        if (column.nested) {
+            std::for_each(column.leaves.begin(), column.leaves.end(), add);
+        } else {
+            add(column);
         }
     }
     const auto& groups = file.metadata().row_groups;

@@ -99,9 +99,8 @@ std::string ParquetFileReader::Context(size_t row_group, const std::string& colu
            "'";
 }
 
-ByteRange ParquetFileReader::ChunkRange(size_t row_group, size_t column_id) const {
+ByteRange ParquetFileReader::ChunkRange(size_t row_group, const ParquetColumn& column) const {
     const RowGroup& group = metadata_.row_groups[row_group];
-    const ParquetColumn& column = columns_[column_id];
     const ColumnChunk& chunk = group.columns[column.leaf_index];
     std::string context = Context(row_group, column.name);
     if (chunk.encrypted) {
@@ -141,7 +140,14 @@ std::vector<ByteRange>
 ParquetFileReader::PlanRowGroup(size_t row_group, const std::vector<size_t>& column_ids) const {
     std::vector<ByteRange> ranges;
     for (size_t id : column_ids) {
-        ranges.push_back(ChunkRange(row_group, id));
+        const ParquetColumn& column = columns_[id];
+        if (column.nested) {
+            for (const ParquetColumn& leaf : column.leaves) {
+                ranges.push_back(ChunkRange(row_group, leaf));
+            }
+        } else {
+            ranges.push_back(ChunkRange(row_group, column));
+        }
     }
     return ranges;
 }
@@ -152,7 +158,9 @@ RowGroupSlice ParquetFileReader::WholeRowGroup(size_t row_group,
     slice.row_group = row_group;
     slice.rows = static_cast<uint64_t>(RowGroupRows(row_group));
     slice.ranges = PlanRowGroup(row_group, column_ids);
-    slice.range_counts.assign(column_ids.size(), 1);
+    for (size_t id : column_ids) {
+        slice.range_counts.push_back(columns_[id].nested ? columns_[id].leaves.size() : 1);
+    }
     slice.ranges_start.assign(column_ids.size(), 0);
     return slice;
 }
@@ -167,7 +175,18 @@ RowGroupSlice ParquetFileReader::SliceRowGroup(size_t row_group,
     slice.rows = rows;
     uint64_t last_row = first_row + rows - 1;
     for (size_t i = 0; i < column_ids.size(); i++) {
-        ByteRange chunk = ChunkRange(row_group, column_ids[i]);
+        const ParquetColumn& column = columns_[column_ids[i]];
+        if (column.nested) {
+            // Whole chunks, from the group's first row: offset indexes locate pages by row, and
+            // a nested column's leaves each have their own.
+            for (const ParquetColumn& leaf : column.leaves) {
+                slice.ranges.push_back(ChunkRange(row_group, leaf));
+            }
+            slice.range_counts.push_back(column.leaves.size());
+            slice.ranges_start.push_back(0);
+            continue;
+        }
+        ByteRange chunk = ChunkRange(row_group, column);
         const std::vector<PageLocation>& pages = offset_indexes[i].page_locations;
         // The pages holding the first and the last row: the last ones starting at or before them.
         auto starts_after = [](uint64_t row, const PageLocation& page) {
@@ -216,6 +235,31 @@ std::optional<ByteRange> ParquetFileReader::IndexRange(std::optional<int64_t> of
     return ByteRange{uint64_t(*offset), uint64_t(*length)};
 }
 
+void RowGroupDecoder::ColumnSource::Skip(uint64_t count) {
+    if (flat) {
+        flat->Skip(count);
+    } else {
+        nested->Skip(count);
+    }
+}
+
+void RowGroupDecoder::ColumnSource::Read(idx_t count, Vector& out) {
+    if (flat) {
+        flat->Read(count, out);
+    } else {
+        nested->Read(count, out);
+    }
+}
+
+void RowGroupDecoder::ColumnSource::ReadSelected(idx_t count, const uint32_t* selection,
+                                                 size_t selected, Vector& out) {
+    if (flat) {
+        flat->ReadSelected(count, selection, selected, out);
+    } else {
+        nested->ReadSelected(count, selection, selected, out);
+    }
+}
+
 namespace {
 
 // The column of `out` that decoded column `reader` fills.
@@ -246,26 +290,45 @@ RowGroupDecoder::RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file,
     size_t range = 0;
     for (size_t i = 0; i < column_ids.size(); i++) {
         const ParquetColumn& column = file_->columns()[column_ids[i]];
-        const ColumnMetaData& meta = *group.columns[column.leaf_index].meta_data;
         std::string context = file_->Context(slice.row_group, column.name);
-        if (meta.num_values != group.num_rows) {
-            throw Exception(ErrorKind::InvalidInput, context + ": the chunk holds " +
-                                                         std::to_string(meta.num_values) +
-                                                         " values, the row group " +
-                                                         std::to_string(group.num_rows) + " rows");
-        }
-        std::vector<ChunkSegment> segments;
-        for (size_t k = 0; k < slice.range_counts[i]; k++, range++) {
-            if (buffers[range].size != slice.ranges[range].length) {
-                throw Exception(ErrorKind::Internal,
-                                context + ": fetched buffer has the wrong size");
+        // A leaf's reader over the next `count` fetched ranges.
+        auto leaf_reader = [&](const ParquetColumn& leaf, size_t count, std::string where) {
+            const ColumnMetaData& meta = *group.columns[leaf.leaf_index].meta_data;
+            if (leaf.max_repetition_level == 0 && meta.num_values != group.num_rows) {
+                throw Exception(ErrorKind::InvalidInput,
+                                where + ": the chunk holds " + std::to_string(meta.num_values) +
+                                    " values, the row group " + std::to_string(group.num_rows) +
+                                    " rows");
             }
-            segments.push_back({std::move(buffers[range]), slice.ranges[range].offset});
+            std::vector<ChunkSegment> segments;
+            for (size_t k = 0; k < count; k++, range++) {
+                if (buffers[range].size != slice.ranges[range].length) {
+                    throw Exception(ErrorKind::Internal,
+                                    where + ": fetched buffer has the wrong size");
+                }
+                segments.push_back({std::move(buffers[range]), slice.ranges[range].offset});
+            }
+            auto reader = std::make_unique<ColumnReader>(leaf, meta.codec, std::move(segments),
+                                                         std::move(where));
+            if (leaf.max_repetition_level > 0) {
+                reader->LimitEntries(meta.num_values < 0 ? 0 : uint64_t(meta.num_values));
+            }
+            return reader;
+        };
+        ColumnSource source;
+        if (column.nested) {
+            std::vector<std::unique_ptr<ColumnReader>> leaves;
+            for (const ParquetColumn& leaf : column.leaves) {
+                leaves.push_back(leaf_reader(leaf, 1, context + ", field '" + leaf.name + "'"));
+            }
+            source.nested =
+                std::make_unique<NestedColumnReader>(column, std::move(leaves), std::move(context));
+        } else {
+            source.flat = leaf_reader(column, slice.range_counts[i], std::move(context));
         }
-        readers_.push_back(std::make_unique<ColumnReader>(column, meta.codec, std::move(segments),
-                                                          std::move(context)));
         // A run of pages starts at or before the slice's first row.
-        readers_.back()->Skip(slice.first_row - slice.ranges_start[i]);
+        source.Skip(slice.first_row - slice.ranges_start[i]);
+        readers_.push_back(std::move(source));
     }
     filtered_.assign(readers_.size(), false);
     for (const TableFilter& filter : filters) {
@@ -274,6 +337,9 @@ RowGroupDecoder::RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file,
             continue;
         }
         auto reader = static_cast<size_t>(found - column_ids.begin());
+        if (!readers_[reader].flat) {
+            continue; // nested values are filtered above the scan
+        }
         // Constants of another type than the column's are compared after a cast: that is left
         // to the filter above the scan.
         const LogicalType& type = file_->columns()[column_ids[reader]].type;
@@ -304,9 +370,9 @@ size_t RowGroupDecoder::DecodeFiltered(idx_t count, DataChunk& out,
     for (ColumnFilters& column : filters_) {
         Vector& vector = OutputColumn(out, positions, column.reader);
         // The vector's rows [0, selected) are the batch's rows selection_[0..selected).
-        size_t kept =
-            readers_[column.reader]->ReadAndFilter(count, selected == count ? nullptr : selection_,
-                                                   selected, column.filters, positions_, vector);
+        size_t kept = readers_[column.reader].flat->ReadAndFilter(
+            count, selected == count ? nullptr : selection_, selected, column.filters, positions_,
+            vector);
         vector.Compact(positions_, kept);
         for (size_t i = 0; i < kept; i++) {
             selection_[i] = selection_[positions_[i]];
@@ -344,7 +410,7 @@ bool RowGroupDecoder::Next(DataChunk& out, const std::vector<idx_t>& positions) 
         idx_t count = std::min<uint64_t>(rows_left_, kVectorSize);
         if (filters_.empty()) {
             for (size_t i = 0; i < readers_.size(); i++) {
-                readers_[i]->Read(count, OutputColumn(out, positions, i));
+                readers_[i].Read(count, OutputColumn(out, positions, i));
             }
             out.SetSize(count);
             rows_left_ -= count;
@@ -358,9 +424,9 @@ bool RowGroupDecoder::Next(DataChunk& out, const std::vector<idx_t>& positions) 
             }
             Vector& vector = OutputColumn(out, positions, i);
             if (selected == count) {
-                readers_[i]->Read(count, vector);
+                readers_[i].Read(count, vector);
             } else {
-                readers_[i]->ReadSelected(count, selection_, selected, vector);
+                readers_[i].ReadSelected(count, selection_, selected, vector);
             }
         }
         for (size_t i = 0; i < selected; i++) {

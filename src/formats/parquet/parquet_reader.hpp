@@ -4,6 +4,7 @@
 #include "common/data_chunk.hpp"
 #include "common/table_filter.hpp"
 #include "formats/parquet/column_reader.hpp"
+#include "formats/parquet/nested_column_reader.hpp"
 #include "formats/parquet/page_index.hpp"
 #include "formats/parquet/parquet_metadata.hpp"
 #include "formats/parquet/parquet_schema.hpp"
@@ -68,8 +69,8 @@ public:
     std::string Context(size_t row_group, const std::string& column) const;
 
 private:
-    // The validated byte range of a column chunk.
-    ByteRange ChunkRange(size_t row_group, size_t column_id) const;
+    // The validated byte range of a flat column's (or a leaf's) chunk.
+    ByteRange ChunkRange(size_t row_group, const ParquetColumn& column) const;
     std::optional<ByteRange> IndexRange(std::optional<int64_t> offset,
                                         std::optional<int32_t> length) const;
 
@@ -108,6 +109,16 @@ public:
     uint64_t RowsFiltered() const { return rows_filtered_; }
 
 private:
+    // The reader of one decoded column: a flat column's chunk, or a nested column's leaves.
+    struct ColumnSource {
+        std::unique_ptr<ColumnReader> flat;
+        std::unique_ptr<NestedColumnReader> nested;
+
+        void Skip(uint64_t count);
+        void Read(idx_t count, Vector& out);
+        void ReadSelected(idx_t count, const uint32_t* selection, size_t selected, Vector& out);
+    };
+
     // The filters on one decoded column, and how many rows they let through so far.
     struct ColumnFilters {
         size_t reader;
@@ -123,7 +134,7 @@ private:
 
     std::shared_ptr<const ParquetFileReader> file_;
 
-    std::vector<std::unique_ptr<ColumnReader>> readers_;
+    std::vector<ColumnSource> readers_;
     std::vector<bool> filtered_; // per reader
     std::vector<ColumnFilters> filters_;
     uint64_t rows_left_;

@@ -19,8 +19,8 @@ void SetDecimal(ParquetColumn& column, int32_t precision, int32_t scale, Convers
     column.conversion = conversion;
 }
 
-// Decides the Sluice type of a primitive column from its physical type and annotations,
-// the way DuckDB reads them.
+} // namespace
+
 void MapPrimitive(const SchemaElement& element, ParquetColumn& column) {
     const LogicalTypeAnnotation& logical = element.logical_type;
     ConvertedType converted = element.converted_type;
@@ -171,16 +171,7 @@ void MapPrimitive(const SchemaElement& element, ParquetColumn& column) {
     }
 }
 
-const char* NestedKind(const SchemaElement& element) {
-    if (element.logical_type.kind == Kind::LIST || element.converted_type == ConvertedType::LIST) {
-        return "LIST";
-    }
-    if (element.logical_type.kind == Kind::MAP || element.converted_type == ConvertedType::MAP ||
-        element.converted_type == ConvertedType::MAP_KEY_VALUE) {
-        return "MAP";
-    }
-    return "STRUCT";
-}
+namespace {
 
 // Counts the leaves below schema element `index` (inclusive), validating the tree.
 size_t CountLeaves(const std::vector<SchemaElement>& schema, size_t& index, int depth) {
@@ -224,14 +215,15 @@ std::vector<ParquetColumn> BuildColumns(const FileMetaData& metadata) {
         ParquetColumn column;
         column.name = element.name;
         column.leaf_index = leaf;
+        size_t start = index;
         size_t leaves = CountLeaves(schema, index, 1);
-        leaf += leaves;
-        if (element.num_children > 0) {
-            column.unsupported = std::string("nested column (") + NestedKind(element) + ")";
-            column.type = LogicalTypeId::BLOB;
-        } else if (element.repetition == Repetition::REPEATED) {
-            column.unsupported = "nested column (repeated field)";
-            column.type = LogicalTypeId::BLOB;
+        if (element.num_children > 0 || element.repetition == Repetition::REPEATED) {
+            size_t end = start;
+            BuildNestedColumn(schema, end, leaf, column);
+            if (end != index) {
+                throw std::runtime_error("nested column \"" + element.name +
+                                         "\" does not match its schema subtree");
+            }
         } else if (!element.type) {
             throw std::runtime_error("leaf column \"" + element.name + "\" has no physical type");
         } else {
@@ -244,6 +236,7 @@ std::vector<ParquetColumn> BuildColumns(const FileMetaData& metadata) {
             }
             MapPrimitive(element, column);
         }
+        leaf += leaves;
         columns.push_back(std::move(column));
     }
     if (index != schema.size()) {

@@ -1,7 +1,10 @@
 #pragma once
 
 #include "common/types.hpp"
+#include "formats/parquet/nested_schema.hpp"
 #include "formats/parquet/parquet_metadata.hpp"
+
+#include <memory>
 
 #include <string>
 #include <vector>
@@ -37,18 +40,27 @@ enum class Conversion : uint8_t {
     Uuid,             // FIXED_LEN_BYTE_ARRAY(16), big-endian
 };
 
-// A top-level column of a Parquet file as Sluice sees it. Nested and otherwise unsupported
-// columns are listed too, so that queries not touching them still read the file.
+// A top-level column of a Parquet file as Sluice sees it, or one leaf of a nested column.
+// Unsupported columns are listed too, so that queries not touching them still read the file.
 struct ParquetColumn {
     std::string name;
     LogicalType type;
     std::string unsupported; // empty when readable; else what is not supported
-    size_t leaf_index = 0;   // position among the row group's column chunks
+    size_t leaf_index = 0;   // position among the row group's column chunks (nested: the first)
     Type physical = Type::INT32;
     int32_t type_length = 0;
     uint32_t max_definition_level = 0;
+    uint32_t max_repetition_level = 0;
     Conversion conversion = Conversion::Int32;
+    // Nested columns: how their values are spelled in the levels, and their leaf columns (whose
+    // chunks follow one another from leaf_index).
+    std::shared_ptr<const NestedNode> nested;
+    std::vector<ParquetColumn> leaves;
 };
+
+// Decides the type of a primitive column (physical type and length set) from its annotations,
+// as DuckDB reads them; sets `unsupported` for types Sluice does not read.
+void MapPrimitive(const SchemaElement& element, ParquetColumn& column);
 
 // Maps the flattened schema tree to columns; throws std::runtime_error on a malformed schema.
 std::vector<ParquetColumn> BuildColumns(const FileMetaData& metadata);

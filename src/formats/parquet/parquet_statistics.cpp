@@ -152,7 +152,7 @@ ColumnStatistics StatisticsFromBounds(const ParquetColumn& column, const std::st
     ColumnStatistics result;
     result.row_count = static_cast<uint64_t>(row_count);
     result.may_contain_nan = column.type.IsFloating();
-    if (!column.unsupported.empty()) {
+    if (!column.unsupported.empty() || column.nested) {
         return result;
     }
     if (null_count && *null_count >= 0 && *null_count <= row_count) {

@@ -1,0 +1,101 @@
+// Nested Parquet columns (LIST, STRUCT, MAP, nested any depth, NULLs at every level) written by
+// DuckDB under several codecs, page versions and row-group sizes: Sluice must read exactly what
+// DuckDB reads, whole, through filters on flat columns, and through field access and unnest.
+//
+//   node parquet_nested.mjs SLUICE WORK_DIR
+import { DuckDBInstance } from '@duckdb/node-api';
+import { NULL, sluiceRows as runCsv } from './sluice_cli.mjs';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const [sluice, workDir] = process.argv.slice(2);
+rmSync(workDir, { recursive: true, force: true });
+mkdirSync(workDir, { recursive: true });
+const ROWS = 20000;
+
+async function duckRows(connection, sql) {
+  const described = await connection.runAndReadAll(`DESCRIBE ${sql}`);
+  const names = described.getRows().map(([name]) => name);
+  const reader = await connection.runAndReadAll(`SELECT COLUMNS(*)::VARCHAR FROM (${sql})`);
+  return [names, ...reader.getRows().map((row) => row.map((value) => value === null ? NULL : value))];
+}
+
+function same(label, expected, actual) {
+  if (expected.length !== actual.length) {
+    return `${label}: ${actual.length - 1} rows, expected ${expected.length - 1}`;
+  }
+  for (let r = 0; r < expected.length; r++) {
+    for (let c = 0; c < expected[r].length; c++) {
+      if (expected[r][c] !== actual[r][c]) {
+        return `${label}: row ${r} column ${expected[0][c]}: ${JSON.stringify(actual[r][c])}, expected ${JSON.stringify(expected[r][c])}`;
+      }
+    }
+  }
+  return null;
+}
+
+// Every nested column has NULL values, empty lists and NULL elements, at each of its levels.
+const columns = `
+  n AS id,
+  CASE WHEN n % 7 = 0 THEN NULL WHEN n % 7 = 1 THEN []::INTEGER[]
+       ELSE list_transform(range(n % 5), x -> CASE WHEN x = 2 THEN NULL ELSE CAST(x + n AS INTEGER) END) END AS l_int,
+  CASE WHEN n % 9 = 0 THEN NULL
+       ELSE list_transform(range(n % 4), x -> CASE WHEN x = 1 AND n % 2 = 0 THEN NULL
+                                              ELSE 'value ' || (n % 13) || repeat('x', CAST(x * 5 AS INTEGER)) END) END AS l_str,
+  CASE WHEN n % 11 = 0 THEN NULL
+       ELSE list_transform(range(n % 3), y -> CASE WHEN y = 1 AND n % 5 = 0 THEN NULL
+                                              ELSE list_transform(range((n + y) % 4), x -> CAST(x * y AS BIGINT)) END) END AS ll,
+  CASE WHEN n % 13 = 0 THEN NULL
+       ELSE {'a': CASE WHEN n % 3 = 0 THEN NULL ELSE CAST(n AS INTEGER) END,
+             'b': 'name ' || (n % 17),
+             'c': CASE WHEN n % 4 = 0 THEN NULL ELSE [n / 2, n / 3] END} END AS s,
+  CASE WHEN n % 6 = 0 THEN NULL
+       ELSE list_transform(range(n % 4), x -> CASE WHEN x = 1 THEN NULL
+                                              ELSE {'x': CAST(x AS INTEGER), 'y': CASE WHEN n % 2 = 0 THEN NULL ELSE 'y' || x END} END) END AS ls,
+  CASE WHEN n % 8 = 0 THEN NULL
+       ELSE map_from_entries(list_transform(range(n % 3), x -> {'k': 'k' || x, 'v': CASE WHEN x = 1 THEN NULL ELSE CAST(n * x AS INTEGER) END})) END AS m,
+  {'inner': CASE WHEN n % 10 = 0 THEN NULL
+                 ELSE {'v': [CAST(n AS SMALLINT), NULL],
+                       'w': map([CAST(n % 5 AS INTEGER)], [CASE WHEN n % 3 = 0 THEN NULL ELSE ['w' || n, NULL] END])} END} AS deep,
+  CASE WHEN n % 500 = 3 THEN list_transform(range(3000), x -> CAST(x * n AS BIGINT)) ELSE [n] END AS big`;
+
+const variants = [
+  { codec: 'snappy', rowGroup: 122880, version: 'V1' },
+  { codec: 'zstd', rowGroup: 1000, version: 'V2' },
+  { codec: 'uncompressed', rowGroup: 4096, version: 'V1' },
+  { codec: 'gzip', rowGroup: 122880, version: 'V2' },
+];
+const failures = [];
+const instance = await DuckDBInstance.create(':memory:');
+const connection = await instance.connect();
+for (const { codec, rowGroup, version } of variants) {
+  const file = join(workDir, `nested_${codec}_${rowGroup}_${version}.parquet`);
+  await connection.run(`COPY (SELECT ${columns} FROM (SELECT range AS n FROM range(${ROWS})))
+    TO '${file}' (FORMAT parquet, COMPRESSION ${codec}, ROW_GROUP_SIZE ${rowGroup}, PARQUET_VERSION ${version})`);
+  const scan = `read_parquet('${file}')`;
+  const queries = [
+    `SELECT * FROM ${scan}`,
+    // Nested columns read only for the rows a filter on a flat column keeps.
+    `SELECT id, l_int, m, deep FROM ${scan} WHERE id % 3 = 0`,
+    `SELECT id, big, ls FROM ${scan} WHERE id BETWEEN 15000 AND 15100`,
+    `SELECT id, s.b, s.c[2], ls[1].x, m['k0'], deep.inner.w, len(big) FROM ${scan} WHERE id % 97 = 1`,
+    `SELECT count(*), sum(x) FROM (SELECT unnest(l_int) AS x FROM ${scan})`,
+    `SELECT count(*) FROM ${scan} WHERE s IS NULL OR l_str IS NULL`,
+  ];
+  for (const sql of queries) {
+    let ours;
+    try {
+      ours = runCsv(sluice, sql);
+    } catch (failure) {
+      failures.push(`${sql.slice(0, 60)} on ${file}: ${String(failure.stderr ?? failure).trim().split('\n')[0]}`);
+      continue;
+    }
+    const problem = same(`${sql.slice(0, 60)} on ${file}`, await duckRows(connection, sql), ours);
+    if (problem) failures.push(problem);
+  }
+}
+
+for (const failure of failures) console.log(`FAIL ${failure}`);
+console.log(`${variants.length} DuckDB-written files of nested columns read by Sluice: ${failures.length} failures`);
+rmSync(workDir, { recursive: true, force: true });
+process.exit(failures.length === 0 ? 0 : 1);
