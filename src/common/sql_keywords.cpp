@@ -511,4 +511,24 @@ bool IsSqlKeyword(std::string_view word) {
     return std::binary_search(std::begin(kKeywords), std::end(kKeywords), lower);
 }
 
+std::string QuoteIdentifierIfNeeded(const std::string& name, bool allow_capitals) {
+    bool bare = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+    for (char c : name) {
+        auto byte = static_cast<unsigned char>(c);
+        bare = bare && (std::islower(byte) || std::isdigit(byte) || c == '_' ||
+                        (allow_capitals && std::isupper(byte)));
+    }
+    if (bare && !IsSqlKeyword(name)) {
+        return name;
+    }
+    std::string quoted = "\"";
+    for (char c : name) {
+        quoted += c;
+        if (c == '"') {
+            quoted += '"';
+        }
+    }
+    return quoted + "\"";
+}
+
 } // namespace sluice

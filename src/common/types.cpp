@@ -69,26 +69,6 @@ const LogicalType& LogicalType::value() const {
 
 namespace {
 
-// A struct field's name as DuckDB prints it in a type: bare when it is an identifier that is
-// not a keyword, double-quoted otherwise.
-std::string FieldName(const std::string& name) {
-    bool bare = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
-    for (char c : name) {
-        bare = bare && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-    }
-    if (bare && !IsSqlKeyword(name)) {
-        return name;
-    }
-    std::string quoted = "\"";
-    for (char c : name) {
-        quoted += c;
-        if (c == '"') {
-            quoted += '"';
-        }
-    }
-    return quoted + "\"";
-}
-
 // STRUCT(a INTEGER, ...), MAP(K, V) or T[], each child spelled by `spell`.
 template <class Spell>
 std::string NestedName(const LogicalType& type, const char* struct_word, const char* map_word,
@@ -101,8 +81,8 @@ std::string NestedName(const LogicalType& type, const char* struct_word, const c
     }
     std::string name = std::string(struct_word) + "(";
     for (size_t i = 0; i < type.fields().size(); i++) {
-        name +=
-            (i ? ", " : "") + FieldName(type.fields()[i].name) + " " + spell(type.fields()[i].type);
+        name += (i ? ", " : "") + QuoteIdentifierIfNeeded(type.fields()[i].name, true) + " " +
+                spell(type.fields()[i].type);
     }
     return name + ")";
 }

@@ -23,27 +23,6 @@ std::string QuoteString(const std::string& text) {
     return out + "'";
 }
 
-// A name as DuckDB prints it inside an expression's text: bare when it is a lower-case identifier
-// and no keyword, double-quoted otherwise.
-std::string QuoteIdentifier(const std::string& name) {
-    bool bare = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
-    for (char c : name) {
-        bare = bare && (std::islower(static_cast<unsigned char>(c)) ||
-                        std::isdigit(static_cast<unsigned char>(c)) || c == '_');
-    }
-    if (bare && !IsSqlKeyword(name)) {
-        return name;
-    }
-    std::string quoted = "\"";
-    for (char c : name) {
-        quoted += c;
-        if (c == '"') {
-            quoted += '"';
-        }
-    }
-    return quoted + "\"";
-}
-
 std::string ConstantToString(const ParsedExpression& expression) {
     switch (expression.literal_kind) {
     case LiteralKind::Null:
@@ -156,7 +135,7 @@ std::string ParsedExpression::ToString() const {
     case ParsedExpressionKind::ColumnRef: {
         std::string text;
         for (const std::string& name : names) {
-            text += (text.empty() ? "" : ".") + QuoteIdentifier(name);
+            text += (text.empty() ? "" : ".") + QuoteIdentifierIfNeeded(name, false);
         }
         return text;
     }

@@ -4,7 +4,8 @@
 //
 //   node parquet_nested.mjs SLUICE WORK_DIR
 import { DuckDBInstance } from '@duckdb/node-api';
-import { NULL, sluiceRows as runCsv } from './sluice_cli.mjs';
+import { sluiceRows as runCsv } from './sluice_cli.mjs';
+import { duckRows, sameRows as same } from './duckdb_rows.mjs';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -12,27 +13,6 @@ const [sluice, workDir] = process.argv.slice(2);
 rmSync(workDir, { recursive: true, force: true });
 mkdirSync(workDir, { recursive: true });
 const ROWS = 20000;
-
-async function duckRows(connection, sql) {
-  const described = await connection.runAndReadAll(`DESCRIBE ${sql}`);
-  const names = described.getRows().map(([name]) => name);
-  const reader = await connection.runAndReadAll(`SELECT COLUMNS(*)::VARCHAR FROM (${sql})`);
-  return [names, ...reader.getRows().map((row) => row.map((value) => value === null ? NULL : value))];
-}
-
-function same(label, expected, actual) {
-  if (expected.length !== actual.length) {
-    return `${label}: ${actual.length - 1} rows, expected ${expected.length - 1}`;
-  }
-  for (let r = 0; r < expected.length; r++) {
-    for (let c = 0; c < expected[r].length; c++) {
-      if (expected[r][c] !== actual[r][c]) {
-        return `${label}: row ${r} column ${expected[0][c]}: ${JSON.stringify(actual[r][c])}, expected ${JSON.stringify(expected[r][c])}`;
-      }
-    }
-  }
-  return null;
-}
 
 // Every nested column has NULL values, empty lists and NULL elements, at each of its levels.
 const columns = `

@@ -6,7 +6,8 @@
 //
 //   node parquet_roundtrip.mjs SLUICE WORK_DIR
 import { DuckDBInstance } from '@duckdb/node-api';
-import { NULL, sluiceRows as runCsv } from './sluice_cli.mjs';
+import { sluiceRows as runCsv } from './sluice_cli.mjs';
+import { duckRows, sameRows as same } from './duckdb_rows.mjs';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -17,27 +18,6 @@ const ROWS = 20000;
 
 
 const sluiceRows = (sql) => runCsv(sluice, sql);
-
-async function duckRows(connection, sql) {
-  const described = await connection.runAndReadAll(`DESCRIBE ${sql}`);
-  const names = described.getRows().map(([name]) => name);
-  const reader = await connection.runAndReadAll(`SELECT COLUMNS(*)::VARCHAR FROM (${sql})`);
-  return [names, ...reader.getRows().map((row) => row.map((value) => value === null ? NULL : value))];
-}
-
-function same(label, expected, actual) {
-  if (expected.length !== actual.length) {
-    return `${label}: ${actual.length - 1} rows, expected ${expected.length - 1}`;
-  }
-  for (let r = 0; r < expected.length; r++) {
-    for (let c = 0; c < expected[r].length; c++) {
-      if (expected[r][c] !== actual[r][c]) {
-        return `${label}: row ${r} column ${expected[0][c]}: ${JSON.stringify(actual[r][c])}, expected ${JSON.stringify(expected[r][c])}`;
-      }
-    }
-  }
-  return null;
-}
 
 // n is NULL on every 11th row; every column derives from it, so every column has NULLs.
 const sluiceColumns = `
