@@ -111,7 +111,9 @@ for (const file of parquetFiles(corpus).sort()) {
       const actual = ours.rows.slice(1).map((row) => row[0]);
       const sameValues = actual.length === expected.length && actual.every((value, i) => value === expected[i]);
       const sameType = ourTypes.get(column) === type;
-            if (sameValues && sameType) outcome = (await filtersAgree(scan, column, type, expected)) ?? 'identical';
+      // Filters on nested columns are not pushed into the readers: nothing for them to check.
+      const nested = /\[\]$|^STRUCT\(|^MAP\(/.test(type);
+      if (sameValues && sameType) outcome = (nested ? null : await filtersAgree(scan, column, type, expected)) ?? 'identical';
       else if (sameValues) outcome = `type differs (DuckDB ${type}, Sluice ${ourTypes.get(column)})`;
       else {
         const first = actual.findIndex((value, i) => value !== expected[i]);
