@@ -55,7 +55,7 @@ ParquetRowGroupSink::ParquetRowGroupSink(FileBatchPlan plan, std::vector<std::st
                                          std::vector<LogicalType> types,
                                          parquet::ParquetWriteOptions options)
     : BatchFileSink(std::move(plan)), names_(std::move(names)), types_(std::move(types)),
-      options_(options),
+      schema_(names_, types_), options_(options),
       column_options_(options.ColumnOptions(parquet::ParquetWriter::DirectoryOf(plan_.paths[0]))) {
 }
 
@@ -70,7 +70,7 @@ SinkResult ParquetRowGroupSink::Sink(DataChunk& chunk, LocalState* local, idx_t 
     }
     if (!state.encoder) {
         state.batch = batch_index;
-        state.encoder = std::make_unique<parquet::RowGroupEncoder>(types_, column_options_);
+        state.encoder = std::make_unique<parquet::RowGroupEncoder>(schema_, column_options_);
     }
     state.encoder->Append(chunk, 0, chunk.size());
     return SinkResult::NeedMoreInput;

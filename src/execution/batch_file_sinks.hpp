@@ -66,6 +66,7 @@ private:
 
     std::vector<std::string> names_;
     std::vector<LogicalType> types_;
+    parquet::WriteSchema schema_; // the files' schema, which the row group encoders follow
     parquet::ParquetWriteOptions options_;
     parquet::ColumnEncodeOptions column_options_;
     std::unique_ptr<parquet::ParquetWriter> writer_;

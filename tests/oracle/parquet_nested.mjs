@@ -1,11 +1,14 @@
 // Nested Parquet columns (LIST, STRUCT, MAP, nested any depth, NULLs at every level) written by
 // DuckDB under several codecs, page versions and row-group sizes: Sluice must read exactly what
 // DuckDB reads, whole, through filters on flat columns, and through field access and unnest.
+// Then Sluice writes each file again (small pages, so that long lists span pages): DuckDB and
+// Sluice must both read back what DuckDB read from the original.
 //
 //   node parquet_nested.mjs SLUICE WORK_DIR
 import { DuckDBInstance } from '@duckdb/node-api';
 import { sluiceRows as runCsv } from './sluice_cli.mjs';
 import { duckRows, sameRows as same } from './duckdb_rows.mjs';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -73,6 +76,27 @@ for (const { codec, rowGroup, version } of variants) {
     const problem = same(`${sql.slice(0, 60)} on ${file}`, await duckRows(connection, sql), ours);
     if (problem) failures.push(problem);
   }
+
+  const written = join(workDir, `sluice_${codec}_${rowGroup}.parquet`);
+  try {
+    execFileSync(sluice, ['-c', `COPY (SELECT * FROM ${scan}) TO '${written}'
+      (FORMAT parquet, COMPRESSION ${codec}, ROW_GROUP_SIZE ${rowGroup}, PAGE_SIZE 16384)`], { stdio: 'pipe' });
+  } catch (failure) {
+    failures.push(`Sluice writing ${written}: ${String(failure.stderr ?? failure).trim().split('\n')[0]}`);
+    continue;
+  }
+  const original = await duckRows(connection, `SELECT * FROM ${scan}`);
+  const check = async (reader, rows) => {
+    const problem = same(`${reader} reading ${written}`, original, rows);
+    if (problem) failures.push(problem);
+  };
+  const types = async (path) => (await connection.runAndReadAll(
+    `SELECT column_type FROM (DESCRIBE SELECT * FROM read_parquet('${path}'))`)).getRows().join('; ');
+  if (await types(written) !== await types(file)) {
+    failures.push(`DuckDB reads ${written} as ${await types(written)}, expected ${await types(file)}`);
+  }
+  await check('DuckDB', await duckRows(connection, `SELECT * FROM read_parquet('${written}')`));
+  await check('Sluice', runCsv(sluice, `SELECT * FROM read_parquet('${written}')`));
 }
 
 for (const failure of failures) console.log(`FAIL ${failure}`);

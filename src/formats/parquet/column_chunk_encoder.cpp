@@ -10,8 +10,10 @@
 
 namespace sluice::parquet {
 
-ColumnChunkEncoder::ColumnChunkEncoder(const LogicalType& type, const ColumnEncodeOptions& options)
-    : layout_(LayoutOf(type)), options_(options),
+ColumnChunkEncoder::ColumnChunkEncoder(const LogicalType& type, const ColumnEncodeOptions& options,
+                                       uint32_t max_definition, uint32_t max_repetition)
+    : layout_(LayoutOf(type)), options_(options), max_definition_(max_definition),
+      max_repetition_(max_repetition),
       result_(SpillBuffer(options.spill_directory, options.memory_limit)),
       dictionary_(layout_.width) {
     if (layout_.type == Type::BOOLEAN) {
@@ -99,6 +101,26 @@ void ColumnChunkEncoder::Append(const Vector& vector, idx_t offset, idx_t count)
     }
 }
 
+void ColumnChunkEncoder::AppendEntry(uint32_t repetition, uint32_t definition, const Vector* values,
+                                     idx_t index) {
+    if (repetition == 0) {
+        if (page_bytes_ >= options_.page_size) {
+            CutPage();
+        }
+        page_rows_++;
+    }
+    repetitions_.push_back(repetition);
+    page_.defined.push_back(definition);
+    if (definition == max_definition_) {
+        AppendValue(*values, index, layout_, page_);
+        page_.count++;
+        page_bytes_ +=
+            layout_.width == 0 ? 4 + page_.Value(page_.count - 1, 0).size() : layout_.width;
+    } else {
+        page_bytes_++; // an empty list or a NULL costs little, but a page of them must end too
+    }
+}
+
 bool ColumnChunkEncoder::IndexPage(std::vector<uint32_t>& indices) {
     size_t entries_before = dictionary_.size();
     indices.resize(page_.count);
@@ -122,7 +144,8 @@ bool ColumnChunkEncoder::IndexPage(std::vector<uint32_t>& indices) {
 }
 
 void ColumnChunkEncoder::CutPage() {
-    size_t rows = page_.defined.size();
+    size_t entries = page_.defined.size();
+    uint64_t rows = max_repetition_ > 0 ? page_rows_ : entries;
     MinMax page_range;
     if (layout_.type == Type::INT32 && !layout_.is_unsigned) {
         page_range = IntegerRange<int32_t>(page_);
@@ -134,9 +157,9 @@ void ColumnChunkEncoder::CutPage() {
         }
     }
     result_.range.Merge(page_range, layout_);
-    auto nulls = static_cast<int64_t>(rows - page_.count);
+    auto nulls = static_cast<int64_t>(entries - page_.count);
     result_.nulls += nulls;
-    result_.values += rows;
+    result_.values += entries;
 
     std::vector<uint32_t> indices;
     bool dictionary = false;
@@ -153,10 +176,20 @@ void ColumnChunkEncoder::CutPage() {
             }
         }
     }
-    body_.assign(4, 0);
-    EncodeRleBitPacked(page_.defined.data(), rows, 1, body_);
-    auto levels_length = static_cast<uint32_t>(body_.size() - 4);
-    std::memcpy(body_.data(), &levels_length, 4);
+    // Data page v1: repetition levels (nested leaves only), then definition levels, each RLE
+    // behind its 4-byte length.
+    body_.clear();
+    auto append_levels = [&](const std::vector<uint32_t>& levels, uint32_t max_level) {
+        size_t start = body_.size();
+        body_.resize(start + 4);
+        EncodeRleBitPacked(levels.data(), levels.size(), BitWidthOf(max_level), body_);
+        auto length = static_cast<uint32_t>(body_.size() - start - 4);
+        std::memcpy(body_.data() + start, &length, 4);
+    };
+    if (max_repetition_ > 0) {
+        append_levels(repetitions_, max_repetition_);
+    }
+    append_levels(page_.defined, max_definition_);
     if (dictionary) {
         uint32_t width = std::max<uint32_t>(1, BitWidthOf(dictionary_.size() - 1));
         body_.push_back(static_cast<uint8_t>(width));
@@ -166,14 +199,17 @@ void ColumnChunkEncoder::CutPage() {
         AppendPlain(page_, 0, page_.count, layout_, body_);
         plain_pages_ = true;
     }
-    EmitPage(body_, false, static_cast<uint32_t>(rows), nulls,
+    EmitPage(body_, false, static_cast<uint32_t>(entries), rows, nulls,
              dictionary ? Encoding::RLE_DICTIONARY : Encoding::PLAIN, &page_range);
     page_.Clear();
+    repetitions_.clear();
     page_bytes_ = 0;
+    page_rows_ = 0;
+    rows_ += rows;
 }
 
 void ColumnChunkEncoder::EmitPage(const std::vector<uint8_t>& body, bool dictionary_page,
-                                  uint32_t rows, int64_t nulls, Encoding encoding,
+                                  uint32_t values, uint64_t rows, int64_t nulls, Encoding encoding,
                                   const MinMax* range) {
     Compress(options_.codec, body.data(), body.size(), compressed_);
     header_.clear();
@@ -185,12 +221,12 @@ void ColumnChunkEncoder::EmitPage(const std::vector<uint8_t>& body, bool diction
     writer.WriteI32Field(3, static_cast<int32_t>(compressed_.size()));
     if (dictionary_page) {
         writer.BeginStructField(7);
-        writer.WriteI32Field(1, static_cast<int32_t>(rows));
+        writer.WriteI32Field(1, static_cast<int32_t>(values));
         writer.WriteI32Field(2, static_cast<int32_t>(Encoding::PLAIN));
         writer.EndStruct();
     } else {
         writer.BeginStructField(5);
-        writer.WriteI32Field(1, static_cast<int32_t>(rows));
+        writer.WriteI32Field(1, static_cast<int32_t>(values));
         writer.WriteI32Field(2, static_cast<int32_t>(encoding));
         writer.WriteI32Field(3, static_cast<int32_t>(Encoding::RLE));
         writer.WriteI32Field(4, static_cast<int32_t>(Encoding::RLE));
@@ -206,8 +242,9 @@ void ColumnChunkEncoder::EmitPage(const std::vector<uint8_t>& body, bool diction
     } else {
         EncodedPage page{result_.data_pages.size(),
                          static_cast<uint32_t>(header_.size() + compressed_.size()),
-                         result_.values - rows,
+                         rows_,
                          rows,
+                         values,
                          nulls,
                          *range};
         result_.pages.push_back(std::move(page));
@@ -224,7 +261,7 @@ EncodedColumnChunk ColumnChunkEncoder::Finish() {
     if (dictionary_pages_) {
         body_.clear();
         AppendPlain(dictionary_.entries(), 0, dictionary_.size(), layout_, body_);
-        EmitPage(body_, true, static_cast<uint32_t>(dictionary_.size()), 0, Encoding::PLAIN,
+        EmitPage(body_, true, static_cast<uint32_t>(dictionary_.size()), 0, 0, Encoding::PLAIN,
                  nullptr);
         result_.encodings.push_back(Encoding::RLE_DICTIONARY);
     }

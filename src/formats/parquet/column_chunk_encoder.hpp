@@ -28,6 +28,7 @@ struct EncodedPage {
     uint32_t size = 0;   // header included
     uint64_t first_row = 0;
     uint64_t rows = 0;
+    uint64_t values = 0; // entries: rows for a flat column, NULLs and empty lists included
     int64_t nulls = 0;
     MinMax range;
 };
@@ -38,7 +39,7 @@ struct EncodedColumnChunk {
 
     std::vector<uint8_t> dictionary_page; // header + body; empty without a dictionary
     SpillBuffer data_pages;
-    uint64_t values = 0; // rows, NULLs included
+    uint64_t values = 0; // entries: rows for a flat column, NULLs and empty lists included
     int64_t nulls = 0;
     uint64_t uncompressed = 0; // page headers included, dictionary page included
     MinMax range;
@@ -48,14 +49,21 @@ struct EncodedColumnChunk {
     uint64_t compressed() const { return dictionary_page.size() + data_pages.size(); }
 };
 
-// Encodes one column chunk as rows arrive: values are cut into data pages of about page_size
-// bytes, each compressed as soon as it is full, so memory holds one page of values, the
-// dictionary and, up to a limit, the compressed pages.
+// Encodes one column chunk (one leaf of a nested column) as rows arrive: values are cut into data
+// pages of about page_size bytes, each compressed as soon as it is full, so memory holds one page
+// of values, the dictionary and, up to a limit, the compressed pages.
 class ColumnChunkEncoder {
 public:
-    ColumnChunkEncoder(const LogicalType& type, const ColumnEncodeOptions& options);
+    // A flat OPTIONAL column has definition levels 0 and 1 and no repetition levels.
+    ColumnChunkEncoder(const LogicalType& type, const ColumnEncodeOptions& options,
+                       uint32_t max_definition = 1, uint32_t max_repetition = 0);
 
+    // Rows of a flat column.
     void Append(const Vector& vector, idx_t offset, idx_t count);
+    // One entry of a nested leaf: its levels and, when `definition` is the maximum, its value,
+    // at index `index` of `values`' data (nullptr otherwise). Pages end only where a row starts
+    // (repetition 0).
+    void AppendEntry(uint32_t repetition, uint32_t definition, const Vector* values, idx_t index);
     EncodedColumnChunk Finish();
 
 private:
@@ -67,18 +75,23 @@ private:
     // Adds the page's values to the dictionary; false (dictionary unchanged) when it would grow
     // past its bounds.
     bool IndexPage(std::vector<uint32_t>& indices);
-    void EmitPage(const std::vector<uint8_t>& body, bool dictionary_page, uint32_t rows,
-                  int64_t nulls, Encoding encoding, const MinMax* range);
+    void EmitPage(const std::vector<uint8_t>& body, bool dictionary_page, uint32_t values,
+                  uint64_t rows, int64_t nulls, Encoding encoding, const MinMax* range);
 
     Layout layout_;
     ColumnEncodeOptions options_;
+    uint32_t max_definition_;
+    uint32_t max_repetition_;
     EncodedColumnChunk result_;
     Mode mode_ = Mode::Undecided;
     bool plain_pages_ = false;
     bool dictionary_pages_ = false;
 
     ColumnValues page_;
+    std::vector<uint32_t> repetitions_; // the page's, for nested leaves
     uint64_t page_bytes_ = 0;
+    uint64_t page_rows_ = 0; // nested leaves: rows that start in the page
+    uint64_t rows_ = 0;      // rows in the pages emitted before
 
     ValueDictionary dictionary_;
 

@@ -55,13 +55,11 @@ std::string ParquetWriter::DirectoryOf(const std::string& path) {
 
 ParquetWriter::ParquetWriter(std::string path, std::vector<std::string> names,
                              std::vector<LogicalType> types, ParquetWriteOptions options)
-    : path_(std::move(path)), names_(std::move(names)), types_(std::move(types)), options_(options),
+    : path_(std::move(path)), schema_(names, types), options_(options),
       column_options_(options.ColumnOptions(DirectoryOf(path_))) {
+    // (The schema rejects types Parquet cannot hold before any file is created.)
     if (options_.row_group_size == 0) {
         throw Exception(ErrorKind::InvalidInput, "ROW_GROUP_SIZE must be at least 1");
-    }
-    for (const auto& type : types_) {
-        LayoutOf(type); // rejects types Parquet cannot hold before any file is created
     }
     file_ = std::fopen(path_.c_str(), "wb");
     if (!file_) {
@@ -91,7 +89,7 @@ void ParquetWriter::Append(const DataChunk& chunk) {
     idx_t offset = 0;
     while (offset < chunk.size()) {
         if (!current_) {
-            current_ = std::make_unique<RowGroupEncoder>(types_, column_options_);
+            current_ = std::make_unique<RowGroupEncoder>(schema_, column_options_);
         }
         idx_t take =
             std::min<idx_t>(options_.row_group_size - current_->rows(), chunk.size() - offset);
@@ -132,7 +130,7 @@ ParquetWriter::PlacedChunk ParquetWriter::PlaceColumnChunk(EncodedColumnChunk& c
             {static_cast<int64_t>(placed.data_offset + page.offset),
              static_cast<int32_t>(page.size), static_cast<int64_t>(page.first_row)});
         // A page of NaN alone has no bounds but is not a null page: no column index then.
-        bool null_page = page.nulls == static_cast<int64_t>(page.rows);
+        bool null_page = page.nulls == static_cast<int64_t>(page.values);
         bounds_writable = bounds_writable && (null_page || page.range.Writable());
         column_index.null_pages.push_back(null_page);
         column_index.min_values.push_back(null_page ? std::string() : page.range.min);
@@ -152,7 +150,7 @@ void ParquetWriter::AppendRowGroup(EncodedRowGroup group) {
     PlacedRowGroup placed;
     placed.start = offset_;
     placed.rows = group.rows;
-    for (size_t column = 0; column < types_.size(); column++) {
+    for (size_t column = 0; column < group.columns.size(); column++) {
         placed.chunks.push_back(PlaceColumnChunk(group.columns[column]));
         placed.uncompressed += group.columns[column].uncompressed;
         placed.compressed += group.columns[column].compressed();
@@ -187,8 +185,8 @@ void ParquetWriter::WritePageIndexes() {
 }
 
 void ParquetWriter::EncodeColumnChunk(ThriftCompactWriter& writer, const PlacedChunk& chunk,
-                                      size_t column) const {
-    Layout layout = LayoutOf(types_[column]);
+                                      const WriteLeaf& leaf) const {
+    Layout layout = LayoutOf(leaf.type);
     writer.BeginStruct(); // ColumnChunk
     writer.WriteI64Field(2, static_cast<int64_t>(chunk.start));
     writer.BeginStructField(3); // ColumnMetaData
@@ -197,8 +195,10 @@ void ParquetWriter::EncodeColumnChunk(ThriftCompactWriter& writer, const PlacedC
     for (Encoding encoding : chunk.encodings) {
         writer.WriteI32(static_cast<int32_t>(encoding));
     }
-    writer.BeginListField(3, TType::kBinary, 1);
-    writer.WriteBinary(names_[column]);
+    writer.BeginListField(3, TType::kBinary, static_cast<uint32_t>(leaf.path.size()));
+    for (const std::string& name : leaf.path) {
+        writer.WriteBinary(name);
+    }
     writer.WriteI32Field(4, static_cast<int32_t>(options_.codec));
     writer.WriteI64Field(5, static_cast<int64_t>(chunk.values));
     writer.WriteI64Field(6, static_cast<int64_t>(chunk.uncompressed));
@@ -229,31 +229,7 @@ void ParquetWriter::Finish() {
     ThriftCompactWriter writer(footer);
     writer.BeginStruct(); // FileMetaData
     writer.WriteI32Field(1, 1);
-    writer.BeginListField(2, TType::kStruct, static_cast<uint32_t>(types_.size() + 1));
-    writer.BeginStruct(); // root
-    writer.WriteI32Field(3, static_cast<int32_t>(Repetition::REQUIRED));
-    writer.WriteBinaryField(4, "sluice_schema");
-    writer.WriteI32Field(5, static_cast<int32_t>(types_.size()));
-    writer.EndStruct();
-    for (size_t column = 0; column < types_.size(); column++) {
-        Layout layout = LayoutOf(types_[column]);
-        writer.BeginStruct();
-        writer.WriteI32Field(1, static_cast<int32_t>(layout.type));
-        if (layout.type == Type::FIXED_LEN_BYTE_ARRAY) {
-            writer.WriteI32Field(2, layout.type_length);
-        }
-        writer.WriteI32Field(3, static_cast<int32_t>(Repetition::OPTIONAL));
-        writer.WriteBinaryField(4, names_[column]);
-        if (layout.converted != ConvertedType::NONE) {
-            writer.WriteI32Field(6, static_cast<int32_t>(layout.converted));
-        }
-        if (layout.converted == ConvertedType::DECIMAL) {
-            writer.WriteI32Field(7, layout.scale);
-            writer.WriteI32Field(8, layout.precision);
-        }
-        WriteLogicalType(writer, types_[column], layout);
-        writer.EndStruct();
-    }
+    schema_.WriteElements(writer);
     writer.WriteI64Field(3, static_cast<int64_t>(rows_written_));
     writer.BeginListField(4, TType::kStruct, static_cast<uint32_t>(row_groups_.size()));
     for (size_t ordinal = 0; ordinal < row_groups_.size(); ordinal++) {
@@ -261,7 +237,7 @@ void ParquetWriter::Finish() {
         writer.BeginStruct(); // RowGroup
         writer.BeginListField(1, TType::kStruct, static_cast<uint32_t>(group.chunks.size()));
         for (size_t column = 0; column < group.chunks.size(); column++) {
-            EncodeColumnChunk(writer, group.chunks[column], column);
+            EncodeColumnChunk(writer, group.chunks[column], schema_.leaves()[column]);
         }
         writer.WriteI64Field(2, static_cast<int64_t>(group.uncompressed));
         writer.WriteI64Field(3, static_cast<int64_t>(group.rows));
@@ -271,8 +247,8 @@ void ParquetWriter::Finish() {
         writer.EndStruct();
     }
     writer.WriteBinaryField(6, "Sluice version 0.1.0");
-    writer.BeginListField(7, TType::kStruct, static_cast<uint32_t>(types_.size()));
-    for (size_t column = 0; column < types_.size(); column++) {
+    writer.BeginListField(7, TType::kStruct, static_cast<uint32_t>(schema_.leaves().size()));
+    for (size_t leaf = 0; leaf < schema_.leaves().size(); leaf++) {
         writer.BeginStruct(); // ColumnOrder union: TYPE_DEFINED_ORDER
         writer.BeginStructField(1);
         writer.EndStruct();

@@ -3,6 +3,7 @@
 #include "common/data_chunk.hpp"
 #include "formats/parquet/page_index.hpp"
 #include "formats/parquet/row_group_encoder.hpp"
+#include "formats/parquet/write_schema.hpp"
 
 #include <cstdio>
 #include <memory>
@@ -29,7 +30,8 @@ Codec CodecFromName(const std::string& name);
 
 // Writes a Parquet file: row groups of `row_group_size` rows, dictionary encoding while it pays,
 // data pages of about `page_size` bytes with statistics, min/max/null-count statistics per column
-// chunk, and a page index (column and offset index) per chunk; every column OPTIONAL. Rows are
+// chunk, and a page index (column and offset index) per chunk; every column OPTIONAL, nested
+// ones shredded into their leaves (see WriteSchema). Rows are
 // encoded as they arrive (Append), so a row group of any size streams through bounded memory; or
 // row groups encoded elsewhere, possibly in parallel, are placed in order (AppendRowGroup).
 class ParquetWriter {
@@ -73,12 +75,11 @@ private:
     PlacedChunk PlaceColumnChunk(EncodedColumnChunk& chunk);
     void WritePageIndexes();
     void EncodeColumnChunk(ThriftCompactWriter& writer, const PlacedChunk& chunk,
-                           size_t column) const;
+                           const WriteLeaf& leaf) const;
     void Write(const void* data, size_t size);
 
     std::string path_;
-    std::vector<std::string> names_;
-    std::vector<LogicalType> types_;
+    WriteSchema schema_;
     ParquetWriteOptions options_;
     ColumnEncodeOptions column_options_;
     FILE* file_ = nullptr;

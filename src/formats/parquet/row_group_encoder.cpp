@@ -2,11 +2,10 @@
 
 namespace sluice::parquet {
 
-RowGroupEncoder::RowGroupEncoder(const std::vector<LogicalType>& types,
-                                 const ColumnEncodeOptions& options) {
-    columns_.reserve(types.size());
-    for (const auto& type : types) {
-        columns_.emplace_back(type, options);
+RowGroupEncoder::RowGroupEncoder(const WriteSchema& schema, const ColumnEncodeOptions& options) {
+    columns_.reserve(schema.column_count());
+    for (size_t column = 0; column < schema.column_count(); column++) {
+        columns_.emplace_back(schema, column, options);
     }
 }
 
@@ -21,7 +20,7 @@ EncodedRowGroup RowGroupEncoder::Finish() {
     EncodedRowGroup group;
     group.rows = rows_;
     for (auto& column : columns_) {
-        group.columns.push_back(column.Finish());
+        column.Finish(group.columns);
     }
     return group;
 }

@@ -1,19 +1,20 @@
 #pragma once
 
-#include "formats/parquet/column_chunk_encoder.hpp"
+#include "formats/parquet/column_shredder.hpp"
 
 namespace sluice::parquet {
 
 struct EncodedRowGroup {
     uint64_t rows = 0;
-    std::vector<EncodedColumnChunk> columns;
+    std::vector<EncodedColumnChunk> columns; // one per leaf of the schema
 };
 
 // Encodes the rows of one row group, column by column as they arrive. Independent of any file,
 // so several row groups can be encoded at once on different threads and placed in order later.
 class RowGroupEncoder {
 public:
-    RowGroupEncoder(const std::vector<LogicalType>& types, const ColumnEncodeOptions& options);
+    // `schema` must outlive the encoder.
+    RowGroupEncoder(const WriteSchema& schema, const ColumnEncodeOptions& options);
 
     // Rows [offset, offset + count) of `chunk`.
     void Append(const DataChunk& chunk, idx_t offset, idx_t count);
@@ -21,7 +22,7 @@ public:
     EncodedRowGroup Finish();
 
 private:
-    std::vector<ColumnChunkEncoder> columns_;
+    std::vector<ColumnShredder> columns_;
     uint64_t rows_ = 0;
 };
 
