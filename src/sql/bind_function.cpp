@@ -17,6 +17,22 @@
 
 namespace sluice {
 
+namespace {
+
+// Whether DuckDB passes `argument` to a parameter `parameter` of a text function without an
+// explicit cast: text parameters take no numbers, dates or nested values (length(123) is an
+// error, not 3), integer parameters no fractions; a string literal or a NULL goes anywhere.
+bool TextFunctionAccepts(const Expression& argument, const LogicalType& parameter) {
+    LogicalTypeId id = argument.type.id();
+    if (id == LogicalTypeId::SQLNULL || id == parameter.id() ||
+        (id == LogicalTypeId::VARCHAR && argument.kind == ExpressionKind::Constant)) {
+        return true;
+    }
+    return parameter.IsInteger() && argument.type.IsInteger();
+}
+
+} // namespace
+
 LogicalType Binder::CommonTypeOf(const std::vector<ExpressionPtr>& arguments,
                                  const std::string& function, SourceLocation location) {
     LogicalType type = arguments[0]->type;
@@ -97,6 +113,7 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
         arguments.push_back(Bind(*child).expression);
     }
     std::optional<BoundFunction> function;
+    bool text_function = false; // DuckDB's stricter argument rules apply (TextFunctionAccepts)
     std::string label = name;
     if (name == "date_part" || name == "datepart" || name == "year" || name == "month" ||
         name == "day" || name == "quarter" || name == "dayofweek" || name == "dayofyear" ||
@@ -131,6 +148,7 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
     } else if (name == "substring" || name == "substr") {
         arity(2, 3);
         function = BindSubstring(arguments.size());
+        text_function = true;
     } else if (name == "coalesce" || name == "ifnull") {
         if (arguments.empty()) {
             arity(1, SIZE_MAX);
@@ -188,6 +206,7 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
             }
             if (function) {
                 arity(function->argument_types.size(), function->argument_types.size());
+                text_function = true;
             }
         }
     }
@@ -195,13 +214,20 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
         Fail(ErrorKind::Catalog, "Scalar Function with name " + name + " does not exist!",
              expression.location);
     }
+    // concat and concat_ws take values of any type after the separator, as text.
+    size_t any_from = name == "concat" ? 0 : name == "concat_ws" ? 1 : SIZE_MAX;
     for (size_t i = 0; i < arguments.size(); i++) {
-        if (!CastExists(arguments[i]->type, function->argument_types[i])) {
+        bool accepted = CastExists(arguments[i]->type, function->argument_types[i]) &&
+                        (!text_function || i >= any_from ||
+                         TextFunctionAccepts(*arguments[i], function->argument_types[i]));
+        if (!accepted) {
+            std::string types;
+            for (const auto& argument : arguments) {
+                types += (types.empty() ? "" : ", ") + argument->type.ToString();
+            }
             Fail(ErrorKind::Binder,
-                 "No function matches the given name and argument types '" + name + "(" +
-                     arguments[i]->type.ToString() +
-                     ")'. You might need to add explicit type "
-                     "casts.",
+                 "No function matches the given name and argument types '" + name + "(" + types +
+                     ")'. You might need to add explicit type casts.",
                  expression.location);
         }
     }
