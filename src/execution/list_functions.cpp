@@ -185,9 +185,72 @@ bool Named(const std::string& name, std::initializer_list<const char*> names) {
 
 } // namespace
 
+namespace {
+
+// range(stop), range(start, stop[, step]): BIGINTs from start (0) up to stop, excluded; and
+// generate_series, which includes stop. A step of 0 gives the empty list, as in DuckDB.
+ScalarFunctionBody RangeBody(bool inclusive) {
+    // Lists past this many elements (2 GiB of BIGINTs) are refused rather than allocated.
+    constexpr __int128 kMaxElements = __int128(1) << 28;
+    return [inclusive](const Arguments& args, idx_t count, Vector& result) {
+        auto* entries = result.data<list_entry_t>();
+        for (idx_t row = 0; row < count; row++) {
+            bool any_null = false;
+            int64_t bounds[3] = {0, 0, 1};
+            for (size_t i = 0; i < args.size(); i++) {
+                any_null = any_null || !args[i]->RowIsValid(row);
+                if (!any_null) {
+                    bounds[args.size() == 1 ? 1 : i] =
+                        static_cast<int64_t>(args[i]->data<int64_t>()[args[i]->RowIndex(row)]);
+                }
+            }
+            if (any_null) {
+                result.SetNull(row);
+                continue;
+            }
+            __int128 start = bounds[0], stop = bounds[1], step = bounds[2];
+            __int128 length = 0;
+            if (step != 0 && (step > 0 ? start <= stop : start >= stop)) {
+                __int128 span = step > 0 ? stop - start : start - stop;
+                __int128 stride = step > 0 ? step : -step;
+                length = inclusive ? span / stride + 1 : (span + stride - 1) / stride;
+            }
+            if (length > kMaxElements) {
+                throw Exception(ErrorKind::InvalidInput,
+                                std::string(inclusive ? "generate_series" : "range") +
+                                    ": lists larger than 2^28 elements are not supported");
+            }
+            idx_t at = result.ReserveElements(static_cast<idx_t>(length));
+            auto* values = result.list_child().data<int64_t>();
+            for (idx_t i = 0; i < static_cast<idx_t>(length); i++) {
+                values[at + i] = static_cast<int64_t>(start + step * static_cast<__int128>(i));
+            }
+            entries[row] = list_entry_t{at, static_cast<uint64_t>(length)};
+        }
+    };
+}
+
+} // namespace
+
 std::optional<BoundFunction> BindListFunction(const std::string& name,
                                               const std::vector<LogicalType>& types,
                                               const std::vector<std::string>& options) {
+    if ((name == "range" || name == "generate_series") && !types.empty() && types.size() <= 3) {
+        std::string shown;
+        for (const LogicalType& type : types) {
+            if (!type.IsInteger() && type.id() != LogicalTypeId::SQLNULL) {
+                for (const LogicalType& each : types) {
+                    shown += (shown.empty() ? "" : ", ") + each.ToString();
+                }
+                throw Exception(ErrorKind::Binder,
+                                "No function matches the given name and argument types '" + name +
+                                    "(" + shown + ")'. You might need to add explicit type casts.");
+            }
+        }
+        std::vector<LogicalType> bigints(types.size(), LogicalTypeId::BIGINT);
+        return BoundFunction{bigints, LogicalType::List(LogicalTypeId::BIGINT),
+                             RangeBody(name == "generate_series")};
+    }
     if (Named(name, {"string_split", "str_split", "string_to_array", "split"}) &&
         types.size() == 2) {
         LogicalType varchar = LogicalTypeId::VARCHAR;

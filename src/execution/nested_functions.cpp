@@ -173,17 +173,24 @@ ScalarFunctionBody ListContainsBody() {
 } // namespace
 
 BoundFunction BindListLambda(const LogicalType& list, std::shared_ptr<const Expression> body,
-                             bool filter) {
+                             bool filter, bool with_index,
+                             const std::vector<LogicalType>& captures) {
     LogicalType result_type = filter ? list : LogicalType::List(body->type);
-    ScalarFunctionBody function = [body, filter](const Arguments& args, idx_t count,
-                                                 Vector& result) {
+    // The chunk the body runs on: the element, its index, the captured values.
+    std::vector<LogicalType> types = {list.element()};
+    if (with_index) {
+        types.push_back(LogicalTypeId::BIGINT);
+    }
+    types.insert(types.end(), captures.begin(), captures.end());
+    ScalarFunctionBody function = [body, filter, with_index, types](const Arguments& args,
+                                                                    idx_t count, Vector& result) {
         const Vector& input = *args[0];
         // The elements of the rows, a chunk at a time, with the row each came from.
-        std::vector<LogicalType> types = {input.list_child().type()};
         DataChunk elements(types);
         Vector values(body->type);
         ExpressionExecutor executor;
         idx_t rows[kVectorSize], element_rows[kVectorSize];
+        int64_t positions[kVectorSize];
         auto* entries = result.data<list_entry_t>();
         for (idx_t row = 0; row < count; row++) {
             if (input.RowIsValid(row)) {
@@ -192,9 +199,16 @@ BoundFunction BindListLambda(const LogicalType& list, std::shared_ptr<const Expr
                 result.SetNull(row);
             }
         }
+        idx_t first_capture = with_index ? 2 : 1;
         auto flush = [&](idx_t taken) {
             elements.Reset();
             elements.column(0).Gather(input.list_child(), element_rows, taken);
+            if (with_index) {
+                std::copy(positions, positions + taken, elements.column(1).data<int64_t>());
+            }
+            for (idx_t capture = 1; capture < args.size(); capture++) {
+                elements.column(first_capture + capture - 1).Gather(*args[capture], rows, taken);
+            }
             elements.SetSize(taken);
             values.Reset();
             executor.Execute(*body, elements, values);
@@ -220,6 +234,7 @@ BoundFunction BindListLambda(const LogicalType& list, std::shared_ptr<const Expr
             list_entry_t entry = EntryOf(input, row);
             for (idx_t e = 0; e < entry.length; e++) {
                 rows[taken] = row;
+                positions[taken] = static_cast<int64_t>(e + 1);
                 element_rows[taken++] = entry.offset + e;
                 if (taken == kVectorSize) {
                     flush(taken);
@@ -229,7 +244,91 @@ BoundFunction BindListLambda(const LogicalType& list, std::shared_ptr<const Expr
         }
         flush(taken);
     };
-    return {{list}, result_type, std::move(function)};
+    std::vector<LogicalType> arguments = {list};
+    arguments.insert(arguments.end(), captures.begin(), captures.end());
+    return {arguments, result_type, std::move(function)};
+}
+
+BoundFunction BindListReduce(const LogicalType& list, std::shared_ptr<const Expression> body,
+                             bool with_initial, bool with_index,
+                             const std::vector<LogicalType>& captures) {
+    const LogicalType accumulator = body->type;
+    std::vector<LogicalType> types = {accumulator, list.element()};
+    if (with_index) {
+        types.push_back(LogicalTypeId::BIGINT);
+    }
+    types.insert(types.end(), captures.begin(), captures.end());
+    ScalarFunctionBody function = [body, with_initial, with_index,
+                                   types](const Arguments& args, idx_t count, Vector& result) {
+        // The accumulators are the result's rows; each step folds in the next element of every
+        // row that has one, all rows at once.
+        const Vector& input = *args[0];
+        idx_t first_capture = with_initial ? 2 : 1;
+        idx_t next[kVectorSize]; // per row: the element folded in next
+        idx_t rows[kVectorSize], element_rows[kVectorSize];
+        int64_t positions[kVectorSize];
+        idx_t active = 0;
+        for (idx_t row = 0; row < count; row++) {
+            if (!input.RowIsValid(row)) {
+                result.SetNull(row);
+                continue;
+            }
+            list_entry_t entry = EntryOf(input, row);
+            if (with_initial) {
+                result.CopyRow(*args[1], args[1]->RowIndex(row), row);
+                next[row] = 0;
+            } else if (entry.length == 0) {
+                throw Exception(ErrorKind::InvalidInput,
+                                "Cannot perform list_reduce on an empty input list");
+            } else {
+                result.CopyRow(input.list_child(), entry.offset, row);
+                next[row] = 1;
+            }
+            rows[active++] = row;
+        }
+        DataChunk chunk(types);
+        Vector values(body->type);
+        ExpressionExecutor executor;
+        while (active > 0) {
+            idx_t taken = 0;
+            for (idx_t i = 0; i < active; i++) {
+                idx_t row = rows[i];
+                list_entry_t entry = EntryOf(input, row);
+                if (next[row] < entry.length) {
+                    rows[taken] = row;
+                    element_rows[taken] = entry.offset + next[row];
+                    positions[taken++] = static_cast<int64_t>(next[row] + 1);
+                }
+            }
+            active = taken;
+            if (active == 0) {
+                break;
+            }
+            chunk.Reset();
+            chunk.column(0).Gather(result, rows, active);
+            chunk.column(1).Gather(input.list_child(), element_rows, active);
+            if (with_index) {
+                std::copy(positions, positions + active, chunk.column(2).data<int64_t>());
+            }
+            idx_t column = with_index ? 3 : 2;
+            for (idx_t capture = first_capture; capture < args.size(); capture++) {
+                chunk.column(column++).Gather(*args[capture], rows, active);
+            }
+            chunk.SetSize(active);
+            values.Reset();
+            executor.Execute(*body, chunk, values);
+            for (idx_t i = 0; i < active; i++) {
+                result.CopyRow(values, i, rows[i]);
+                next[rows[i]]++;
+            }
+        }
+    };
+    std::vector<LogicalType> arguments = {list};
+    if (with_initial) {
+        arguments.push_back(accumulator);
+    }
+    arguments.insert(arguments.end(), captures.begin(), captures.end());
+    return {arguments, accumulator, std::move(function)};
 }
 
 BoundFunction BindListValue(const LogicalType& element, size_t count) {
@@ -353,6 +452,9 @@ std::optional<BoundFunction> BindNestedFunction(const std::string& name,
                                                 const std::vector<LogicalType>& types) {
     if (types.empty()) {
         return std::nullopt;
+    }
+    if (name == "range" || name == "generate_series") {
+        return BindListFunction(name, types);
     }
     if (types[0].id() == LogicalTypeId::SQLNULL && types.size() == 2) {
         if (auto function = BindListFunction(name, types)) {

@@ -21,9 +21,19 @@ BoundFunction BindMap(const LogicalType& key, const LogicalType& value);
 BoundFunction BindStructExtract(const LogicalType& type, idx_t index);
 
 // list_transform (`filter` false: the body's value per element) and list_filter (true: the
-// elements for which the BOOLEAN body is true). `body` reads the element as column 0.
+// elements for which the BOOLEAN body is true). `body` reads the element as column 0, its index
+// (from 1) as column 1 if `with_index`, then the values its row passes for `captures` (the
+// function's arguments after the list).
 BoundFunction BindListLambda(const LogicalType& list, std::shared_ptr<const Expression> body,
-                             bool filter);
+                             bool filter, bool with_index,
+                             const std::vector<LogicalType>& captures);
+// list_reduce: `body` (of the accumulator's type) folds the elements into an accumulator that
+// starts as the initial value (the argument after the list, if `with_initial`) or the first
+// element; it reads the accumulator as column 0, the element as column 1, the element's index
+// (from 1) as column 2 if `with_index`, then the captured values (the remaining arguments).
+BoundFunction BindListReduce(const LogicalType& list, std::shared_ptr<const Expression> body,
+                             bool with_initial, bool with_index,
+                             const std::vector<LogicalType>& captures);
 
 // The list and map functions taking values only: array_extract (x[i], also on VARCHAR and MAP),
 // array_slice (x[a:b]), len, list_contains, map_keys, map_values, map_extract, cardinality ...

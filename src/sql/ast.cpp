@@ -81,6 +81,7 @@ std::string CallSyntaxToString(const ParsedExpression& call) {
         return "(" + children[0]->ToString() + ")." + children[1]->text;
     }
     case CallSyntax::Call:
+    case CallSyntax::LambdaKeyword: // (lambdas are no calls)
         break;
     }
     return call.text + "(" + JoinChildren(children, 0) + ")";
@@ -165,8 +166,20 @@ std::string ParsedExpression::ToString() const {
         }
         return text + "(" + (distinct ? "DISTINCT " : "") + JoinChildren(children, 0) + ")" +
                (filter ? " FILTER (WHERE " + filter->ToString() + ")" : "");
-    case ParsedExpressionKind::Lambda:
-        return "(" + names[0] + " -> " + children[0]->ToString() + ")";
+    case ParsedExpressionKind::Lambda: {
+        // As DuckDB names them: (x -> b), (main."row"(x, i) -> b), (lambda x, i: b).
+        std::string parameters;
+        for (const std::string& name : names) {
+            parameters += (parameters.empty() ? "" : ", ") + name;
+        }
+        if (call_syntax == CallSyntax::LambdaKeyword) {
+            return "(lambda " + parameters + ": " + children[0]->ToString() + ")";
+        }
+        if (names.size() > 1) {
+            parameters = "main.\"row\"(" + parameters + ")";
+        }
+        return "(" + parameters + " -> " + children[0]->ToString() + ")";
+    }
     case ParsedExpressionKind::Between:
         return std::string(negated ? "(NOT " : "") + "(" + children[0]->ToString() + " BETWEEN " +
                children[1]->ToString() + " AND " + children[2]->ToString() + ")" +

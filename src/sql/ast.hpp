@@ -66,6 +66,7 @@ enum class CallSyntax : uint8_t {
     Subscript,     // x[i]
     Slice,         // x[a:b]
     FieldAccess,   // (x).field
+    LambdaKeyword, // lambda x, i: body (the arrow form x -> body is Call)
 };
 
 // Parsed, unbound expression. One struct for all kinds keeps the parser small; the binder

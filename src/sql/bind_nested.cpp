@@ -6,6 +6,8 @@
 
 #include "common/string_util.hpp"
 
+#include <algorithm>
+
 namespace sluice {
 
 namespace {
@@ -31,37 +33,11 @@ std::optional<Binder::Bound> Binder::BindNestedCall(const ParsedExpression& expr
     bool transform = name == "list_transform" || name == "array_transform" || name == "apply" ||
                      name == "list_apply" || name == "array_apply";
     bool filter = name == "list_filter" || name == "array_filter" || name == "filter";
-    if (transform || filter) {
-        if (expression.children.empty()) {
-            Fail(ErrorKind::Binder, name + " takes a list and a lambda (x -> ...)",
-                 expression.location);
-        }
-        ExpressionPtr list = Bind(*expression.children[0]).expression;
-        if (expression.children.size() != 2 ||
-            expression.children[1]->kind != ParsedExpressionKind::Lambda) {
-            Fail(ErrorKind::Binder,
-                 "No function matches the given name and argument types '" + name + "(" +
-                     list->type.ToString() + ", ...)': it takes a list and a lambda (x -> ...)",
-                 expression.location);
-        }
-        if (list->type.id() == LogicalTypeId::SQLNULL) {
-            list = CastTo(std::move(list), LogicalType::List(LogicalTypeId::INTEGER));
-        }
-        if (list->type.id() != LogicalTypeId::LIST) {
-            Fail(ErrorKind::Binder, name + " takes a list, not " + list->type.ToString(),
-                 expression.location);
-        }
-        auto body = BindLambda(*expression.children[1], list->type.element());
-        std::string shown = name + "[" + expression.children[1]->ToString() + "]";
-        BoundFunction function = BindListLambda(list->type, body, filter);
-        std::vector<ExpressionPtr> arguments;
-        arguments.push_back(std::move(list));
-        try {
-            return Bound{Fold(MakeFunction(shown, std::move(function), std::move(arguments))),
-                         LiteralOrigin::None};
-        } catch (const Exception& error) {
-            Fail(error.Kind(), error.RawMessage(), expression.location);
-        }
+    bool reduce = name == "list_reduce" || name == "array_reduce" || name == "reduce";
+    if (transform || filter || reduce) {
+        return BindLambdaCall(expression, transform ? ListLambda::Transform
+                                          : filter  ? ListLambda::Filter
+                                                    : ListLambda::Reduce);
     }
     if (!constructor && !extract && !with_options) {
         return std::nullopt;
@@ -247,47 +223,140 @@ Binder::Bound Binder::BindUnnest(const ParsedExpression& expression) {
 
 namespace {
 
-// The lambda's parameter, bound as a column of `table`, becomes column 0 of the chunk of
-// elements the body runs on.
-void ResolveParameter(Expression& expression, idx_t table) {
-    if (expression.kind == ExpressionKind::BoundColumn && expression.binding.table_index == table) {
+// The lambda's parameters, bound as columns of `table`, become columns 0.. of the chunk the body
+// runs on; any other column becomes a capture, read from the column after the parameters.
+void ResolveLambdaColumns(Expression& expression, idx_t table, idx_t parameters,
+                          std::vector<ExpressionPtr>& captures) {
+    if (expression.kind == ExpressionKind::SubqueryValue) {
+        throw Exception(ErrorKind::Binder, "subqueries in lambda expressions are not supported");
+    }
+    if (expression.kind == ExpressionKind::BoundColumn) {
+        idx_t column = expression.binding.column_index;
+        if (expression.binding.table_index != table) {
+            auto same = [&](const ExpressionPtr& capture) {
+                return capture->binding.table_index == expression.binding.table_index &&
+                       capture->binding.column_index == expression.binding.column_index;
+            };
+            auto found = std::find_if(captures.begin(), captures.end(), same);
+            column = parameters + static_cast<idx_t>(found - captures.begin());
+            if (found == captures.end()) {
+                captures.push_back(expression.Copy());
+            }
+        }
         expression.kind = ExpressionKind::ColumnRef;
-        expression.column_index = 0;
+        expression.column_index = column;
     }
     for (auto& child : expression.children) {
-        ResolveParameter(*child, table);
+        ResolveLambdaColumns(*child, table, parameters, captures);
     }
-}
-
-bool ReadsOtherColumns(const Expression& expression) {
-    if (expression.kind == ExpressionKind::BoundColumn ||
-        expression.kind == ExpressionKind::SubqueryValue) {
-        return true;
-    }
-    for (const auto& child : expression.children) {
-        if (ReadsOtherColumns(*child)) {
-            return true;
-        }
-    }
-    return false;
 }
 
 } // namespace
 
+Binder::Bound Binder::BindLambdaCall(const ParsedExpression& expression, ListLambda kind) {
+    const std::string& name = expression.text;
+    bool reduce = kind == ListLambda::Reduce;
+    std::string usage = reduce ? "a list, a lambda ((acc, x) -> ...) and an optional initial value"
+                               : "a list and a lambda (x -> ...)";
+    if (expression.children.empty()) {
+        Fail(ErrorKind::Binder, name + " takes " + usage, expression.location);
+    }
+    ExpressionPtr list = Bind(*expression.children[0]).expression;
+    size_t arguments_allowed = reduce ? 3 : 2;
+    if (expression.children.size() < 2 || expression.children.size() > arguments_allowed ||
+        expression.children[1]->kind != ParsedExpressionKind::Lambda) {
+        Fail(ErrorKind::Binder,
+             "No function matches the given name and argument types '" + name + "(" +
+                 list->type.ToString() + ", ...)': it takes " + usage,
+             expression.location);
+    }
+    if (list->type.id() == LogicalTypeId::SQLNULL) {
+        list = CastTo(std::move(list), LogicalType::List(LogicalTypeId::INTEGER));
+    }
+    if (list->type.id() != LogicalTypeId::LIST) {
+        Fail(ErrorKind::Binder, name + " takes a list, not " + list->type.ToString(),
+             expression.location);
+    }
+    const LogicalType& element = list->type.element();
+    // list_reduce's accumulator starts as the initial value or the first element: their common
+    // type, which each step's value is cast back to.
+    ExpressionPtr initial;
+    LogicalType accumulator = element;
+    if (expression.children.size() == 3) {
+        initial = Bind(*expression.children[2]).expression;
+        auto common = CommonSuperType(element, initial->type);
+        if (!common) {
+            Fail(ErrorKind::Binder,
+                 "Cannot reduce a list of " + element.ToString() + " from an initial value of " +
+                     initial->type.ToString(),
+                 expression.children[2]->location);
+        }
+        accumulator = *common;
+        initial = CastTo(std::move(initial), accumulator);
+    }
+    // The parameters: (x[, i]) or, reducing, (acc, x[, i]); i is the element's position from 1.
+    const ParsedExpression& lambda = *expression.children[1];
+    std::vector<LogicalType> parameters = {accumulator, element, LogicalTypeId::BIGINT};
+    if (!reduce) {
+        parameters.erase(parameters.begin());
+    }
+    if (lambda.names.size() + 1 != parameters.size() && lambda.names.size() != parameters.size()) {
+        Fail(ErrorKind::Binder,
+             name + (reduce ? " takes a lambda of two parameters (the accumulator and the "
+                              "element) or three (and the element's index)"
+                            : " takes a lambda of one parameter (the element) or two (the "
+                              "element and its index)"),
+             lambda.location);
+    }
+    parameters.resize(lambda.names.size());
+    std::vector<ExpressionPtr> captures;
+    auto body = BindLambda(lambda, parameters, captures);
+    if (reduce && body->type != accumulator) {
+        body = CastTo(body->Copy(), accumulator);
+    }
+    std::vector<LogicalType> capture_types;
+    for (const auto& capture : captures) {
+        capture_types.push_back(capture->type);
+    }
+    bool with_index = lambda.names.size() == (reduce ? 3u : 2u);
+    BoundFunction function =
+        reduce ? BindListReduce(list->type, body, initial != nullptr, with_index, capture_types)
+               : BindListLambda(list->type, body, kind == ListLambda::Filter, with_index,
+                                capture_types);
+    std::vector<ExpressionPtr> arguments;
+    arguments.push_back(std::move(list));
+    if (initial) {
+        arguments.push_back(std::move(initial));
+    }
+    for (auto& capture : captures) {
+        arguments.push_back(std::move(capture));
+    }
+    try {
+        std::string shown = name + "[" + lambda.ToString() + "]";
+        return Bound{Fold(MakeFunction(shown, std::move(function), std::move(arguments))),
+                     LiteralOrigin::None};
+    } catch (const Exception& error) {
+        Fail(error.Kind(), error.RawMessage(), expression.location);
+    }
+}
+
 std::shared_ptr<const Expression> Binder::BindLambda(const ParsedExpression& lambda,
-                                                     const LogicalType& element) {
+                                                     const std::vector<LogicalType>& parameters,
+                                                     std::vector<ExpressionPtr>& captures) {
     idx_t table = next_table_index_++;
+    ScopeEntry entry{"", lambda.names, parameters, {}, std::vector<bool>(parameters.size())};
+    for (idx_t i = 0; i < parameters.size(); i++) {
+        entry.bindings.push_back({table, i});
+    }
     Scope scope;
-    scope.entries.push_back(ScopeEntry{"", {lambda.names[0]}, {element}, {{table, 0}}, {false}});
-    scope.outer = scope_; // found there, a column is named in the error below
+    scope.entries.push_back(std::move(entry));
+    scope.outer = scope_; // the query's columns, which the body may capture
 
     ExpressionPtr body = BindIsolated(*lambda.children[0], scope).expression;
-    ResolveParameter(*body, table);
-    if (ReadsOtherColumns(*body)) {
-        Fail(ErrorKind::NotImplemented,
-             "not supported: a lambda reading anything but its parameter (" + lambda.ToString() +
-                 ")",
-             lambda.location);
+    try {
+        ResolveLambdaColumns(*body, table, parameters.size(), captures);
+    } catch (const Exception& error) {
+        Fail(error.Kind(), error.RawMessage(), lambda.location);
     }
     return std::shared_ptr<const Expression>(std::move(body));
 }

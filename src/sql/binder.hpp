@@ -168,10 +168,17 @@ private:
     // Binds `expression` with only `scope` visible, outside any aggregate, window, unnest or
     // FROM context; the binder's own context comes back however the binding ends.
     Bound BindIsolated(const ParsedExpression& expression, Scope& scope);
-    // The body of `lambda` over one element of type `element`, its parameter column 0 of the
-    // chunk it will run on. Only the parameter is in scope.
+    enum class ListLambda : uint8_t { Transform, Filter, Reduce };
+    // list_transform, list_filter and list_reduce: a list, a lambda and (list_reduce) an
+    // initial value.
+    Bound BindLambdaCall(const ParsedExpression& expression, ListLambda kind);
+    // The body of `lambda`, whose parameters (of types `parameters`) become columns 0.. of the
+    // chunk it will run on. Columns of the query it reads (captures) become the columns after
+    // them; their expressions go to `captures`, to be passed as the function's further
+    // arguments, so each element sees its own row's values.
     std::shared_ptr<const Expression> BindLambda(const ParsedExpression& lambda,
-                                                 const LogicalType& element);
+                                                 const std::vector<LogicalType>& parameters,
+                                                 std::vector<ExpressionPtr>& captures);
     // The field of STRUCT `type` named `field` (case-insensitive), or a binder error.
     idx_t FieldIndex(const LogicalType& type, const std::string& field, SourceLocation location);
     // base.f1.f2...: fields of nested structs.

@@ -724,12 +724,49 @@ ParsedExpressionPtr Parser::ParseInterval(SourceLocation location) {
 namespace sluice {
 
 ParsedExpressionPtr Parser::ParseFunctionArgument() {
-    // x -> body: a lambda over one list element
-    if (Peek().type == TokenType::Identifier && IsOperator("->", 1)) {
+    // Lambdas: x -> body, (x, i) -> body, and DuckDB's newer lambda x, i: body.
+    auto lambda_of = [&](std::vector<std::string> names) {
         auto lambda = MakeExpression(ParsedExpressionKind::Lambda, Peek().location);
-        lambda->names.push_back(Take().text);
-        Take();
+        lambda->names = std::move(names);
         lambda->children.push_back(ParseExpression());
+        return lambda;
+    };
+    if (Peek().type == TokenType::Identifier && IsOperator("->", 1)) {
+        std::vector<std::string> names = {Take().text};
+        Take();
+        return lambda_of(std::move(names));
+    }
+    if (IsOperator("(") && Peek(1).type == TokenType::Identifier) {
+        // (a, b, ...) -> body: the names must close with ")" followed by "->".
+        size_t ahead = 1;
+        while (Peek(ahead).type == TokenType::Identifier && IsOperator(",", ahead + 1)) {
+            ahead += 2;
+        }
+        if (Peek(ahead).type == TokenType::Identifier && IsOperator(")", ahead + 1) &&
+            IsOperator("->", ahead + 2)) {
+            Take();
+            std::vector<std::string> names;
+            do {
+                names.push_back(Take().text);
+            } while (AcceptOperator(","));
+            ExpectOperator(")");
+            Take();
+            return lambda_of(std::move(names));
+        }
+    }
+    if (Peek().type == TokenType::Identifier && Lower(Peek().text) == "lambda" &&
+        Peek(1).type == TokenType::Identifier) {
+        Take();
+        std::vector<std::string> names;
+        do {
+            if (Peek().type != TokenType::Identifier) {
+                SyntaxError(Peek());
+            }
+            names.push_back(Take().text);
+        } while (AcceptOperator(","));
+        ExpectOperator(":");
+        auto lambda = lambda_of(std::move(names));
+        lambda->call_syntax = CallSyntax::LambdaKeyword;
         return lambda;
     }
     // name := value, as struct_pack(a := 1) and unnest(x, recursive := true): the alias names it
