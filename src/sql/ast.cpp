@@ -91,7 +91,9 @@ std::string JoinChildren(const std::vector<ParsedExpressionPtr>& children, size_
     std::string out;
     for (size_t i = from; i < children.size(); i++) {
         // A named argument, struct_pack(a := 1), keeps its name.
-        std::string name = children[i]->alias.empty() ? "" : children[i]->alias + " := ";
+        std::string name = children[i]->alias.empty()
+                               ? ""
+                               : QuoteIdentifierIfNeeded(children[i]->alias, true) + " := ";
         out += (i > from ? ", " : "") + name + children[i]->ToString();
     }
     return out;

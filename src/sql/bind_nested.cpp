@@ -4,6 +4,7 @@
 #include "execution/string_functions.hpp"
 #include "sql/binder.hpp"
 
+#include "common/cast.hpp"
 #include "common/string_util.hpp"
 
 #include <algorithm>
@@ -193,19 +194,55 @@ Binder::Bound Binder::BindUnnest(const ParsedExpression& expression) {
     UnnestContext* context = unnest_;
     unnest_ = nullptr;
     ExpressionPtr list = Bind(*expression.children[0]).expression;
+    // recursive := true unnests every list level (and expands structs in turn); max_depth := n
+    // unnests n list levels.
+    bool recursive = false;
+    int64_t max_depth = 1;
+    for (size_t i = 1; i < expression.children.size(); i++) {
+        const ParsedExpression& option = *expression.children[i];
+        std::string name = Lower(option.alias);
+        ExpressionPtr value = Bind(option).expression;
+        Value constant;
+        bool known =
+            (name == "recursive" || name == "max_depth") &&
+            value->kind == ExpressionKind::Constant &&
+            TryCastValue(value->value,
+                         name == "recursive" ? LogicalTypeId::BOOLEAN : LogicalTypeId::BIGINT,
+                         constant) &&
+            !constant.IsNull();
+        if (!known) {
+            Fail(ErrorKind::Binder,
+                 "UNNEST - unsupported extra argument, unnest only supports recursive := "
+                 "[true/false] or max_depth := #",
+                 option.location);
+        }
+        if (name == "recursive") {
+            recursive = constant.GetBoolean();
+        } else {
+            max_depth = static_cast<int64_t>(constant.GetInteger());
+            if (max_depth < 1) {
+                Fail(ErrorKind::Binder,
+                     "UNNEST cannot have a max depth of " + std::to_string(max_depth),
+                     option.location);
+            }
+        }
+    }
     unnest_ = context;
     if (aggregate_) {
         list = ReplaceGroupKeys(std::move(list), expression.location);
     }
-    for (size_t i = 1; i < expression.children.size(); i++) {
-        Fail(ErrorKind::NotImplemented,
-             "not supported: unnest parameter " + (expression.children[i]->alias.empty()
-                                                       ? std::to_string(i + 1)
-                                                       : expression.children[i]->alias),
-             expression.children[i]->location);
-    }
     if (list->type.id() == LogicalTypeId::SQLNULL) {
         list = CastTo(std::move(list), LogicalType::List(LogicalTypeId::INTEGER));
+    }
+    if (list->type.id() == LogicalTypeId::STRUCT) {
+        if (&expression != context->item) {
+            Fail(ErrorKind::Binder,
+                 "UNNEST() on a struct column can only be applied as the root element of a "
+                 "SELECT expression",
+                 expression.location);
+        }
+        context->struct_unnest = recursive; // the SELECT item becomes the fields
+        return {std::move(list), LiteralOrigin::None};
     }
     if (list->type.id() != LogicalTypeId::LIST) {
         Fail(ErrorKind::Binder,
@@ -213,12 +250,42 @@ Binder::Bound Binder::BindUnnest(const ParsedExpression& expression) {
                  list->type.ToString(),
              expression.location);
     }
+    // Levels below the first are flattened into it first (flatten drops NULL inner lists,
+    // as unnesting them does).
+    for (int64_t depth = 1;
+         (recursive || depth < max_depth) && list->type.element().id() == LogicalTypeId::LIST;
+         depth++) {
+        std::vector<ExpressionPtr> arguments;
+        LogicalType type = list->type;
+        arguments.push_back(std::move(list));
+        list =
+            MakeFunction("flatten", *BindNestedFunction("flatten", {type}), std::move(arguments));
+    }
     LogicalOperator& op = *context->op;
     idx_t index = op.expressions.size();
     LogicalType element = list->type.element();
     op.expressions.push_back(std::move(list));
     binding_names_[{op.table_index, index}] = expression.ToString();
+    if (recursive && element.id() == LogicalTypeId::STRUCT && &expression == context->item) {
+        context->struct_unnest = true;
+    }
     return {MakeBoundColumn({op.table_index, index}, element), LiteralOrigin::None};
+}
+
+void Binder::ExpandStruct(ExpressionPtr expression, bool recursive,
+                          std::vector<std::pair<ExpressionPtr, std::string>>& columns) {
+    const LogicalType type = expression->type;
+    for (idx_t field = 0; field < type.fields().size(); field++) {
+        std::vector<ExpressionPtr> arguments;
+        arguments.push_back(expression->Copy());
+        ExpressionPtr value = MakeFunction(StructExtractLabel(type, field),
+                                           BindStructExtract(type, field), std::move(arguments));
+        if (recursive && value->type.id() == LogicalTypeId::STRUCT) {
+            ExpandStruct(std::move(value), true, columns);
+        } else {
+            columns.emplace_back(std::move(value), type.fields()[field].name);
+        }
+    }
 }
 
 namespace {

@@ -593,18 +593,36 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
     unnests.op->table_index = next_table_index_++;
     std::vector<ExpressionPtr> projections;
     std::vector<LogicalType> types;
-    for (const auto* item : items) {
+    // unnest of a struct makes one item a column per field: items and names grow with them.
+    std::vector<const ParsedExpression*> output_items;
+    std::vector<std::string> output_names;
+    for (size_t i = 0; i < items.size(); i++) {
+        const ParsedExpression* item = items[i];
         unnest_ = &unnests;
+        unnests.item = item;
+        unnests.struct_unnest.reset();
         ExpressionPtr expression = bind_output(*item);
         unnest_ = nullptr;
-        // A bare NULL is typed INTEGER in results, as in DuckDB, inside lists and structs too.
-        LogicalType result_type = WithoutNullType(expression->type);
-        if (result_type != expression->type) {
-            expression = CastTo(std::move(expression), result_type);
+        std::vector<std::pair<ExpressionPtr, std::string>> columns;
+        if (unnests.struct_unnest) {
+            ExpandStruct(std::move(expression), *unnests.struct_unnest, columns);
+        } else {
+            columns.emplace_back(std::move(expression), names[i]);
         }
-        types.push_back(expression->type);
-        projections.push_back(std::move(expression));
+        for (auto& [column, name] : columns) {
+            // A bare NULL is typed INTEGER in results, as in DuckDB, inside lists and structs.
+            LogicalType result_type = WithoutNullType(column->type);
+            if (result_type != column->type) {
+                column = CastTo(std::move(column), result_type);
+            }
+            types.push_back(column->type);
+            projections.push_back(std::move(column));
+            output_items.push_back(item);
+            output_names.push_back(std::move(name));
+        }
     }
+    items = std::move(output_items);
+    names = std::move(output_names);
     ExpressionPtr qualify;
     if (select.qualify) {
         // QUALIFY may name SELECT items by their aliases (rn in QUALIFY rn = 1).

@@ -97,6 +97,10 @@ private:
     // the projection.
     struct UnnestContext {
         LogicalOperatorPtr op;
+        // The SELECT item being bound. Set when it is an unnest of a struct (only a whole item
+        // may be): its fields become columns (recursively, for recursive := true).
+        const ParsedExpression* item = nullptr;
+        std::optional<bool> struct_unnest;
     };
     struct CteScope {
         std::map<std::string, const CommonTableExpression*> ctes;
@@ -165,6 +169,10 @@ private:
     // list_value, struct_pack, map and element access (x[i], s.field); nullopt for other names.
     std::optional<Bound> BindNestedCall(const ParsedExpression& expression);
     Bound BindUnnest(const ParsedExpression& expression);
+    // The fields of STRUCT `expression` as (expression, name) columns; with `recursive`, fields
+    // that are structs are expanded in turn.
+    void ExpandStruct(ExpressionPtr expression, bool recursive,
+                      std::vector<std::pair<ExpressionPtr, std::string>>& columns);
     // Binds `expression` with only `scope` visible, outside any aggregate, window, unnest or
     // FROM context; the binder's own context comes back however the binding ends.
     Bound BindIsolated(const ParsedExpression& expression, Scope& scope);
