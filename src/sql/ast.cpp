@@ -87,6 +87,34 @@ std::string CallSyntaxToString(const ParsedExpression& call) {
     return call.text + "(" + JoinChildren(children, 0) + ")";
 }
 
+std::string OrderTermsToString(const std::vector<OrderTerm>& orders) {
+    std::string text;
+    for (size_t i = 0; i < orders.size(); i++) {
+        text += (i ? ", " : "") + orders[i].expression->ToString() +
+                (orders[i].descending ? " DESC" : "") +
+                (orders[i].nulls_first ? " NULLS FIRST" : "");
+    }
+    return text;
+}
+
+// agg(x ORDER BY k) as DuckDB names it; list(x ORDER BY x), which DuckDB rewrites into a sort
+// of the list, by that sort.
+std::string OrderedAggregateToString(const ParsedExpression& call) {
+    const std::vector<OrderTerm>& orders = *call.order_by;
+    std::string filter =
+        call.filter ? " FILTER (WHERE " + call.filter->ToString() + ")" : std::string();
+    std::string arguments = (call.distinct ? "DISTINCT " : "") + JoinChildren(call.children, 0);
+    bool list = call.text == "list" || call.text == "array_agg";
+    if (list && orders.size() == 1 && call.children.size() == 1 && !orders[0].nulls_first &&
+        orders[0].expression->ToString() == call.children[0]->ToString()) {
+        return "list_sort(" + call.text + "(" + arguments + ")" + filter + ", '" +
+               (orders[0].descending ? "DESCENDING" : "ORDER_DEFAULT") + "', 'ORDER_DEFAULT')";
+    }
+    std::string name =
+        call.text == "first" || call.text == "last" ? "\"" + call.text + "\"" : call.text;
+    return name + "(" + arguments + " ORDER BY " + OrderTermsToString(orders) + ")" + filter;
+}
+
 std::string JoinChildren(const std::vector<ParsedExpressionPtr>& children, size_t from) {
     std::string out;
     for (size_t i = from; i < children.size(); i++) {
@@ -119,6 +147,7 @@ ParsedExpressionPtr CloneExpression(const ParsedExpression& expression) {
     copy->subquery_text = expression.subquery_text;
     copy->filter = expression.filter;
     copy->window = expression.window;
+    copy->order_by = expression.order_by;
     copy->ignore_nulls = expression.ignore_nulls;
     copy->call_syntax = expression.call_syntax;
     for (const auto& child : expression.children) {
@@ -165,6 +194,9 @@ std::string ParsedExpression::ToString() const {
                    (ignore_nulls ? " IGNORE NULLS" : "") + ")" +
                    (filter ? " FILTER (WHERE " + filter->ToString() + ")" : "") + " OVER (" +
                    window->ToString() + ")";
+        }
+        if (order_by) {
+            return OrderedAggregateToString(*this);
         }
         return text + "(" + (distinct ? "DISTINCT " : "") + JoinChildren(children, 0) + ")" +
                (filter ? " FILTER (WHERE " + filter->ToString() + ")" : "");
@@ -351,13 +383,7 @@ std::string WindowSpec::ToString() const {
         parts.push_back("PARTITION BY " + JoinChildren(partitions, 0));
     }
     if (!orders.empty()) {
-        std::string text = "ORDER BY ";
-        for (size_t i = 0; i < orders.size(); i++) {
-            text += (i ? ", " : "") + orders[i].expression->ToString() +
-                    (orders[i].descending ? " DESC" : "") +
-                    (orders[i].nulls_first ? " NULLS FIRST" : "");
-        }
-        parts.push_back(text);
+        parts.push_back("ORDER BY " + OrderTermsToString(orders));
     }
     if (has_frame) {
         auto bound = [](const FrameBound& b) -> std::string {

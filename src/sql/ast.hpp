@@ -53,6 +53,7 @@ enum class SubqueryKind : uint8_t { Scalar, Exists, In, Any, All };
 
 struct SelectStatement;
 struct WindowSpec;
+struct OrderTerm;
 
 enum class LiteralKind : uint8_t { Integer, Decimal, Float, String, Null, Boolean };
 
@@ -91,7 +92,9 @@ struct ParsedExpression {
     std::string subquery_text; // ANY / ALL: the subquery's own text (`text` is the operator)
     std::shared_ptr<ParsedExpression> filter; // an aggregate's FILTER (WHERE ...) condition
     std::shared_ptr<WindowSpec> window;       // f(...) OVER (...): a window function
-    bool ignore_nulls = false;                // f(x IGNORE NULLS) OVER (...)
+    // agg(x ORDER BY k): the order an aggregate sees its rows in (immutable once parsed).
+    std::shared_ptr<const std::vector<OrderTerm>> order_by;
+    bool ignore_nulls = false; // f(x IGNORE NULLS) OVER (...)
     CallSyntax call_syntax = CallSyntax::Call;
 
     // DuckDB's text of this expression, e.g. "(1 + 2)" or "t.\"name\"".

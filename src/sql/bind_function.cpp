@@ -5,8 +5,10 @@
 #include "common/string_util.hpp"
 #include "execution/conditional_functions.hpp"
 #include "execution/date_functions.hpp"
+#include "execution/filtered_aggregate.hpp"
 #include "execution/math_functions.hpp"
 #include "execution/nested_functions.hpp"
+#include "execution/ordered_aggregate.hpp"
 #include "execution/regexp_functions.hpp"
 #include "execution/scalar_functions.hpp"
 #include "execution/string_functions.hpp"
@@ -66,7 +68,7 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
     if (IsAggregateFunctionName(name)) {
         return BindAggregate(expression);
     }
-    if (expression.filter) {
+    if (expression.filter || expression.order_by) {
         Fail(ErrorKind::Binder,
              "Function \"" + name +
                  "\" is a Scalar Function. \"DISTINCT\", \"FILTER\", and \"ORDER BY\" are only "
@@ -263,8 +265,15 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
         no_aggregates_reason_ = reason;
         return BindGrouping(expression, std::move(arguments));
     }
-    if (expression.filter) {
-        // agg(x) FILTER (WHERE c) is agg(CASE WHEN c THEN x END): aggregates skip NULLs.
+    // agg(x) FILTER (WHERE c): aggregates that skip NULLs (and DISTINCT ones) take
+    // CASE WHEN c THEN x END, which keeps their fast paths; the others (list, first, arg_max
+    // ...) a filtered wrapper whose last argument is the condition.
+    bool skips_nulls = name == "count" || name == "count_star" || name == "sum" || name == "avg" ||
+                       name == "min" || name == "max" || expression.distinct;
+    ExpressionPtr filter_condition;
+    if (expression.filter && !skips_nulls) {
+        filter_condition = BindBoolean(*expression.filter, "FILTER");
+    } else if (expression.filter) {
         ExpressionPtr condition = BindBoolean(*expression.filter, "FILTER");
         if (name == "count_star") {
             name = "count";
@@ -282,12 +291,42 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
             argument = MakeFunction("case", sluice::BindCase(1, type), std::move(branches));
         }
     }
+    // agg(x ORDER BY k): the keys are further arguments of an ordered wrapper. The order
+    // changes nothing for count, sum, avg, min and max, which DuckDB sees the same way.
+    std::vector<ExpressionPtr> order_keys;
+    std::vector<AggregateOrder> orders;
+    bool order_matters = name != "count" && name != "count_star" && name != "sum" &&
+                         name != "avg" && name != "min" && name != "max";
+    if (expression.order_by && order_matters) {
+        for (const OrderTerm& term : *expression.order_by) {
+            order_keys.push_back(Bind(*term.expression).expression);
+            orders.push_back({term.descending, term.nulls_first});
+        }
+    }
     aggregate_ = context;
     from_plan_ = saved_from;
     no_aggregates_reason_ = reason;
     auto [function, distinct] =
         ResolveAggregate(name, types, arguments, expression.distinct, expression.location);
     std::string key = name + (distinct ? "(DISTINCT " : "(");
+    if (!order_keys.empty()) {
+        std::vector<LogicalType> key_types;
+        for (auto& order_key : order_keys) {
+            key_types.push_back(order_key->type);
+            arguments.push_back(std::move(order_key));
+        }
+        function = MakeOrdered(std::move(function), key_types, orders, distinct);
+        distinct = false;
+        key += "ORDER BY ";
+        for (const AggregateOrder& order : orders) {
+            key += std::string(order.descending ? "d" : "a") + (order.nulls_first ? "f" : "l");
+        }
+    }
+    if (filter_condition) {
+        arguments.push_back(std::move(filter_condition));
+        function = MakeFiltered(std::move(function));
+        key += "FILTER ";
+    }
     for (const auto& argument : arguments) {
         key += argument->ToString() + "," + argument->type.ToString() + ";";
     }

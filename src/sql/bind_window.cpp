@@ -37,6 +37,11 @@ Binder::Bound Binder::BindWindow(const ParsedExpression& expression) {
     if (!window_) {
         Fail(ErrorKind::Binder, no_windows_reason_, expression.location);
     }
+    if (expression.order_by) {
+        Fail(ErrorKind::NotImplemented,
+             "not supported: ORDER BY inside the call of a window function (order its window)",
+             expression.location);
+    }
     WindowContext* context = window_;
     const char* reason = no_windows_reason_;
     window_ = nullptr;

@@ -636,6 +636,15 @@ ParsedExpressionPtr Parser::ParseFunctionCall(std::string name, SourceLocation l
             }
         }
     }
+    if (IsKeyword("ORDER") && IsKeyword("BY", 1)) {
+        // string_agg(s, ',' ORDER BY k): the order an aggregate sees its rows in.
+        pos_ += 2;
+        auto orders = std::make_shared<std::vector<OrderTerm>>();
+        do {
+            orders->push_back(ParseOrderTerm(true));
+        } while (AcceptOperator(","));
+        function->order_by = std::move(orders);
+    }
     if (IsKeyword("IGNORE") && IsKeyword("NULLS", 1)) {
         // first_value(x IGNORE NULLS) OVER (...)
         pos_ += 2;

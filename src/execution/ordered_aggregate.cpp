@@ -1,0 +1,143 @@
+#include "execution/ordered_aggregate.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <set>
+
+namespace sluice {
+
+namespace {
+
+// A group's rows: inner's arguments, then the order keys.
+struct OrderedRows {
+    std::vector<std::vector<Value>> rows;
+};
+
+OrderedRows*& RowsOf(uint8_t* state) {
+    return *reinterpret_cast<OrderedRows**>(state);
+}
+OrderedRows* RowsOf(const uint8_t* state) {
+    return *reinterpret_cast<OrderedRows* const*>(state);
+}
+
+// Orders values with NULLs first or last; a negative, zero or positive result.
+int CompareWithNulls(const Value& a, const Value& b, bool nulls_first) {
+    if (a.IsNull() || b.IsNull()) {
+        if (a.IsNull() && b.IsNull()) {
+            return 0;
+        }
+        return (a.IsNull() == nulls_first) ? -1 : 1;
+    }
+    return a.Compare(b);
+}
+
+} // namespace
+
+AggregateFunction MakeOrdered(AggregateFunction inner, const std::vector<LogicalType>& key_types,
+                              std::vector<AggregateOrder> orders, bool distinct) {
+    AggregateFunction function;
+    function.name = inner.name;
+    function.argument_types = inner.argument_types;
+    function.argument_types.insert(function.argument_types.end(), key_types.begin(),
+                                   key_types.end());
+    function.return_type = inner.return_type;
+    function.state_size = sizeof(OrderedRows*);
+    function.spillable = false;
+    function.initialize = [](uint8_t* state) { RowsOf(state) = new OrderedRows(); };
+    function.destroy = [](uint8_t* state) {
+        delete RowsOf(state);
+        RowsOf(state) = nullptr;
+    };
+    function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
+                         idx_t offset, StringHeap& heap) {
+        for (idx_t row = 0; row < count; row++) {
+            std::vector<Value> values;
+            values.reserve(args.size());
+            size_t bytes = sizeof(values) + 16;
+            for (const Vector* argument : args) {
+                values.push_back(argument->GetValue(row));
+                bytes += sizeof(Value) + values.back().GetString().size();
+            }
+            heap.CountExternal(bytes);
+            RowsOf(states[row] + offset)->rows.push_back(std::move(values));
+        }
+    };
+    function.combine = [](const uint8_t* source, uint8_t* target) {
+        auto& from = RowsOf(source)->rows;
+        auto& to = RowsOf(target)->rows;
+        to.insert(to.end(), from.begin(), from.end());
+    };
+    auto shared_inner = std::make_shared<AggregateFunction>(std::move(inner));
+    function.finalize = [shared_inner, orders, distinct](const uint8_t* state, Vector& result,
+                                                         idx_t row) {
+        const AggregateFunction& aggregate = *shared_inner;
+        size_t width = aggregate.argument_types.size();
+        std::vector<std::vector<Value>>& rows = RowsOf(state)->rows;
+        std::stable_sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) {
+            for (size_t key = 0; key < orders.size(); key++) {
+                int order =
+                    CompareWithNulls(a[width + key], b[width + key], orders[key].nulls_first);
+                if (order != 0) {
+                    return orders[key].descending ? order > 0 : order < 0;
+                }
+            }
+            return false;
+        });
+        auto arguments_less = [width](const std::vector<Value>* a, const std::vector<Value>* b) {
+            for (size_t i = 0; i < width; i++) {
+                int order = CompareWithNulls((*a)[i], (*b)[i], false);
+                if (order != 0) {
+                    return order < 0;
+                }
+            }
+            return false;
+        };
+        std::set<const std::vector<Value>*, decltype(arguments_less)> seen(arguments_less);
+
+        std::vector<uint8_t> inner_state(std::max<idx_t>(aggregate.state_size, 16));
+        aggregate.initialize(inner_state.data());
+        StringHeap heap;
+        std::vector<Vector> values;
+        for (const LogicalType& type : aggregate.argument_types) {
+            values.emplace_back(type);
+        }
+        std::vector<const Vector*> arguments;
+        for (const Vector& vector : values) {
+            arguments.push_back(&vector);
+        }
+        uint8_t* states[kVectorSize];
+        std::fill(states, states + kVectorSize, inner_state.data());
+        idx_t filled = 0;
+        auto flush = [&] {
+            aggregate.update(arguments, filled, states, 0, heap);
+            for (Vector& vector : values) {
+                vector.Reset();
+            }
+            filled = 0;
+        };
+        for (const std::vector<Value>& each : rows) {
+            // DISTINCT skips NULLs, as the unordered DISTINCT does.
+            bool has_null = std::any_of(each.begin(), each.begin() + static_cast<long>(width),
+                                        [](const Value& value) { return value.IsNull(); });
+            if (distinct && (has_null || !seen.insert(&each).second)) {
+                continue;
+            }
+            for (size_t i = 0; i < width; i++) {
+                values[i].SetValue(filled, each[i]);
+            }
+            if (++filled == kVectorSize) {
+                flush();
+            }
+        }
+        if (filled > 0) {
+            flush();
+        }
+        aggregate.finalize(inner_state.data(), result, row);
+        if (aggregate.destroy) {
+            aggregate.destroy(inner_state.data());
+        }
+    };
+    return function;
+}
+
+} // namespace sluice
