@@ -530,6 +530,46 @@ DistinctValues* DistinctOf(const uint8_t* state) {
 
 } // namespace
 
+void AggregateValueRows(const AggregateFunction& aggregate,
+                        const std::function<void(const ValueRowSink&)>& feed, Vector& result,
+                        idx_t row) {
+    std::vector<uint8_t> state(std::max<idx_t>(aggregate.state_size, 16));
+    aggregate.initialize(state.data());
+    StringHeap heap;
+    std::vector<Vector> values;
+    std::vector<const Vector*> arguments;
+    values.reserve(aggregate.argument_types.size());
+    for (const LogicalType& type : aggregate.argument_types) {
+        values.emplace_back(type);
+        arguments.push_back(&values.back());
+    }
+    uint8_t* states[kVectorSize];
+    std::fill(states, states + kVectorSize, state.data());
+    idx_t filled = 0;
+    auto flush = [&] {
+        aggregate.update(arguments, filled, states, 0, heap);
+        for (Vector& vector : values) {
+            vector.Reset();
+        }
+        filled = 0;
+    };
+    feed([&](const Value* row_values) {
+        for (size_t i = 0; i < values.size(); i++) {
+            values[i].SetValue(filled, row_values[i]);
+        }
+        if (++filled == kVectorSize) {
+            flush();
+        }
+    });
+    if (filled > 0) {
+        flush();
+    }
+    aggregate.finalize(state.data(), result, row);
+    if (aggregate.destroy) {
+        aggregate.destroy(state.data());
+    }
+}
+
 AggregateFunction MakeDistinct(AggregateFunction inner) {
     AggregateFunction function;
     function.name = inner.name;
@@ -559,34 +599,14 @@ AggregateFunction MakeDistinct(AggregateFunction inner) {
     // The inner aggregate runs over the set at the end.
     auto shared_inner = std::make_shared<AggregateFunction>(std::move(inner));
     function.finalize = [shared_inner](const uint8_t* state, Vector& result, idx_t row) {
-        const AggregateFunction& aggregate = *shared_inner;
-        std::vector<uint8_t> inner_state(std::max<idx_t>(aggregate.state_size, 16));
-        aggregate.initialize(inner_state.data());
-        StringHeap heap;
-        Vector values(aggregate.argument_types.empty() ? LogicalType(LogicalTypeId::BIGINT)
-                                                       : aggregate.argument_types[0]);
-        uint8_t* states[kVectorSize];
-        std::fill(states, states + kVectorSize, inner_state.data());
-        idx_t filled = 0;
-        auto flush = [&] {
-            std::vector<const Vector*> arguments = {&values};
-            aggregate.update(arguments, filled, states, 0, heap);
-            values.Reset();
-            filled = 0;
-        };
-        for (const Value& value : DistinctOf(state)->values) {
-            values.SetValue(filled++, value);
-            if (filled == kVectorSize) {
-                flush();
-            }
-        }
-        if (filled > 0) {
-            flush();
-        }
-        aggregate.finalize(inner_state.data(), result, row);
-        if (aggregate.destroy) {
-            aggregate.destroy(inner_state.data());
-        }
+        AggregateValueRows(
+            *shared_inner,
+            [state](const ValueRowSink& sink) {
+                for (const Value& value : DistinctOf(state)->values) {
+                    sink(&value);
+                }
+            },
+            result, row);
     };
     return function;
 }

@@ -47,6 +47,14 @@ struct AggregateFunction {
 // `inner` over the distinct non-NULL values of its argument: count(DISTINCT x), sum(DISTINCT x).
 AggregateFunction MakeDistinct(AggregateFunction inner);
 
+// Runs `aggregate` in a fresh state over the rows `feed` hands to its callback (one Value per
+// argument each, in order) and writes the result to row `row` of `result`: how the DISTINCT and
+// ordered wrappers finish their groups.
+using ValueRowSink = std::function<void(const Value* arguments)>;
+void AggregateValueRows(const AggregateFunction& aggregate,
+                        const std::function<void(const ValueRowSink&)>& feed, Vector& result,
+                        idx_t row);
+
 // sum, avg, min, max, count, count_star over `arguments`' types, with DuckDB's result types
 // (sum of integers is HUGEINT, of DECIMAL(p, s) DECIMAL(38, s); avg is DOUBLE). nullopt when
 // the name or the types do not fit.

@@ -94,48 +94,18 @@ AggregateFunction MakeOrdered(AggregateFunction inner, const std::vector<Logical
         };
         std::set<const std::vector<Value>*, decltype(arguments_less)> seen(arguments_less);
 
-        std::vector<uint8_t> inner_state(std::max<idx_t>(aggregate.state_size, 16));
-        aggregate.initialize(inner_state.data());
-        StringHeap heap;
-        std::vector<Vector> values;
-        for (const LogicalType& type : aggregate.argument_types) {
-            values.emplace_back(type);
-        }
-        std::vector<const Vector*> arguments;
-        for (const Vector& vector : values) {
-            arguments.push_back(&vector);
-        }
-        uint8_t* states[kVectorSize];
-        std::fill(states, states + kVectorSize, inner_state.data());
-        idx_t filled = 0;
-        auto flush = [&] {
-            aggregate.update(arguments, filled, states, 0, heap);
-            for (Vector& vector : values) {
-                vector.Reset();
+        auto feed = [&](const ValueRowSink& sink) {
+            for (const std::vector<Value>& each : rows) {
+                // DISTINCT skips NULLs, as the unordered DISTINCT does.
+                bool has_null = std::any_of(each.begin(), each.begin() + static_cast<long>(width),
+                                            [](const Value& value) { return value.IsNull(); });
+                if (distinct && (has_null || !seen.insert(&each).second)) {
+                    continue;
+                }
+                sink(each.data());
             }
-            filled = 0;
         };
-        for (const std::vector<Value>& each : rows) {
-            // DISTINCT skips NULLs, as the unordered DISTINCT does.
-            bool has_null = std::any_of(each.begin(), each.begin() + static_cast<long>(width),
-                                        [](const Value& value) { return value.IsNull(); });
-            if (distinct && (has_null || !seen.insert(&each).second)) {
-                continue;
-            }
-            for (size_t i = 0; i < width; i++) {
-                values[i].SetValue(filled, each[i]);
-            }
-            if (++filled == kVectorSize) {
-                flush();
-            }
-        }
-        if (filled > 0) {
-            flush();
-        }
-        aggregate.finalize(inner_state.data(), result, row);
-        if (aggregate.destroy) {
-            aggregate.destroy(inner_state.data());
-        }
+        AggregateValueRows(aggregate, feed, result, row);
     };
     return function;
 }
