@@ -54,8 +54,7 @@ struct CsvLocal : LocalState {
 ParquetRowGroupSink::ParquetRowGroupSink(FileBatchPlan plan, std::vector<std::string> names,
                                          std::vector<LogicalType> types,
                                          parquet::ParquetWriteOptions options)
-    : BatchFileSink(std::move(plan)), names_(std::move(names)), types_(std::move(types)),
-      schema_(names_, types_), options_(options),
+    : BatchFileSink(std::move(plan)), schema_(names, types), options_(options),
       column_options_(options.ColumnOptions(parquet::ParquetWriter::DirectoryOf(plan_.paths[0]))) {
 }
 
@@ -90,7 +89,7 @@ void ParquetRowGroupSink::Combine(LocalState* local) {
 }
 
 void ParquetRowGroupSink::OpenFile(const std::string& path) {
-    writer_ = std::make_unique<parquet::ParquetWriter>(path, names_, types_, options_);
+    writer_ = std::make_unique<parquet::ParquetWriter>(path, schema_, options_);
 }
 
 void ParquetRowGroupSink::WriteBatch(parquet::EncodedRowGroup& encoded) {

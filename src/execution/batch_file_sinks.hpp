@@ -64,8 +64,6 @@ private:
     void CloseFile() override;
     void FinishLocal(LocalState* local);
 
-    std::vector<std::string> names_;
-    std::vector<LogicalType> types_;
     parquet::WriteSchema schema_; // the files' schema, which the row group encoders follow
     parquet::ParquetWriteOptions options_;
     parquet::ColumnEncodeOptions column_options_;

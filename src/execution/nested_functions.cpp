@@ -172,16 +172,26 @@ ScalarFunctionBody ListContainsBody() {
 
 } // namespace
 
+namespace {
+
+// The columns of the chunks a lambda's body runs on: its `parameters` (the element; for
+// list_reduce the accumulator first), the element's index if it takes one, the captured values.
+std::vector<LogicalType> LambdaColumns(std::vector<LogicalType> parameters, bool with_index,
+                                       const std::vector<LogicalType>& captures) {
+    if (with_index) {
+        parameters.push_back(LogicalTypeId::BIGINT);
+    }
+    parameters.insert(parameters.end(), captures.begin(), captures.end());
+    return parameters;
+}
+
+} // namespace
+
 BoundFunction BindListLambda(const LogicalType& list, std::shared_ptr<const Expression> body,
                              bool filter, bool with_index,
                              const std::vector<LogicalType>& captures) {
     LogicalType result_type = filter ? list : LogicalType::List(body->type);
-    // The chunk the body runs on: the element, its index, the captured values.
-    std::vector<LogicalType> types = {list.element()};
-    if (with_index) {
-        types.push_back(LogicalTypeId::BIGINT);
-    }
-    types.insert(types.end(), captures.begin(), captures.end());
+    std::vector<LogicalType> types = LambdaColumns({list.element()}, with_index, captures);
     ScalarFunctionBody function = [body, filter, with_index, types](const Arguments& args,
                                                                     idx_t count, Vector& result) {
         const Vector& input = *args[0];
@@ -253,11 +263,8 @@ BoundFunction BindListReduce(const LogicalType& list, std::shared_ptr<const Expr
                              bool with_initial, bool with_index,
                              const std::vector<LogicalType>& captures) {
     const LogicalType accumulator = body->type;
-    std::vector<LogicalType> types = {accumulator, list.element()};
-    if (with_index) {
-        types.push_back(LogicalTypeId::BIGINT);
-    }
-    types.insert(types.end(), captures.begin(), captures.end());
+    std::vector<LogicalType> types =
+        LambdaColumns({accumulator, list.element()}, with_index, captures);
     ScalarFunctionBody function = [body, with_initial, with_index,
                                    types](const Arguments& args, idx_t count, Vector& result) {
         // The accumulators are the result's rows; each step folds in the next element of every

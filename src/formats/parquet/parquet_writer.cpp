@@ -53,11 +53,15 @@ std::string ParquetWriter::DirectoryOf(const std::string& path) {
     return slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
 }
 
-ParquetWriter::ParquetWriter(std::string path, std::vector<std::string> names,
-                             std::vector<LogicalType> types, ParquetWriteOptions options)
-    : path_(std::move(path)), schema_(names, types), options_(options),
-      column_options_(options.ColumnOptions(DirectoryOf(path_))) {
+ParquetWriter::ParquetWriter(std::string path, const std::vector<std::string>& names,
+                             const std::vector<LogicalType>& types, ParquetWriteOptions options)
+    : ParquetWriter(std::move(path), WriteSchema(names, types), options) {
     // (The schema rejects types Parquet cannot hold before any file is created.)
+}
+
+ParquetWriter::ParquetWriter(std::string path, WriteSchema schema, ParquetWriteOptions options)
+    : path_(std::move(path)), schema_(std::move(schema)), options_(options),
+      column_options_(options.ColumnOptions(DirectoryOf(path_))) {
     if (options_.row_group_size == 0) {
         throw Exception(ErrorKind::InvalidInput, "ROW_GROUP_SIZE must be at least 1");
     }

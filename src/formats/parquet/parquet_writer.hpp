@@ -36,8 +36,10 @@ Codec CodecFromName(const std::string& name);
 // row groups encoded elsewhere, possibly in parallel, are placed in order (AppendRowGroup).
 class ParquetWriter {
 public:
-    ParquetWriter(std::string path, std::vector<std::string> names, std::vector<LogicalType> types,
-                  ParquetWriteOptions options);
+    ParquetWriter(std::string path, const std::vector<std::string>& names,
+                  const std::vector<LogicalType>& types, ParquetWriteOptions options);
+    // A file of a schema already built (the row groups placed into it were encoded to it).
+    ParquetWriter(std::string path, WriteSchema schema, ParquetWriteOptions options);
     ~ParquetWriter();
 
     void Append(const DataChunk& chunk);
