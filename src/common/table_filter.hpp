@@ -29,6 +29,9 @@ struct TableFilter {
     Op op = Op::Equal;
     Value constant;            // of the column's type; for the comparisons
     std::vector<Value> values; // In: of the column's type, not NULL (NULL never matches)
+    // A filter on a field of a STRUCT column (s.a.b): the field indexes from the column down,
+    // through structs only. "The column's type" is then the field's. Empty: the column itself.
+    std::vector<idx_t> fields = {};
 };
 
 // What statistics say about a column over some rows. min/max bound the non-NULL values.

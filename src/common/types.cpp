@@ -275,4 +275,21 @@ int IntegerRank(LogicalTypeId id) {
     }
 }
 
+size_t LeafCount(const LogicalType& type) {
+    switch (type.id()) {
+    case LogicalTypeId::LIST:
+    case LogicalTypeId::MAP:
+        return LeafCount(type.element());
+    case LogicalTypeId::STRUCT: {
+        size_t count = 0;
+        for (const StructField& field : type.fields()) {
+            count += LeafCount(field.type);
+        }
+        return count;
+    }
+    default:
+        return 1;
+    }
+}
+
 } // namespace sluice

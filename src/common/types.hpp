@@ -125,6 +125,15 @@ struct StructField {
     LogicalType type;
 };
 
+// Which leaves of a nested type a scan reads, by position among the type's leaves in depth-first
+// order (a STRUCT's fields in order, the element of a LIST or a MAP); empty: every leaf. A
+// Parquet file stores one column chunk per leaf, so a query reading `items[1].part` needs only
+// one of the chunks of `items`.
+using LeafMask = std::vector<bool>;
+
+// How many leaves (values of a non-nested type) a value of `type` is made of: 1 unless nested.
+size_t LeafCount(const LogicalType& type);
+
 inline bool LogicalType::operator==(const LogicalType& other) const {
     if (id_ != other.id_ || width_ != other.width_ || scale_ != other.scale_) {
         return false;

@@ -21,6 +21,26 @@ public:
         }
         bits_[row / 64] &= ~(uint64_t(1) << (row % 64));
     }
+    // Rows [begin, begin + count), a word at a time.
+    void SetInvalidRange(idx_t begin, idx_t count, idx_t capacity) {
+        if (count == 0) {
+            return;
+        }
+        if (bits_.empty()) {
+            bits_.assign((capacity + 63) / 64, ~uint64_t(0));
+        }
+        idx_t end = begin + count;
+        for (idx_t row = begin; row < end && row % 64 != 0; row++) {
+            bits_[row / 64] &= ~(uint64_t(1) << (row % 64));
+        }
+        idx_t word = (begin + 63) / 64;
+        for (; (word + 1) * 64 <= end; word++) {
+            bits_[word] = 0;
+        }
+        for (idx_t row = std::max(begin, word * 64); row < end; row++) {
+            bits_[row / 64] &= ~(uint64_t(1) << (row % 64));
+        }
+    }
     void SetValid(idx_t row) {
         if (!bits_.empty()) {
             bits_[row / 64] |= uint64_t(1) << (row % 64);

@@ -37,6 +37,17 @@ void Vector::SetNull(idx_t row) {
     }
 }
 
+void Vector::SetNullRange(idx_t offset, idx_t count) {
+    validity_.SetInvalidRange(offset, count, capacity_);
+    if (type_.physical() == PhysicalType::LIST) {
+        std::fill_n(data<list_entry_t>() + offset, count, list_entry_t{0, 0});
+    } else if (type_.physical() == PhysicalType::STRUCT) {
+        for (auto& child : children_) {
+            child->SetNullRange(offset, count);
+        }
+    }
+}
+
 void Vector::SetVectorType(VectorType type) {
     vector_type_ = type;
     if (type_.physical() == PhysicalType::STRUCT) {

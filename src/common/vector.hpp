@@ -50,6 +50,8 @@ public:
         return validity_.RowIsValid(vector_type_ == VectorType::CONSTANT ? 0 : row);
     }
     void SetNull(idx_t row);
+    // Rows [offset, offset + count) NULL, as SetNull of each.
+    void SetNullRange(idx_t offset, idx_t count);
 
     // LIST and MAP: the element vector, and how many of its rows are in use.
     Vector& list_child() { return *children_[0]; }

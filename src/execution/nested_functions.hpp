@@ -19,6 +19,11 @@ BoundFunction BindStructPack(const std::vector<StructField>& fields);
 BoundFunction BindMap(const LogicalType& key, const LogicalType& value);
 // s.field, s['field'] and struct_extract(s, 'field'): field `index` of a STRUCT.
 BoundFunction BindStructExtract(const LogicalType& type, idx_t index);
+// What a bound struct_extract is called: the field is no argument, so it names the function
+// ("struct_extract('part')"), for expression equality and EXPLAIN.
+std::string StructExtractName(const LogicalType& type, idx_t index);
+// The field a bound struct_extract takes, when `expression` is one.
+std::optional<idx_t> StructExtractField(const Expression& expression);
 
 // list_transform (`filter` false: the body's value per element) and list_filter (true: the
 // elements for which the BOOLEAN body is true). `body` reads the element as column 0, its index

@@ -64,6 +64,8 @@ struct FileProjection {
     // A unit whose bytes exceed this (a huge row group) is cut into jobs of about this size where
     // the format can; 0: never.
     uint64_t max_job_bytes = 0;
+    // Of each nested column, the leaves to read (empty: all); the others may be left NULL.
+    std::vector<LeafMask> leaf_masks;
 };
 
 // Turns one job's bytes into chunks.

@@ -19,7 +19,8 @@ namespace sluice {
 MakeSourceFunction MaterializedSource(std::vector<LogicalType> types,
                                       std::vector<std::vector<Value>> rows) {
     return [types = std::move(types), rows = std::move(rows)](const std::vector<idx_t>& column_ids,
-                                                              const std::vector<TableFilter>&) {
+                                                              const std::vector<TableFilter>&,
+                                                              const std::vector<LeafMask>&) {
         std::vector<LogicalType> projected_types;
         for (idx_t id : column_ids) {
             projected_types.push_back(types[id]);
@@ -154,7 +155,8 @@ TableFunction RangeFunction() {
         bound.types = {LogicalTypeId::BIGINT};
         bound.estimated_rows = static_cast<double>(RangeSource::Count(start, stop, step));
         bound.make_source = [start, stop, step](const std::vector<idx_t>& column_ids,
-                                                const std::vector<TableFilter>&) {
+                                                const std::vector<TableFilter>&,
+                                                const std::vector<LeafMask>&) {
             return std::make_shared<RangeSource>(start, stop, step, !column_ids.empty());
         };
         return bound;

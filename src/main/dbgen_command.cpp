@@ -161,7 +161,7 @@ TableFunction TpchQueriesFunction() {
         bound.types = {LogicalTypeId::INTEGER, LogicalTypeId::VARCHAR};
         bound.estimated_rows = tpch::kQueryCount;
         bound.make_source = [](const std::vector<idx_t>& column_ids,
-                               const std::vector<TableFilter>&) {
+                               const std::vector<TableFilter>&, const std::vector<LeafMask>&) {
             std::vector<LogicalType> types;
             for (idx_t id : column_ids) {
                 types.push_back(id == 0 ? LogicalType(LogicalTypeId::INTEGER)

@@ -106,9 +106,10 @@ BoundTableFunction BindFileScan(Database& database, std::shared_ptr<ScanFormat> 
     bound.estimated_rows = binding->estimated_rows;
     bound.distinct_estimates = binding->distinct_estimates;
     bound.make_source = [&database, format, binding](const std::vector<idx_t>& column_ids,
-                                                     const std::vector<TableFilter>& filters) {
+                                                     const std::vector<TableFilter>& filters,
+                                                     const std::vector<LeafMask>& leaf_masks) {
         binding->CheckReadable(column_ids);
-        return std::make_shared<MultiFileScan>(format, binding, column_ids, filters,
+        return std::make_shared<MultiFileScan>(format, binding, column_ids, leaf_masks, filters,
                                                database.CurrentScanOptions(), database.Services());
     };
     return bound;

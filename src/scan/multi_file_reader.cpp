@@ -284,7 +284,7 @@ std::vector<size_t> MultiFileBinding::FilesMatching(const std::vector<TableFilte
         bool may_match = true;
         for (const TableFilter& filter : filters) {
             const MultiFileColumn& column = columns[filter.column];
-            if (column.kind != MultiFileColumn::Kind::Partition) {
+            if (column.kind != MultiFileColumn::Kind::Partition || !filter.fields.empty()) {
                 continue;
             }
             const Value& value = partition_values[f][column.index];
@@ -320,6 +320,7 @@ void MultiFileBinding::CheckReadable(const std::vector<idx_t>& column_ids) const
 
 ProjectedFile MultiFileBinding::Project(size_t file, const ScanFile& opened_file,
                                         const std::vector<idx_t>& column_ids,
+                                        const std::vector<LeafMask>& leaf_masks,
                                         const std::vector<TableFilter>& filters) const {
     const std::vector<ScanColumn>& own = opened_file.Columns();
     // The file's column for each unified column (-1: the file lacks it).
@@ -357,11 +358,20 @@ ProjectedFile MultiFileBinding::Project(size_t file, const ScanFile& opened_file
         } else {
             projected.projection.columns.push_back(static_cast<size_t>(file_column));
             projected.projection.positions.push_back(position);
+            bool same_type =
+                own[static_cast<size_t>(file_column)].type == types[column_ids[position]];
+            projected.projection.leaf_masks.push_back(
+                position < leaf_masks.size() && same_type ? leaf_masks[position] : LeafMask{});
         }
     }
     for (const TableFilter& filter : filters) {
         const MultiFileColumn& column = columns[filter.column];
-        if (column.kind == MultiFileColumn::Kind::File && column_map[column.index] >= 0) {
+        if (column.kind != MultiFileColumn::Kind::File || column_map[column.index] < 0) {
+            continue;
+        }
+        // A filter on a field path needs the file's struct to be the scan's.
+        if (filter.fields.empty() ||
+            own[static_cast<size_t>(column_map[column.index])].type == types[filter.column]) {
             TableFilter mapped = filter;
             mapped.column = static_cast<idx_t>(column_map[column.index]);
             projected.projection.filters.push_back(std::move(mapped));

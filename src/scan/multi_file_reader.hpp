@@ -60,10 +60,12 @@ public:
     // The files a scan needs: those whose partition values can satisfy `filters` (on output
     // column indices). No request is made for the others.
     std::vector<size_t> FilesMatching(const std::vector<TableFilter>& filters) const;
-    // `file` (of `paths`) against the scan's output columns `column_ids`. Throws when its
+    // `file` (of `paths`) against the scan's output columns `column_ids`, and the leaves of
+    // nested ones `leaf_masks` selects (for a file column of the scan's type). Throws when its
     // columns differ from the first file's and union_by_name is off.
     ProjectedFile Project(size_t file, const ScanFile& opened_file,
                           const std::vector<idx_t>& column_ids,
+                          const std::vector<LeafMask>& leaf_masks,
                           const std::vector<TableFilter>& filters) const;
     // Wraps the format's decoder of a job of `file` (starting at row `first_row` of its file, -1
     // unknown) so that it also fills the output columns the format does not: columns the file

@@ -37,11 +37,11 @@ public:
     enum class Claim : uint8_t { Claimed, Blocked, Finished };
 
     State(std::shared_ptr<ScanFormat> format, std::shared_ptr<const MultiFileBinding> binding,
-          std::vector<idx_t> column_ids, std::vector<TableFilter> filters, ScanOptions options,
-          ScanServices services)
+          std::vector<idx_t> column_ids, std::vector<LeafMask> leaf_masks,
+          std::vector<TableFilter> filters, ScanOptions options, ScanServices services)
         : format(std::move(format)), binding(std::move(binding)), column_ids(std::move(column_ids)),
-          filters(std::move(filters)), options(options), services(services),
-          window_(this->options, this->services, statistics),
+          leaf_masks(std::move(leaf_masks)), filters(std::move(filters)), options(options),
+          services(services), window_(this->options, this->services, statistics),
           fetcher_(this->options, this->services, statistics, cancelled_, background_) {
         for (idx_t id : this->column_ids) {
             types.push_back(this->binding->types[id]);
@@ -61,6 +61,7 @@ public:
     const std::shared_ptr<ScanFormat> format;
     const std::shared_ptr<const MultiFileBinding> binding;
     const std::vector<idx_t> column_ids;
+    const std::vector<LeafMask> leaf_masks;
     const std::vector<TableFilter> filters;
     std::vector<LogicalType> types;
     const ScanOptions options;
@@ -279,7 +280,7 @@ private:
     // Opens and plans `file` (I/O: called without the lock; the slot's path is constant).
     std::pair<FilePlan, std::exception_ptr> ReadPlan(size_t file) {
         try {
-            return {PlanFile(*format, *binding, files_[file].path, column_ids, filters,
+            return {PlanFile(*format, *binding, files_[file].path, column_ids, leaf_masks, filters,
                              max_job_bytes_, *services.file_system, ReadContext()),
                     nullptr};
         } catch (...) {
@@ -503,10 +504,12 @@ struct ScanLocal : LocalState {
 
 MultiFileScan::MultiFileScan(std::shared_ptr<ScanFormat> format,
                              std::shared_ptr<const MultiFileBinding> binding,
-                             std::vector<idx_t> column_ids, std::vector<TableFilter> filters,
-                             ScanOptions options, ScanServices services)
+                             std::vector<idx_t> column_ids, std::vector<LeafMask> leaf_masks,
+                             std::vector<TableFilter> filters, ScanOptions options,
+                             ScanServices services)
     : state_(std::make_shared<State>(std::move(format), std::move(binding), std::move(column_ids),
-                                     std::move(filters), options, services)) {
+                                     std::move(leaf_masks), std::move(filters), options,
+                                     services)) {
 }
 
 MultiFileScan::~MultiFileScan() {

@@ -18,11 +18,13 @@ namespace sluice {
 // last fetch wakes it. Depth and the memory budget bound the queue (see ScanOptions).
 class MultiFileScan : public PipelineSource {
 public:
-    // Produces the binding's columns `column_ids`; `filters` (on the binding's columns) prune
-    // files by partition and let formats skip data.
+    // Produces the binding's columns `column_ids`, of nested ones the leaves `leaf_masks` (per
+    // column id, or empty) select; `filters` (on the binding's columns) prune files by partition
+    // and let formats skip data.
     MultiFileScan(std::shared_ptr<ScanFormat> format,
                   std::shared_ptr<const MultiFileBinding> binding, std::vector<idx_t> column_ids,
-                  std::vector<TableFilter> filters, ScanOptions options, ScanServices services);
+                  std::vector<LeafMask> leaf_masks, std::vector<TableFilter> filters,
+                  ScanOptions options, ScanServices services);
     ~MultiFileScan() override;
 
     std::string Name() const override;

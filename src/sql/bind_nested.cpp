@@ -11,15 +11,6 @@
 
 namespace sluice {
 
-namespace {
-
-// struct_extract's name in expressions: the field is no argument, so it names the function.
-std::string StructExtractLabel(const LogicalType& type, idx_t index) {
-    return "struct_extract('" + type.fields()[index].name + "')";
-}
-
-} // namespace
-
 std::optional<Binder::Bound> Binder::BindNestedCall(const ParsedExpression& expression) {
     const std::string& name = expression.text;
     bool constructor =
@@ -165,7 +156,7 @@ std::optional<Binder::Bound> Binder::BindNestedCall(const ParsedExpression& expr
         }
         idx_t index = FieldIndex(type, arguments[1]->value.GetString(), expression.location);
         arguments.pop_back();
-        return finish(BindStructExtract(type, index), StructExtractLabel(type, index));
+        return finish(BindStructExtract(type, index), StructExtractName(type, index));
     }
     if (name != "struct_extract" && type.id() == LogicalTypeId::VARCHAR) {
         // 'abc'[2] is the second character
@@ -278,7 +269,7 @@ void Binder::ExpandStruct(ExpressionPtr expression, bool recursive,
     for (idx_t field = 0; field < type.fields().size(); field++) {
         std::vector<ExpressionPtr> arguments;
         arguments.push_back(expression->Copy());
-        ExpressionPtr value = MakeFunction(StructExtractLabel(type, field),
+        ExpressionPtr value = MakeFunction(StructExtractName(type, field),
                                            BindStructExtract(type, field), std::move(arguments));
         if (recursive && value->type.id() == LogicalTypeId::STRUCT) {
             ExpandStruct(std::move(value), true, columns);
@@ -452,7 +443,7 @@ Binder::Bound Binder::BindFieldPath(Bound base, const std::vector<std::string>& 
         std::vector<ExpressionPtr> arguments;
         arguments.push_back(std::move(base.expression));
         idx_t index = FieldIndex(type, field, location);
-        base.expression = Fold(MakeFunction(StructExtractLabel(type, index),
+        base.expression = Fold(MakeFunction(StructExtractName(type, index),
                                             BindStructExtract(type, index), std::move(arguments)));
     }
     return base;

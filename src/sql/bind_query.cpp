@@ -145,7 +145,8 @@ BoundQuery Binder::BindValues(const SelectStatement& select) {
     function->estimated_rows = static_cast<double>(rows.size());
     auto shared_rows = std::make_shared<std::vector<std::vector<Value>>>(std::move(rows));
     function->make_source = [types, shared_rows](const std::vector<idx_t>& column_ids,
-                                                 const std::vector<TableFilter>&) {
+                                                 const std::vector<TableFilter>&,
+                                                 const std::vector<LeafMask>&) {
         std::vector<LogicalType> projected;
         std::vector<std::vector<Value>> projected_rows;
         for (idx_t id : column_ids) {
@@ -289,7 +290,8 @@ LogicalOperatorPtr Binder::BindNamedTable(const TableRef& ref, Scope& scope) {
         std::shared_ptr<const ChunkSequence> sequence =
             std::make_shared<const ChunkListSequence>(chunks);
         function->make_source = [types, sequence](const std::vector<idx_t>& column_ids,
-                                                  const std::vector<TableFilter>&) {
+                                                  const std::vector<TableFilter>&,
+                                                  const std::vector<LeafMask>&) {
             return std::make_shared<ChunkScanSource>(
                 types, [sequence] { return sequence; }, column_ids);
         };
@@ -414,7 +416,8 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
     } else {
         auto function = std::make_shared<BoundTableFunction>();
         function->estimated_rows = 1;
-        function->make_source = [](const std::vector<idx_t>&, const std::vector<TableFilter>&) {
+        function->make_source = [](const std::vector<idx_t>&, const std::vector<TableFilter>&,
+                                   const std::vector<LeafMask>&) {
             return RowsSource::SingleRow();
         };
         Scope none;

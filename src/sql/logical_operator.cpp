@@ -4,6 +4,43 @@
 
 namespace sluice {
 
+namespace {
+
+// The paths of the leaves of `type` that `mask` selects, below `path`, as "[].part" for the
+// `part` field of a list's element structs.
+void AppendLeafPaths(const LogicalType& type, const LeafMask& mask, size_t& leaf,
+                     const std::string& path, std::vector<std::string>& out) {
+    switch (type.id()) {
+    case LogicalTypeId::LIST:
+    case LogicalTypeId::MAP:
+        AppendLeafPaths(type.element(), mask, leaf, path + "[]", out);
+        return;
+    case LogicalTypeId::STRUCT:
+        for (const StructField& field : type.fields()) {
+            AppendLeafPaths(field.type, mask, leaf, path + "." + field.name, out);
+        }
+        return;
+    default:
+        if (mask[leaf++]) {
+            out.push_back(path);
+        }
+    }
+}
+
+// "{[].part, [].quantity}": which leaves of a nested column a scan reads.
+std::string ReadLeaves(const LogicalType& type, const LeafMask& mask) {
+    std::vector<std::string> paths;
+    size_t leaf = 0;
+    AppendLeafPaths(type, mask, leaf, "", paths);
+    std::string out = "{";
+    for (size_t i = 0; i < paths.size(); i++) {
+        out += (i ? ", " : "") + paths[i];
+    }
+    return out + "}";
+}
+
+} // namespace
+
 void LogicalOperator::ForEachExpression(const std::function<void(ExpressionPtr&)>& visit) {
     for (auto& expression : expressions) {
         visit(expression);
@@ -158,6 +195,9 @@ std::string LogicalOperator::ToString(int indent) const {
         out += "SCAN " + table_name + " #" + std::to_string(table_index) + " columns [";
         for (size_t i = 0; i < column_ids.size(); i++) {
             out += (i ? ", " : "") + function->names[column_ids[i]];
+            if (i < leaf_masks.size() && !leaf_masks[i].empty()) {
+                out += " reading " + ReadLeaves(function->types[column_ids[i]], leaf_masks[i]);
+            }
         }
         out += "]";
         if (!table_filters.empty()) {

@@ -85,6 +85,9 @@ struct LogicalOperator {
     std::shared_ptr<BoundTableFunction> function;
     std::string table_name;
     std::vector<idx_t> column_ids; // after pruning: the function columns read
+    // Per column of column_ids, the leaves of a nested column the query reads (empty: all; see
+    // PruneNestedFields). The others may come back NULL.
+    std::vector<LeafMask> leaf_masks;
     std::vector<TableFilter> table_filters;
 
     // Aggregate

@@ -9,7 +9,8 @@ MaterializedCte::MaterializedCte(std::string name, std::vector<std::string> name
     function_->names = std::move(names);
     function_->types = types;
     function_->make_source = [rows = rows_, types](const std::vector<idx_t>& column_ids,
-                                                   const std::vector<TableFilter>&) {
+                                                   const std::vector<TableFilter>&,
+                                                   const std::vector<LeafMask>&) {
         return std::make_shared<ChunkScanSource>(
             types, [rows] { return rows->Chunks(); }, column_ids);
     };

@@ -1,8 +1,10 @@
 #include "sql/optimizer.hpp"
 
 #include "common/exception.hpp"
+#include "execution/nested_functions.hpp"
 #include "execution/scalar_functions.hpp"
 #include "sql/join_order.hpp"
+#include "sql/nested_field_pruning.hpp"
 #include "sql/plan_predicates.hpp"
 
 #include <algorithm>
@@ -61,9 +63,27 @@ ExpressionPtr Substitute(ExpressionPtr expression, idx_t table_index,
     return expression;
 }
 
-// TableFilters for a scan: `column op constant`, `column IS [NOT] NULL` and `column IN
-// (constants)` conjuncts on its own columns of flat types (readers keep no statistics of nested
-// values).
+// A filter on the scan column of `table`, or on the struct field of one (s.a.b), that
+// `expression` reads uncast; its op and constants are left to fill in.
+std::optional<TableFilter> FilterTarget(const Expression& expression, idx_t table) {
+    std::vector<idx_t> fields;
+    const Expression* at = &expression;
+    while (std::optional<idx_t> field = StructExtractField(*at)) {
+        fields.insert(fields.begin(), *field);
+        at = at->children[0].get();
+    }
+    if (at->kind != ExpressionKind::BoundColumn || at->binding.table_index != table) {
+        return std::nullopt;
+    }
+    TableFilter filter;
+    filter.column = at->binding.column_index;
+    filter.fields = std::move(fields);
+    return filter;
+}
+
+// TableFilters for a scan: `x op constant`, `x IS [NOT] NULL` and `x IN (constants)` conjuncts
+// where x is one of its columns, or a field of a struct column, of a flat type (readers keep no
+// statistics of lists).
 void ExtractTableFilters(LogicalOperator& get, const std::vector<ExpressionPtr>& filters) {
     using Op = TableFilter::Op;
     for (const auto& predicate : filters) {
@@ -71,22 +91,21 @@ void ExtractTableFilters(LogicalOperator& get, const std::vector<ExpressionPtr>&
                         [](const ExpressionPtr& child) { return child->type.IsNested(); })) {
             continue;
         }
+        std::optional<TableFilter> first =
+            predicate->children.empty() ? std::nullopt
+                                        : FilterTarget(*predicate->children[0], get.table_index);
         if ((predicate->kind == ExpressionKind::IsNull ||
              predicate->kind == ExpressionKind::IsNotNull) &&
-            predicate->children[0]->kind == ExpressionKind::BoundColumn &&
-            predicate->children[0]->binding.table_index == get.table_index) {
-            get.table_filters.push_back(
-                {predicate->children[0]->binding.column_index,
-                 predicate->kind == ExpressionKind::IsNull ? Op::IsNull : Op::IsNotNull,
-                 Value(),
-                 {}});
+            first) {
+            first->op = predicate->kind == ExpressionKind::IsNull ? Op::IsNull : Op::IsNotNull;
+            get.table_filters.push_back(std::move(*first));
             continue;
         }
         if (predicate->kind == ExpressionKind::Function && predicate->function_name == "in_list" &&
-            predicate->children[0]->kind == ExpressionKind::BoundColumn &&
-            predicate->children[0]->binding.table_index == get.table_index) {
+            first) {
             // x IN (constants): the non-NULL constants (NULL never makes a row pass).
-            TableFilter in{predicate->children[0]->binding.column_index, Op::In, Value(), {}};
+            TableFilter in = std::move(*first);
+            in.op = Op::In;
             bool constants = true;
             for (size_t i = 1; i < predicate->children.size(); i++) {
                 const Expression& value = *predicate->children[i];
@@ -116,7 +135,7 @@ void ExtractTableFilters(LogicalOperator& get, const std::vector<ExpressionPtr>&
         const Expression* left = predicate->children[0].get();
         const Expression* right = predicate->children[1].get();
         Op comparison = op->second;
-        if (left->kind == ExpressionKind::Constant && right->kind == ExpressionKind::BoundColumn) {
+        if (left->kind == ExpressionKind::Constant && FilterTarget(*right, get.table_index)) {
             std::swap(left, right);
             static const std::vector<std::pair<Op, Op>> kMirror = {
                 {Op::Less, Op::Greater},
@@ -131,10 +150,11 @@ void ExtractTableFilters(LogicalOperator& get, const std::vector<ExpressionPtr>&
             }
         }
         // Only an uncast column against a constant of its own type: casts may change the order.
-        if (left->kind == ExpressionKind::BoundColumn &&
-            left->binding.table_index == get.table_index &&
-            right->kind == ExpressionKind::Constant && right->type == left->type) {
-            get.table_filters.push_back({left->binding.column_index, comparison, right->value, {}});
+        std::optional<TableFilter> target = FilterTarget(*left, get.table_index);
+        if (target && right->kind == ExpressionKind::Constant && right->type == left->type) {
+            target->op = comparison;
+            target->constant = right->value;
+            get.table_filters.push_back(std::move(*target));
         }
     }
 }
@@ -161,6 +181,7 @@ void CollectReferences(const Expression& expression, std::set<std::pair<idx_t, i
 LogicalOperatorPtr Optimizer::Optimize(LogicalOperatorPtr plan) {
     plan = PushDown(std::move(plan), {});
     PruneColumns(*plan);
+    PruneNestedFields(*plan);
     estimator_.Estimate(*plan);
     return plan;
 }

@@ -365,7 +365,7 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
     switch (op.kind) {
     case LogicalOperatorKind::Get: {
         Pipeline& pipeline = NewPipeline();
-        pipeline.source = op.function->make_source(op.column_ids, op.table_filters);
+        pipeline.source = op.function->make_source(op.column_ids, op.table_filters, op.leaf_masks);
         return {&pipeline, op.Bindings(), pipeline.source->OutputTypes()};
     }
     case LogicalOperatorKind::Unnest: {
@@ -457,7 +457,7 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
             column_ids.push_back(i);
         }
         Pipeline& pipeline = NewPipeline();
-        pipeline.source = found->second.values->Function()->make_source(column_ids, {});
+        pipeline.source = found->second.values->Function()->make_source(column_ids, {}, {});
         pipeline.dependencies.push_back(found->second.ready);
         return {&pipeline, op.Bindings(), op.delim_types};
     }
@@ -628,7 +628,7 @@ Planned PhysicalPlanner::PlanDelimJoin(LogicalOperator& op) {
     }
     auto scan_buffer = [&]() {
         Planned scan{&NewPipeline(), left.bindings, left.types};
-        scan.pipeline->source = buffer->Function()->make_source(all_columns, {});
+        scan.pipeline->source = buffer->Function()->make_source(all_columns, {}, {});
         scan.pipeline->dependencies.push_back(left.pipeline);
         return scan;
     };

@@ -24,8 +24,11 @@ struct BoundTableFunction {
     std::vector<double> distinct_estimates;
     // `column_ids` index `names`; the source's chunks hold those columns in that order. `filters`
     // (on columns by their index in `names`) may be used to skip data; they need not be applied.
+    // `leaf_masks` (per column id, or empty) say which leaves of nested columns the query reads:
+    // a source may leave the others NULL.
     std::function<std::shared_ptr<PipelineSource>(const std::vector<idx_t>& column_ids,
-                                                  const std::vector<TableFilter>& filters)>
+                                                  const std::vector<TableFilter>& filters,
+                                                  const std::vector<LeafMask>& leaf_masks)>
         make_source;
     // Runs once after a query that scanned this function has finished without error (read_csv
     // with store_rejects fills its rejects tables here).

@@ -86,6 +86,28 @@ TEST(NestedVector, ResetAfterReferenceLeavesTheReferencedRowsAlone) {
     EXPECT_EQ(view.GetValue(0).ToString(), "{'name': other, 'tags': [z]}");
 }
 
+TEST(NestedVector, NullRangesMatchNullRowsAtEveryLevel) {
+    for (idx_t begin : {0, 1, 63, 64, 65, 200}) {
+        for (idx_t count : {0, 1, 62, 63, 64, 65, 128, 300}) {
+            Vector by_range = Filled(Rows());
+            Vector by_row = Filled(Rows());
+            by_range.SetNullRange(begin, count);
+            for (idx_t row = begin; row < begin + count; row++) {
+                by_row.SetNull(row);
+            }
+            for (idx_t row = 0; row < 600; row++) {
+                ASSERT_EQ(by_range.RowIsValid(row), by_row.RowIsValid(row))
+                    << "row " << row << " of [" << begin << ", +" << count << ")";
+                ASSERT_EQ(by_range.struct_child(1).RowIsValid(row),
+                          by_row.struct_child(1).RowIsValid(row));
+            }
+            for (idx_t row = 0; row < Rows().size(); row++) {
+                ASSERT_EQ(by_range.GetValue(row).ToString(), by_row.GetValue(row).ToString());
+            }
+        }
+    }
+}
+
 TEST(NestedVector, ListsGrowPastTheVectorCapacity) {
     LogicalType type = LogicalType::List(LogicalTypeId::BIGINT);
     Vector vector(type, 4);

@@ -127,3 +127,38 @@ TEST(Optimizer, CteNamedTwiceIsComputedOnceAndScannedByBothReferences) {
                                              "SELECT * FROM s");
     EXPECT_EQ(Occurrences(forced, "MATERIALIZED CTE s"), 1u) << forced;
 }
+
+TEST(Optimizer, NestedColumnsReadOnlyTheFieldsTheQueryUses) {
+    Database database;
+    Connection connection(database);
+    connection.Query("CREATE TABLE t AS SELECT i AS k, {'a': i, 'b': {'c': i, 'd': 'x'}} AS s, "
+                     "[{'a': i, 'b': 'y'}] AS l FROM range(10) r(i)");
+    auto reads = [&](const std::string& query, const std::string& expected) {
+        std::string plan = Explain(connection, query);
+        EXPECT_NE(plan.find(expected), std::string::npos) << query << "\n" << plan;
+    };
+    reads("SELECT s.a, s.b.d FROM t", "s reading {.a, .b.d}");
+    reads("SELECT x.b.c FROM (SELECT s AS x FROM t) WHERE x.a > 2", "s reading {.a, .b.c}");
+    reads("SELECT l[1].b FROM t", "l reading {[].b}");
+    reads("SELECT e.a FROM (SELECT unnest(l) AS e FROM t)", "l reading {[].a}");
+    reads("SELECT count(*) FROM (SELECT unnest(l) FROM t)", "l reading {[].a}");
+    reads("SELECT len(l) FROM t", "l reading {[].a}");
+    // Whole values, values a lambda or a UNION reads, keep every leaf.
+    reads("SELECT s.a, s FROM t", "columns [s]");
+    reads("SELECT list_transform(l, e -> e.a) FROM t", "columns [l]");
+    reads("SELECT x.a FROM (SELECT s AS x FROM t UNION ALL SELECT s FROM t)", "columns [s]");
+    reads("SELECT s.b.c FROM t GROUP BY s", "columns [s]");
+}
+
+TEST(Optimizer, FiltersOnStructFieldsReachTheScan) {
+    Database database;
+    Connection connection(database);
+    connection.Query("CREATE TABLE t AS SELECT {'a': i, 'b': {'c': i}} AS s, [i] AS l "
+                     "FROM range(10) r(i)");
+    std::string plan =
+        Explain(connection, "SELECT s.b.c FROM t WHERE s.a > 2 AND s.b.c IS NOT NULL");
+    EXPECT_NE(plan.find("filters 2"), std::string::npos) << plan;
+    // Not through lists: a row holds any number of their values.
+    plan = Explain(connection, "SELECT s.a FROM t WHERE l[1] > 2");
+    EXPECT_EQ(plan.find("filters"), std::string::npos) << plan;
+}

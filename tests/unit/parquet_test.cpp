@@ -257,7 +257,7 @@ TEST(ParquetPruning, StatisticsSkipRowGroupsThatCannotMatch) {
     auto file = OpenParquetFile(file_system, path.string());
     ASSERT_EQ(file->reader().RowGroupCount(), 100u);
     auto groups_read = [&](std::vector<TableFilter> filters) {
-        FileJobs planned = file->PlanJobs(FileProjection{{0}, {0}, filters}, {});
+        FileJobs planned = file->PlanJobs(FileProjection{{0}, {0}, filters, 0, {}}, {});
         EXPECT_EQ(planned.jobs.size() + planned.jobs_pruned, 100u);
         return planned.jobs.size();
     };

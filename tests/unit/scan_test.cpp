@@ -533,9 +533,9 @@ TEST(ReadAheadScan, AParkedTaskResumesOnAnotherWorker) {
     auto file_system = std::make_shared<LatencyFileSystem>(50ms);
     auto format = std::make_shared<ParquetScanFormat>();
     auto binding = BindMultiFile(*format, *file_system, scheduler, {BigFile()}, {}, "test");
-    auto scan = std::make_shared<MultiFileScan>(format, binding, std::vector<idx_t>{0},
-                                                std::vector<TableFilter>{}, ScanOptions{},
-                                                ScanServices{&scheduler, file_system.get()});
+    auto scan = std::make_shared<MultiFileScan>(
+        format, binding, std::vector<idx_t>{0}, std::vector<LeafMask>{}, std::vector<TableFilter>{},
+        ScanOptions{}, ScanServices{&scheduler, file_system.get()});
     file_system->held = true; // the footer was read at bind time
 
     std::mutex mutex;

@@ -19,13 +19,18 @@ void NestedColumnReader::Fail(const std::string& what) const {
 
 void NestedColumnReader::Skip(uint64_t count) {
     for (auto& leaf : leaves_) {
-        leaf->Skip(count);
+        if (leaf) {
+            leaf->Skip(count);
+        }
     }
 }
 
 void NestedColumnReader::Read(idx_t count, Vector& out) {
     std::vector<Runs> runs(leaves_.size());
     for (size_t leaf = 0; leaf < leaves_.size(); leaf++) {
+        if (!leaves_[leaf]) {
+            continue;
+        }
         LeafEntries& entries = entries_[leaf];
         leaves_[leaf]->ReadNested(count, entries);
         if (entries.repetition.size() > std::numeric_limits<uint32_t>::max()) {
@@ -48,7 +53,16 @@ void NestedColumnReader::Read(idx_t count, Vector& out) {
                  " were read");
         }
     }
-    Assemble(*column_.nested, runs, out, 0);
+    Assemble(*column_.nested, runs, out, 0, count);
+}
+
+std::optional<size_t> NestedColumnReader::FirstReadLeaf(const NestedNode& node) const {
+    for (size_t leaf = node.first_leaf; leaf < node.first_leaf + node.leaf_count; leaf++) {
+        if (leaves_[leaf]) {
+            return leaf;
+        }
+    }
+    return std::nullopt;
 }
 
 void NestedColumnReader::ReadSelected(idx_t count, const uint32_t* selection, size_t selected,
@@ -100,15 +114,19 @@ void NestedColumnReader::SplitElements(const NestedNode& list, size_t leaf, cons
 }
 
 void NestedColumnReader::Assemble(const NestedNode& node, std::vector<Runs>& runs, Vector& target,
-                                  idx_t offset) {
-    const Runs& first = runs[node.first_leaf];
-    size_t count = first.begin.size();
-    const uint8_t* definition = entries_[node.first_leaf].definition.data();
+                                  idx_t offset, idx_t count) {
+    std::optional<size_t> read_leaf = FirstReadLeaf(node);
+    if (!read_leaf) {
+        target.SetNullRange(offset, count);
+        return;
+    }
+    const Runs& first = runs[*read_leaf];
+    const uint8_t* definition = entries_[*read_leaf].definition.data();
     switch (node.kind) {
     case NestedNode::Kind::Leaf: {
         // The leaf's entries hold its values, NULL where not defined to the end.
         rows_.assign(first.begin.begin(), first.begin.end());
-        target.Gather(*entries_[node.first_leaf].values, rows_.data(), count, offset);
+        target.Gather(*entries_[*read_leaf].values, rows_.data(), count, offset);
         return;
     }
     case NestedNode::Kind::Struct:
@@ -118,16 +136,19 @@ void NestedColumnReader::Assemble(const NestedNode& node, std::vector<Runs>& run
             }
         }
         for (size_t field = 0; field < node.children.size(); field++) {
-            Assemble(node.children[field], runs, target.struct_child(field), offset);
+            Assemble(node.children[field], runs, target.struct_child(field), offset, count);
         }
         return;
     case NestedNode::Kind::List: {
         std::vector<Runs> elements(runs.size());
         std::vector<uint32_t> lengths;
-        for (size_t leaf = node.first_leaf; leaf < node.first_leaf + node.leaf_count; leaf++) {
-            SplitElements(node, leaf, runs[leaf], elements[leaf], lengths, leaf != node.first_leaf);
+        for (size_t leaf = *read_leaf; leaf < node.first_leaf + node.leaf_count; leaf++) {
+            if (leaves_[leaf]) {
+                SplitElements(node, leaf, runs[leaf], elements[leaf], lengths, leaf != *read_leaf);
+            }
         }
-        idx_t start = target.ReserveElements(elements[node.first_leaf].begin.size());
+        idx_t element_count = elements[*read_leaf].begin.size();
+        idx_t start = target.ReserveElements(element_count);
         auto* entries = target.data<list_entry_t>() + offset;
         idx_t at = start;
         for (size_t k = 0; k < count; k++) {
@@ -138,7 +159,7 @@ void NestedColumnReader::Assemble(const NestedNode& node, std::vector<Runs>& run
             entries[k] = list_entry_t{at, lengths[k]};
             at += lengths[k];
         }
-        Assemble(node.children[0], elements, target.list_child(), start);
+        Assemble(node.children[0], elements, target.list_child(), start, element_count);
         return;
     }
     }

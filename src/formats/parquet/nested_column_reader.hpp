@@ -5,6 +5,7 @@
 #include "formats/parquet/parquet_schema.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,9 @@ namespace sluice::parquet {
 // assembles them into nested vectors, level by level.
 class NestedColumnReader {
 public:
-    // `leaves` read the column's leaf chunks, in the column's leaf order.
+    // `leaves` read the column's leaf chunks, in the column's leaf order; a null reader leaves
+    // its leaf out (the query reads no field it is in): fields without a read leaf come back
+    // NULL. At least one leaf must be read.
     NestedColumnReader(const ParquetColumn& column,
                        std::vector<std::unique_ptr<ColumnReader>> leaves, std::string context);
 
@@ -33,9 +36,12 @@ private:
         std::vector<uint32_t> end;
     };
 
-    // Writes the values of `node` that `runs` (indexed by leaf) delimit to rows `offset...` of
-    // `target`.
-    void Assemble(const NestedNode& node, std::vector<Runs>& runs, Vector& target, idx_t offset);
+    // Writes the `count` values of `node` that `runs` (indexed by leaf) delimit to rows
+    // `offset...` of `target`.
+    void Assemble(const NestedNode& node, std::vector<Runs>& runs, Vector& target, idx_t offset,
+                  idx_t count);
+    // The first leaf below `node` that is read; none when the query reads nothing below it.
+    std::optional<size_t> FirstReadLeaf(const NestedNode& node) const;
     // Cuts the lists `runs` delimits in leaf `leaf`'s entries into their elements' runs; the
     // lists' lengths go to `lengths`, or are checked against it when `check`.
     void SplitElements(const NestedNode& list, size_t leaf, const Runs& runs, Runs& elements,

@@ -34,8 +34,10 @@ constexpr uint64_t kIndexReadGap = 256 * 1024;
 PageSlicer::PageSlicer(const ParquetFileReader& reader, FileHandle& file, const IoContext& context,
                        const std::vector<size_t>& columns, const std::vector<TableFilter>& filters,
                        uint64_t max_job_bytes)
-    : reader_(reader), file_(file), context_(context), columns_(columns), filters_(filters),
+    : reader_(reader), file_(file), context_(context), columns_(columns),
       max_job_bytes_(max_job_bytes) {
+    std::copy_if(filters.begin(), filters.end(), std::back_inserter(filters_),
+                 [](const TableFilter& filter) { return filter.fields.empty(); });
 }
 
 bool PageSlicer::WantsPages(size_t group, bool for_bounds) const {

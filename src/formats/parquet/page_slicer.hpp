@@ -17,7 +17,8 @@ namespace sluice::parquet {
 // indexes it needs at planning time, one read per stretch of index bytes.
 class PageSlicer {
 public:
-    // `columns` are projected, `filters` on file column indices; `max_job_bytes` 0: never cut.
+    // `columns` are projected, `filters` on file column indices (those on struct fields are left
+    // out: nested columns have no page jobs); `max_job_bytes` 0: never cut.
     // Index reads go through `file` under `context`.
     PageSlicer(const ParquetFileReader& reader, FileHandle& file, const IoContext& context,
                const std::vector<size_t>& columns, const std::vector<TableFilter>& filters,
@@ -61,7 +62,7 @@ private:
     FileHandle& file_;
     IoContext context_;
     const std::vector<size_t>& columns_;
-    const std::vector<TableFilter>& filters_;
+    std::vector<TableFilter> filters_;
     const uint64_t max_job_bytes_;
     std::map<size_t, GroupPages> located_;
 };

@@ -136,14 +136,27 @@ ByteRange ParquetFileReader::ChunkRange(size_t row_group, const ParquetColumn& c
     return {uint64_t(start), end - uint64_t(start)};
 }
 
+LeafMask ParquetFileReader::MaskOf(const std::vector<size_t>& column_ids,
+                                   const std::vector<LeafMask>& leaf_masks, size_t i) const {
+    const ParquetColumn& column = columns_[column_ids[i]];
+    bool fits = i < leaf_masks.size() && column.nested &&
+                leaf_masks[i].size() == column.leaves.size() &&
+                std::find(leaf_masks[i].begin(), leaf_masks[i].end(), true) != leaf_masks[i].end();
+    return fits ? leaf_masks[i] : LeafMask{};
+}
+
 std::vector<ByteRange>
-ParquetFileReader::PlanRowGroup(size_t row_group, const std::vector<size_t>& column_ids) const {
+ParquetFileReader::PlanRowGroup(size_t row_group, const std::vector<size_t>& column_ids,
+                                const std::vector<LeafMask>& leaf_masks) const {
     std::vector<ByteRange> ranges;
-    for (size_t id : column_ids) {
-        const ParquetColumn& column = columns_[id];
+    for (size_t i = 0; i < column_ids.size(); i++) {
+        const ParquetColumn& column = columns_[column_ids[i]];
         if (column.nested) {
-            for (const ParquetColumn& leaf : column.leaves) {
-                ranges.push_back(ChunkRange(row_group, leaf));
+            LeafMask mask = MaskOf(column_ids, leaf_masks, i);
+            for (size_t leaf = 0; leaf < column.leaves.size(); leaf++) {
+                if (mask.empty() || mask[leaf]) {
+                    ranges.push_back(ChunkRange(row_group, column.leaves[leaf]));
+                }
             }
         } else {
             ranges.push_back(ChunkRange(row_group, column));
@@ -153,13 +166,20 @@ ParquetFileReader::PlanRowGroup(size_t row_group, const std::vector<size_t>& col
 }
 
 RowGroupSlice ParquetFileReader::WholeRowGroup(size_t row_group,
-                                               const std::vector<size_t>& column_ids) const {
+                                               const std::vector<size_t>& column_ids,
+                                               const std::vector<LeafMask>& leaf_masks) const {
     RowGroupSlice slice;
     slice.row_group = row_group;
     slice.rows = static_cast<uint64_t>(RowGroupRows(row_group));
-    slice.ranges = PlanRowGroup(row_group, column_ids);
-    for (size_t id : column_ids) {
-        slice.range_counts.push_back(columns_[id].nested ? columns_[id].leaves.size() : 1);
+    slice.ranges = PlanRowGroup(row_group, column_ids, leaf_masks);
+    for (size_t i = 0; i < column_ids.size(); i++) {
+        const ParquetColumn& column = columns_[column_ids[i]];
+        LeafMask mask = MaskOf(column_ids, leaf_masks, i);
+        size_t read = mask.empty()
+                          ? column.leaves.size()
+                          : static_cast<size_t>(std::count(mask.begin(), mask.end(), true));
+        slice.range_counts.push_back(column.nested ? read : 1);
+        slice.leaf_masks.push_back(std::move(mask));
     }
     slice.ranges_start.assign(column_ids.size(), 0);
     return slice;
@@ -317,9 +337,15 @@ RowGroupDecoder::RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file,
         };
         ColumnSource source;
         if (column.nested) {
+            const LeafMask* mask = i < slice.leaf_masks.size() && !slice.leaf_masks[i].empty()
+                                       ? &slice.leaf_masks[i]
+                                       : nullptr;
             std::vector<std::unique_ptr<ColumnReader>> leaves;
-            for (const ParquetColumn& leaf : column.leaves) {
-                leaves.push_back(leaf_reader(leaf, 1, context + ", field '" + leaf.name + "'"));
+            for (size_t k = 0; k < column.leaves.size(); k++) {
+                const ParquetColumn& leaf = column.leaves[k];
+                leaves.push_back(!mask || (*mask)[k]
+                                     ? leaf_reader(leaf, 1, context + ", field '" + leaf.name + "'")
+                                     : nullptr);
             }
             source.nested =
                 std::make_unique<NestedColumnReader>(column, std::move(leaves), std::move(context));
@@ -337,7 +363,7 @@ RowGroupDecoder::RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file,
             continue;
         }
         auto reader = static_cast<size_t>(found - column_ids.begin());
-        if (!readers_[reader].flat) {
+        if (!readers_[reader].flat || !filter.fields.empty()) {
             continue; // nested values are filtered above the scan
         }
         // Constants of another type than the column's are compared after a cast: that is left

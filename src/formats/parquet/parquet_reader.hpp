@@ -27,6 +27,8 @@ struct RowGroupSlice {
     std::vector<ByteRange> ranges;      // every column's ranges, in projection order
     std::vector<size_t> range_counts;   // how many of `ranges` each column has
     std::vector<uint64_t> ranges_start; // the group row each column's ranges start at
+    // Per column: of a nested one, the leaves whose chunks are in `ranges` (empty: all).
+    std::vector<LeafMask> leaf_masks;
 };
 
 // One Parquet file's metadata, and the plan of what to fetch for a row group. The reader does
@@ -50,11 +52,13 @@ public:
         return metadata_.row_groups[row_group].num_rows;
     }
 
-    // The byte range of each projected column chunk of `row_group`, in projection order.
-    std::vector<ByteRange> PlanRowGroup(size_t row_group,
-                                        const std::vector<size_t>& column_ids) const;
-    // All rows of `row_group`: each column's whole chunk.
-    RowGroupSlice WholeRowGroup(size_t row_group, const std::vector<size_t>& column_ids) const;
+    // The byte range of each projected column chunk of `row_group`, in projection order; of a
+    // nested column, the chunks of the leaves `leaf_masks` (per column, or empty) selects.
+    std::vector<ByteRange> PlanRowGroup(size_t row_group, const std::vector<size_t>& column_ids,
+                                        const std::vector<LeafMask>& leaf_masks = {}) const;
+    // All rows of `row_group`: each column's whole chunk (of a nested one, the selected leaves').
+    RowGroupSlice WholeRowGroup(size_t row_group, const std::vector<size_t>& column_ids,
+                                const std::vector<LeafMask>& leaf_masks = {}) const;
     // Rows [first_row, first_row + rows) of `row_group`, each projected column cut by its offset
     // index (`offset_indexes[i]` for column_ids[i], checked by DecodeOffsetIndex).
     RowGroupSlice SliceRowGroup(size_t row_group, const std::vector<size_t>& column_ids,
@@ -69,6 +73,9 @@ public:
     std::string Context(size_t row_group, const std::string& column) const;
 
 private:
+    // The mask of column_ids[i] in `leaf_masks`, if it selects leaves of that column.
+    LeafMask MaskOf(const std::vector<size_t>& column_ids, const std::vector<LeafMask>& leaf_masks,
+                    size_t i) const;
     // The validated byte range of a flat column's (or a leaf's) chunk.
     ByteRange ChunkRange(size_t row_group, const ParquetColumn& column) const;
     std::optional<ByteRange> IndexRange(std::optional<int64_t> offset,

@@ -86,13 +86,39 @@ double ParquetScanFile::DistinctEstimate(size_t column_index) const {
     return std::min(range, EstimatedRows());
 }
 
+const parquet::ParquetColumn* ParquetScanFile::FilteredChunk(const TableFilter& filter) const {
+    const parquet::ParquetColumn& column = reader_->columns()[filter.column];
+    if (filter.fields.empty()) {
+        return column.nested ? nullptr : &column;
+    }
+    if (!column.nested) {
+        return nullptr;
+    }
+    const parquet::NestedNode* node = column.nested.get();
+    for (idx_t field : filter.fields) {
+        if (node->kind != parquet::NestedNode::Kind::Struct || field >= node->children.size()) {
+            return nullptr;
+        }
+        node = &node->children[field];
+    }
+    if (node->kind != parquet::NestedNode::Kind::Leaf) {
+        return nullptr;
+    }
+    const parquet::ParquetColumn& leaf = column.leaves[node->first_leaf];
+    // Inside a list, a row has any number of values: chunk statistics do not bound the row's.
+    return leaf.max_repetition_level == 0 && leaf.unsupported.empty() ? &leaf : nullptr;
+}
+
 bool ParquetScanFile::RowGroupMayMatch(size_t row_group,
                                        const std::vector<TableFilter>& filters) const {
     const parquet::RowGroup& group = reader_->metadata().row_groups[row_group];
     for (const TableFilter& filter : filters) {
-        const parquet::ParquetColumn& column = reader_->columns()[filter.column];
-        ColumnStatistics statistics =
-            parquet::ReadColumnStatistics(column, group.columns[column.leaf_index], group.num_rows);
+        const parquet::ParquetColumn* column = FilteredChunk(filter);
+        if (!column) {
+            continue;
+        }
+        ColumnStatistics statistics = parquet::ReadColumnStatistics(
+            *column, group.columns[column->leaf_index], group.num_rows);
         if (!MayMatch(filter, statistics)) {
             return false;
         }
@@ -108,7 +134,11 @@ bool ParquetScanFile::BloomFiltersMayMatch(size_t row_group,
         if (filter.op != TableFilter::Op::Equal && filter.op != TableFilter::Op::In) {
             continue;
         }
-        const parquet::ParquetColumn& column = reader_->columns()[filter.column];
+        const parquet::ParquetColumn* chunk = FilteredChunk(filter);
+        if (!chunk) {
+            continue;
+        }
+        const parquet::ParquetColumn& column = *chunk;
         const auto& meta = group.columns[column.leaf_index].meta_data;
         if (!meta || !meta->bloom_filter_offset || !meta->bloom_filter_length) {
             continue;
@@ -224,7 +254,8 @@ FileJobs ParquetScanFile::PlanGroups(const std::vector<size_t>& candidates,
             planned.jobs_pruned += sliced->slices.empty() ? 1 : 0;
             slices = std::move(sliced->slices);
         } else {
-            slices.push_back(reader_->WholeRowGroup(g, projection_.columns));
+            slices.push_back(
+                reader_->WholeRowGroup(g, projection_.columns, projection_.leaf_masks));
         }
         for (parquet::RowGroupSlice& slice : slices) {
             ScanJobPlan job;

@@ -40,6 +40,9 @@ public:
     const parquet::ParquetFileReader& reader() const { return *reader_; }
 
 private:
+    // The chunk whose statistics and bloom filter bound what `filter` reads: a flat column's,
+    // or for a filter on a struct field, its leaf's (unless inside a list). Null: none.
+    const parquet::ParquetColumn* FilteredChunk(const TableFilter& filter) const;
     bool RowGroupMayMatch(size_t row_group, const std::vector<TableFilter>& filters) const;
     // Whether the bloom filters of `row_group` leave a value of every equality and IN filter
     // possible. Reads each filtered column's bloom filter (one small read each, on the thread
