@@ -441,14 +441,41 @@ BoundFunction BindMap(const LogicalType& key, const LogicalType& value) {
             std::move(body)};
 }
 
+std::string StructExtractName(const LogicalType& type, idx_t index) {
+    return "struct_extract('" + type.fields()[index].name + "')";
+}
+
+std::optional<idx_t> StructExtractField(const Expression& expression) {
+    if (expression.kind != ExpressionKind::Function || expression.children.size() != 1 ||
+        expression.children[0]->type.id() != LogicalTypeId::STRUCT) {
+        return std::nullopt;
+    }
+    const std::vector<StructField>& fields = expression.children[0]->type.fields();
+    for (idx_t i = 0; i < fields.size(); i++) {
+        if (expression.function_name == StructExtractName(expression.children[0]->type, i)) {
+            return i;
+        }
+    }
+    return std::nullopt;
+}
+
 BoundFunction BindStructExtract(const LogicalType& type, idx_t index) {
     ScalarFunctionBody body = [index](const Arguments& args, idx_t count, Vector& result) {
         const Vector& input = *args[0];
-        std::vector<idx_t> rows = Identity(count);
-        result.Gather(input.struct_child(index), rows.data(), count);
-        for (idx_t row = 0; row < count; row++) {
-            if (!input.RowIsValid(row)) {
-                result.SetNull(row);
+        const Vector& field = input.struct_child(index);
+        // A field of a flat type is shared, not copied: NULL structs only clear bits of the
+        // result's own validity. A nested field's NULLs would reach into the shared children.
+        if (!field.type().IsNested()) {
+            result.Reference(field);
+        } else {
+            std::vector<idx_t> rows = Identity(count);
+            result.Gather(field, rows.data(), count);
+        }
+        if (!input.validity().AllValid() || input.vector_type() == VectorType::CONSTANT) {
+            for (idx_t row = 0; row < count; row++) {
+                if (!input.RowIsValid(row)) {
+                    result.SetNull(row);
+                }
             }
         }
     };
