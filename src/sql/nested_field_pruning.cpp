@@ -115,17 +115,21 @@ private:
         }
     }
 
-    // Records the use of path `path` that `access` spells, and the list indexes along it, which
-    // are read as values.
-    void CollectPath(const Expression& access, const FieldPath& path, bool shape_only) {
-        FieldUse& use = UseOf(path);
-        (shape_only ? use.shape : use.whole) = true;
+    // Records the list indexes along the path `access` spells: they are read as values.
+    void CollectIndexes(const Expression& access) {
         for (const Expression* step = &access; step->kind == ExpressionKind::Function;
              step = step->children[0].get()) {
             for (size_t i = 1; i < step->children.size(); i++) {
                 Collect(*step->children[i]);
             }
         }
+    }
+
+    // Records the use of path `path` that `access` spells, and its list indexes.
+    void CollectPath(const Expression& access, const FieldPath& path, bool shape_only) {
+        FieldUse& use = UseOf(path);
+        (shape_only ? use.shape : use.whole) = true;
+        CollectIndexes(access);
     }
 
     // Records what `expression` reads: a path's leaves, only the shape of a list whose length
@@ -167,6 +171,7 @@ private:
             for (idx_t i = 0; i < op.expressions.size(); i++) {
                 if (std::optional<FieldPath> path = PathOf(*op.expressions[i])) {
                     paths_[{op.table_index, i}] = *path;
+                    CollectIndexes(*op.expressions[i]);
                 } else {
                     Collect(*op.expressions[i]);
                 }
@@ -180,6 +185,7 @@ private:
                     continue;
                 }
                 UseOf(*path).shape = true;
+                CollectIndexes(*op.expressions[i]);
                 path->steps.push_back(0);
                 paths_[{op.table_index, i}] = *path;
             }

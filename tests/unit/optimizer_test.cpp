@@ -143,6 +143,8 @@ TEST(Optimizer, NestedColumnsReadOnlyTheFieldsTheQueryUses) {
     reads("SELECT e.a FROM (SELECT unnest(l) AS e FROM t)", "l reading {[].a}");
     reads("SELECT count(*) FROM (SELECT unnest(l) FROM t)", "l reading {[].a}");
     reads("SELECT len(l) FROM t", "l reading {[].a}");
+    // A list index is read as a value, also where a subquery's column is the path.
+    reads("SELECT x.b FROM (SELECT l[s.b.c] AS x FROM t)", "s reading {.b.c}");
     // Whole values, values a lambda or a UNION reads, keep every leaf.
     reads("SELECT s.a, s FROM t", "columns [s]");
     reads("SELECT list_transform(l, e -> e.a) FROM t", "columns [l]");
