@@ -54,6 +54,12 @@ const uint8_t* ColumnReader::Decompressed(const uint8_t* data, size_t compressed
         owner = segments_[segment_].bytes.data;
         return data;
     }
+    if (uncompressed == 0) {
+        // Nothing to produce, and some writers store nothing to decompress: a version 2 page of
+        // NULLs only has zero bytes of values, which no codec's decoder accepts as a stream.
+        owner = segments_[segment_].bytes.data;
+        return data;
+    }
     // Reuse the last buffer when nothing points into it any more (only `scratch_` and, possibly,
     // `owner` itself hold it): fresh allocations of page-sized buffers cost page faults.
     long holders = scratch_.data.use_count() - (owner == scratch_.data ? 1 : 0);

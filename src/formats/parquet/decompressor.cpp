@@ -24,6 +24,8 @@ void CheckSize(Codec codec, size_t got, size_t expected) {
     }
 }
 
+// A gzip file may hold several members one after another (RFC 1952, 2.2), and writers that
+// flush a gzip stream per buffer produce such pages: each member is inflated in turn.
 void Gunzip(const uint8_t* input, size_t input_size, uint8_t* output, size_t output_size) {
     z_stream stream{};
     // 15 + 32: accept both gzip and zlib headers.
@@ -35,10 +37,14 @@ void Gunzip(const uint8_t* input, size_t input_size, uint8_t* output, size_t out
     stream.next_out = output;
     stream.avail_out = static_cast<uInt>(output_size);
     int status = inflate(&stream, Z_FINISH);
-    size_t produced = stream.total_out;
+    while (status == Z_STREAM_END && stream.avail_in > 0 && stream.avail_out > 0) {
+        status = inflateReset(&stream) == Z_OK ? inflate(&stream, Z_FINISH) : Z_STREAM_ERROR;
+    }
+    size_t produced = output_size - stream.avail_out;
+    std::string reason = stream.msg ? stream.msg : "truncated or corrupt data";
     inflateEnd(&stream);
     if (status != Z_STREAM_END) {
-        Fail(Codec::GZIP, stream.msg ? stream.msg : "truncated or corrupt data");
+        Fail(Codec::GZIP, reason);
     }
     CheckSize(Codec::GZIP, produced, output_size);
 }

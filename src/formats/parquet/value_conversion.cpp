@@ -173,11 +173,17 @@ void ConvertValues(const ParquetColumn& column, const PhysicalValues& source, co
     case Conversion::Int96Timestamp:
         for (size_t i = 0; i < count; i++) {
             const uint8_t* value = fixed_at(i);
-            int64_t nanos_of_day = LoadLittleEndian<int64_t>(value);
-            int64_t julian_day = LoadLittleEndian<int32_t>(value + 8);
-            constexpr int64_t kUnixEpochJulianDay = 2440588;
-            out.data<int64_t>()[rows[i]] = (julian_day - kUnixEpochJulianDay) * 86400000000LL +
-                                           FloorDivide(nanos_of_day, 1000);
+            // As DuckDB reads INT96: the Julian day unsigned, the time of day truncated to
+            // microseconds, and a day or time outside TIMESTAMP's range wrapping around in
+            // two's complement (computed unsigned, where wrapping is defined) rather than
+            // failing the file.
+            int64_t micros_of_day = LoadLittleEndian<int64_t>(value) / 1000;
+            uint64_t julian_day = LoadLittleEndian<uint32_t>(value + 8);
+            constexpr uint64_t kUnixEpochJulianDay = 2440588;
+            constexpr uint64_t kMicrosPerDay = 86400000000ULL;
+            out.data<int64_t>()[rows[i]] = static_cast<int64_t>(
+                (julian_day - kUnixEpochJulianDay) * kMicrosPerDay +
+                static_cast<uint64_t>(micros_of_day));
         }
         return;
     case Conversion::Float:
