@@ -181,9 +181,9 @@ void ConvertValues(const ParquetColumn& column, const PhysicalValues& source, co
             uint64_t julian_day = LoadLittleEndian<uint32_t>(value + 8);
             constexpr uint64_t kUnixEpochJulianDay = 2440588;
             constexpr uint64_t kMicrosPerDay = 86400000000ULL;
-            out.data<int64_t>()[rows[i]] = static_cast<int64_t>(
-                (julian_day - kUnixEpochJulianDay) * kMicrosPerDay +
-                static_cast<uint64_t>(micros_of_day));
+            out.data<int64_t>()[rows[i]] =
+                static_cast<int64_t>((julian_day - kUnixEpochJulianDay) * kMicrosPerDay +
+                                     static_cast<uint64_t>(micros_of_day));
         }
         return;
     case Conversion::Float:
