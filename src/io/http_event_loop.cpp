@@ -45,7 +45,8 @@ std::optional<uint64_t> RetryAfterSeconds(const HttpResponse& response) {
 
 } // namespace
 
-// A request on its way: its attempts share the easy handle (and so, usually, the connection).
+// A request on its way. Each attempt has its own easy handle; connections outlive them in the
+// multi handle's cache.
 struct HttpEventLoop::Transfer {
     HttpRequest request;
     HttpOptions options;
@@ -110,9 +111,15 @@ size_t HttpEventLoop::Transfer::OnBody(char* data, size_t size, size_t count, vo
 HttpEventLoop::HttpEventLoop(HttpStats& stats, InFlightControllers& controllers)
     : stats_(stats), controllers_(controllers) {
     multi_ = curl_multi_init();
-    if (!multi_) {
-        throw Exception(ErrorKind::IO, "could not create a libcurl multi handle");
+    share_ = curl_share_init();
+    if (!multi_ || !share_) {
+        curl_multi_cleanup(static_cast<CURLM*>(multi_));
+        curl_share_cleanup(static_cast<CURLSH*>(share_));
+        throw Exception(ErrorKind::IO, "could not create libcurl's multi and share handles");
     }
+    // Only this loop's thread uses the share, so it needs no locks.
+    curl_share_setopt(static_cast<CURLSH*>(share_), CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+    curl_share_setopt(static_cast<CURLSH*>(share_), CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
     thread_ = std::thread([this] { Run(); });
 }
 
@@ -123,10 +130,8 @@ HttpEventLoop::~HttpEventLoop() {
     }
     curl_multi_wakeup(static_cast<CURLM*>(multi_));
     thread_.join();
-    for (void* easy : idle_easy_) {
-        curl_easy_cleanup(static_cast<CURL*>(easy));
-    }
     curl_multi_cleanup(static_cast<CURLM*>(multi_));
+    curl_share_cleanup(static_cast<CURLSH*>(share_));
 }
 
 bool HttpEventLoop::OnEventThread() {
@@ -267,21 +272,18 @@ void HttpEventLoop::Run() {
 }
 
 void HttpEventLoop::StartAttempt(Transfer& transfer) {
+    // A fresh easy handle per attempt: libcurl 7.88 keeps a pointer to the last header of a
+    // handle's previous transfer and follows it when the next response opens with a folded
+    // header line (a use after free, fixed upstream in 8.1.0). Connections are not lost by
+    // this: they live in the multi handle's cache, and TLS sessions in the loop's share.
+    transfer.curl = curl_easy_init();
     if (!transfer.curl) {
-        if (!idle_easy_.empty()) {
-            transfer.curl = static_cast<CURL*>(idle_easy_.back());
-            idle_easy_.pop_back();
-            curl_easy_reset(transfer.curl);
-        } else {
-            transfer.curl = curl_easy_init();
-        }
-        if (!transfer.curl) {
-            Finish(transfer, std::make_exception_ptr(
-                                 Exception(ErrorKind::IO, "could not create a libcurl handle")));
-            return;
-        }
+        Finish(transfer, std::make_exception_ptr(
+                             Exception(ErrorKind::IO, "could not create a libcurl handle")));
+        return;
     }
     CURL* curl = transfer.curl;
+    curl_easy_setopt(curl, CURLOPT_SHARE, share_);
     const HttpRequest& request = transfer.request;
     const HttpOptions& options = transfer.options;
     transfer.response = HttpResponse();
@@ -421,6 +423,8 @@ void HttpEventLoop::OnAttemptDone(Transfer& transfer, int curl_code) {
     next_sweep_ = std::min(next_sweep_, transfer.retry_at);
     transfer.wait_ms *= options.retry_backoff;
     transfer.attempt++;
+    curl_easy_cleanup(curl);
+    transfer.curl = nullptr;
 }
 
 int HttpEventLoop::Sweep() {
@@ -478,7 +482,7 @@ void HttpEventLoop::Finish(Transfer& transfer, std::exception_ptr error) {
         if (transfer.state == Transfer::State::Running) {
             curl_multi_remove_handle(static_cast<CURLM*>(multi_), transfer.curl);
         }
-        idle_easy_.push_back(transfer.curl);
+        curl_easy_cleanup(transfer.curl);
     }
     LeaveWindow(transfer, false);
     if (transfer.headers) {

@@ -72,7 +72,7 @@ private:
     HttpStats& stats_;
     InFlightControllers& controllers_;
     void* multi_ = nullptr; // CURLM*
-    std::vector<void*> idle_easy_;
+    void* share_ = nullptr; // CURLSH*: TLS sessions and DNS answers of this loop's handles
     std::unordered_map<Transfer*, std::unique_ptr<Transfer>> transfers_;
     std::chrono::steady_clock::time_point next_sweep_{};
     uint32_t connections_per_host_ = 0; // this loop's share
