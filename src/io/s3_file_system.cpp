@@ -3,6 +3,7 @@
 #include "common/exception.hpp"
 #include "io/glob_pattern.hpp"
 #include "io/http_file_system.hpp"
+#include "io/s3_xml.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -63,73 +64,6 @@ std::string EndpointHost(std::string endpoint, bool& use_ssl) {
         endpoint.pop_back();
     }
     return endpoint;
-}
-
-std::string XmlUnescape(const std::string& text) {
-    std::string out;
-    for (size_t i = 0; i < text.size(); i++) {
-        if (text[i] != '&') {
-            out += text[i];
-            continue;
-        }
-        size_t end = text.find(';', i);
-        std::string entity = end == std::string::npos ? "" : text.substr(i + 1, end - i - 1);
-        if (entity == "amp")
-            out += '&';
-        else if (entity == "lt")
-            out += '<';
-        else if (entity == "gt")
-            out += '>';
-        else if (entity == "quot")
-            out += '"';
-        else if (entity == "apos")
-            out += '\'';
-        else if (!entity.empty() && entity[0] == '#') {
-            unsigned long code = entity[1] == 'x' ? std::stoul(entity.substr(2), nullptr, 16)
-                                                  : std::stoul(entity.substr(1));
-            if (code < 0x80) {
-                out += static_cast<char>(code);
-            } else if (code < 0x800) {
-                out += static_cast<char>(0xC0 | (code >> 6));
-                out += static_cast<char>(0x80 | (code & 0x3F));
-            } else {
-                out += static_cast<char>(0xE0 | (code >> 12));
-                out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-                out += static_cast<char>(0x80 | (code & 0x3F));
-            }
-        } else {
-            out += '&';
-            continue;
-        }
-        i = end;
-    }
-    return out;
-}
-
-// The text of each <tag>...</tag> in `xml`, in order.
-std::vector<std::string> XmlElements(const std::string& xml, const std::string& tag) {
-    std::vector<std::string> found;
-    std::string open = "<" + tag + ">", close = "</" + tag + ">";
-    size_t at = 0;
-    while ((at = xml.find(open, at)) != std::string::npos) {
-        size_t end = xml.find(close, at);
-        if (end == std::string::npos) {
-            break;
-        }
-        found.push_back(xml.substr(at + open.size(), end - at - open.size()));
-        at = end + close.size();
-    }
-    return found;
-}
-
-// "NoSuchKey: The specified key does not exist." from S3's error XML.
-std::string ExplainS3Error(const std::string& body) {
-    auto code = XmlElements(body, "Code");
-    auto message = XmlElements(body, "Message");
-    if (code.empty()) {
-        return "";
-    }
-    return XmlUnescape(code[0]) + (message.empty() ? "" : ": " + XmlUnescape(message[0]));
 }
 
 } // namespace
@@ -313,23 +247,28 @@ std::vector<FileInfo> S3FileSystem::Glob(const std::string& pattern) {
                             "listing " + base + " (prefix \"" + prefix + "\") failed: HTTP " +
                                 std::to_string(response.status) + (why.empty() ? "" : " " + why));
         }
-        for (const auto& contents : XmlElements(response.body, "Contents")) {
-            auto keys = XmlElements(contents, "Key");
-            auto sizes = XmlElements(contents, "Size");
-            if (keys.empty() || sizes.empty()) {
-                continue;
-            }
-            std::string key = XmlUnescape(keys[0]);
-            if (GlobMatches(location.key, key)) {
-                files.push_back({base + key, std::stoull(sizes[0])});
+        S3ListingPage listed;
+        try {
+            listed = ParseS3ListingPage(response.body);
+        } catch (const Exception& error) {
+            throw Exception(ErrorKind::IO, "listing " + base + " (prefix \"" + prefix +
+                                               "\"), page " + std::to_string(page + 1) + ": " +
+                                               error.RawMessage());
+        }
+        for (S3ListedObject& object : listed.objects) {
+            if (GlobMatches(location.key, object.key)) {
+                files.push_back({base + object.key, object.size});
             }
         }
-        auto truncated = XmlElements(response.body, "IsTruncated");
-        auto next = XmlElements(response.body, "NextContinuationToken");
-        if (truncated.empty() || truncated[0] != "true" || next.empty()) {
+        if (listed.continuation_token.empty()) {
             break;
         }
-        token = XmlUnescape(next[0]);
+        if (listed.continuation_token == token) {
+            throw Exception(ErrorKind::IO, "listing " + base + " (prefix \"" + prefix +
+                                               "\") repeats the continuation token of page " +
+                                               std::to_string(page) + ": it would never end");
+        }
+        token = std::move(listed.continuation_token);
     }
     return SortedMatches(std::move(files), pattern);
 }
