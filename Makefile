@@ -35,7 +35,7 @@ FUZZ_CSV_SEEDS ?= ../shared/corpus/csv
 fuzz: setup
 	@cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
 	  -DSLUICE_SANITIZER=fuzzer -DSLUICE_BUILD_FUZZERS=ON -DSLUICE_BUILD_TESTS=OFF -DSLUICE_BUILD_BENCH=OFF >/dev/null
-	@cmake --build build-fuzz -j $(JOBS) --target parquet_file_fuzzer parquet_page_fuzzer snappy_fuzzer csv_fuzzer
+	@cmake --build build-fuzz -j $(JOBS) --target fuzzers
 	@bash scripts/run_fuzzers.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_SEEDS) $(FUZZ_CSV_SEEDS)
 
 # Every test: the release build's suite (unit, sqllogictest, shell, DuckDB oracle, example),

@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Runs Sluice's libFuzzer targets for a while each; fails on the first crash, leak or timeout.
+# Seeds: the Parquet and CSV corpora when given, and for the other targets the inputs that
+# fuzz/make_seeds.mjs derives from the repository (handmade metadata, server answers, the
+# statements of the sqllogictest files).
 #
 #   scripts/run_fuzzers.sh BUILD_DIR SECONDS [PARQUET_SEED_DIR [CSV_SEED_DIR]]
 set -euo pipefail
@@ -22,22 +25,30 @@ if [ -n "$seeds" ] && [ -d "$seeds" ]; then
 else
   echo "fuzz: no seed corpus at '$seeds'; starting from empty inputs"
 fi
-for target in file page; do
-  echo "fuzz: parquet_${target}_fuzzer for ${seconds}s"
-  "$build/fuzz/parquet_${target}_fuzzer" "$work/$target" -max_total_time="$seconds" \
-    -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -close_fd_mask=3 2>&1 | tail -12
-  # libFuzzer exits non-zero on a finding; pipefail carries it out of the pipe.
-done
-# The snappy fuzzer starts from nothing: its round-trip mode makes valid blocks of any input.
-echo "fuzz: snappy_fuzzer for ${seconds}s"
-"$build/fuzz/snappy_fuzzer" "$work/snappy" -max_total_time="$seconds" -max_len=65536 \
-  -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -close_fd_mask=3 2>&1 | tail -12
 # The CSV fuzzer's first byte picks the job size; seeds are the corpus files behind one such byte.
 if [ -n "$csv_seeds" ] && [ -d "$csv_seeds" ]; then
   find "$csv_seeds" -name '*.csv' -size -16k | sort | while read -r file; do
     { printf '\x07'; cat "$file"; } > "$work/csv/$(basename "$file")"
   done
 fi
-echo "fuzz: csv_fuzzer for ${seconds}s"
-"$build/fuzz/csv_fuzzer" "$work/csv" -max_total_time="$seconds" -max_len=16384 \
-  -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -close_fd_mask=3 2>&1 | tail -12
+node "$(dirname "$0")/../fuzz/make_seeds.mjs" "$work/seeds"
+
+# fuzz TARGET CORPUS_DIR [libFuzzer options]: new inputs go to CORPUS_DIR.
+fuzz() {
+  local target=$1 corpus=$2
+  shift 2
+  mkdir -p "$corpus"
+  echo "fuzz: $target for ${seconds}s"
+  "$build/fuzz/$target" "$corpus" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+    -print_final_stats=1 -close_fd_mask=3 "$@" 2>&1 | tail -12
+  # libFuzzer exits non-zero on a finding; pipefail carries it out of the pipe.
+}
+fuzz parquet_file_fuzzer "$work/file"
+fuzz parquet_page_fuzzer "$work/page"
+fuzz thrift_fuzzer "$work/seeds/thrift" -max_len=65536
+# The snappy fuzzer starts from nothing: its round-trip mode makes valid blocks of any input.
+fuzz snappy_fuzzer "$work/snappy" -max_len=65536
+fuzz csv_fuzzer "$work/csv" -max_len=16384
+fuzz sql_fuzzer "$work/seeds/sql" -max_len=4096
+fuzz http_response_fuzzer "$work/seeds/http" -max_len=16384
+fuzz s3_listing_fuzzer "$work/seeds/s3_listing" -max_len=16384
