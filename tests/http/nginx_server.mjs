@@ -16,6 +16,16 @@
 //   /latency/     every GET waits 200 ms (5 s under /latency/long/) before its answer; GETs
 //                 in progress are counted, and their peak, and GETs the client abandoned:
 //                 GET /counters answers "active peak aborted", DELETE /counters resets them
+//   /storm/       a fault storm: each request draws its fate at random with the shares set by
+//                 POST /storm/config?p503=0.3&reset=0.05&truncate=0.02 (all 0 by default):
+//                 p503 (503 SlowDown, half of them with Retry-After: 1), p500, reset (the
+//                 connection closed before any answer), cut (closed a quarter into the body),
+//                 truncate (closed half way), stall (no answer for `stall_s` seconds),
+//                 and on top a latency tail (exponential, mean `latency_ms`) before every
+//                 answer. GET /storm/counters answers JSON: faults injected by kind
+//                 ("fault:p503") and by request ("faulted:URI RANGE"), and the times each
+//                 request was served whole ("served:URI RANGE": a 200 or 206 with no fault);
+//                 DELETE /storm/counters resets them.
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -66,6 +76,7 @@ http {
   uwsgi_temp_path ${work}/uwsgi;
   scgi_temp_path ${work}/scgi;
   lua_shared_dict faults 4m;
+  lua_shared_dict storm 16m;
   default_type application/octet-stream;
   keepalive_requests 100000;
   server {
@@ -113,6 +124,84 @@ http {
       log_by_lua_block {
         if ngx.ctx.counted then ngx.shared.faults:incr("active", -1, 0) end
       }`)}
+    location = /storm/config {
+      content_by_lua_block {
+        local storm = ngx.shared.storm
+        for name, value in pairs(ngx.req.get_uri_args()) do storm:set("cfg:" .. name, tonumber(value)) end
+        ngx.say("ok")
+      }
+    }
+    location = /storm/counters {
+      content_by_lua_block {
+        local storm = ngx.shared.storm
+        local out = {}
+        for _, key in ipairs(storm:get_keys(0)) do
+          if ngx.var.request_method == "DELETE" then
+            if string.sub(key, 1, 4) ~= "cfg:" then storm:delete(key) end
+          elseif string.sub(key, 1, 4) ~= "cfg:" then
+            out[#out + 1] = string.format("%q: %d", key, storm:get(key))
+          end
+        end
+        ngx.say("{" .. table.concat(out, ", ") .. "}")
+      }
+    }
+    ${location('/storm/', `sendfile off;
+      access_by_lua_block {
+        local storm = ngx.shared.storm
+        local function share(name) return storm:get("cfg:" .. name) or 0 end
+        local function count(name) storm:incr(name, 1, 0) end
+        local mean = share("latency_ms")
+        if mean > 0 then ngx.sleep(-mean / 1000 * math.log(1 - math.random())) end
+        local draw = math.random()
+        for _, fault in ipairs({"p503", "p500", "reset", "cut", "truncate", "stall"}) do
+          draw = draw - share(fault)
+          if draw < 0 then
+            ngx.ctx.fault = fault
+            count("fault:" .. fault)
+            count("faulted:" .. ngx.var.uri .. " " .. (ngx.var.http_range or ""))
+            if fault == "p503" then
+              if math.random() < 0.5 then ngx.header["Retry-After"] = "1" end
+              ngx.status = 503
+              ngx.header["Content-Type"] = "application/xml"
+              ngx.say("<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>")
+              return ngx.exit(503)
+            elseif fault == "p500" then
+              return ngx.exit(500)
+            elseif fault == "reset" then
+              return ngx.exit(444)
+            elseif fault == "stall" then
+              ngx.sleep(share("stall_s"))
+              ngx.ctx.fault = nil -- then answered normally
+            end
+            return
+          end
+        end
+      }
+      body_filter_by_lua_block {
+        -- cut and truncate: the connection dies a quarter or half way into the body, whose
+        -- length the Range header gives (the range filter runs after this one).
+        local fault = ngx.ctx.fault
+        if fault ~= "cut" and fault ~= "truncate" then return end
+        if ngx.ctx.left == nil then
+          local first, last = string.match(ngx.var.http_range or "", "bytes=(%d*)-(%d*)")
+          local length = tonumber(ngx.header["Content-Length"]) or 0
+          if first and first ~= "" and last ~= "" then length = tonumber(last) - tonumber(first) + 1
+          elseif first == "" and last ~= "" then length = tonumber(last) end
+          ngx.ctx.left = math.floor(length * (fault == "cut" and 0.25 or 0.5))
+        end
+        if ngx.ctx.left <= 0 then return ngx.ERROR end
+        local chunk = ngx.arg[1]
+        if #chunk > ngx.ctx.left then ngx.arg[1] = string.sub(chunk, 1, ngx.ctx.left) end
+        ngx.ctx.left = ngx.ctx.left - #ngx.arg[1]
+        if ngx.ctx.left <= 0 then ngx.arg[2] = false end
+      }
+      log_by_lua_block {
+        local status = ngx.status
+        if ngx.ctx.fault == nil and ngx.var.request_method == "GET" and (status == 200 or status == 206) then
+          ngx.shared.storm:incr("served:" .. ngx.var.uri .. " " .. (ngx.var.http_range or ""), 1, 0)
+        end
+      }
+      keepalive_timeout 60s;`)}
     location = /counters {
       content_by_lua_block {
         local counters = ngx.shared.faults
