@@ -25,7 +25,10 @@ bool MatchPath(const std::vector<std::string>& pattern, size_t p,
         }
         return false;
     }
-    return i < path.size() && fnmatch(pattern[p].c_str(), path[i].c_str(), FNM_PERIOD) == 0 &&
+    // fnmatch sees C strings: a component with a NUL byte (possible in a listed key) would
+    // match as its prefix before the NUL.
+    return i < path.size() && path[i].find('\0') == std::string::npos &&
+           fnmatch(pattern[p].c_str(), path[i].c_str(), FNM_PERIOD) == 0 &&
            MatchPath(pattern, p + 1, path, i + 1);
 }
 

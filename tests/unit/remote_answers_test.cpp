@@ -3,6 +3,7 @@
 // free inside libcurl 7.88 when easy handles were reused), and S3 listing pages with missing,
 // malformed or endless parts (once skipped silently or thrown as std::invalid_argument).
 #include "common/exception.hpp"
+#include "io/glob_pattern.hpp"
 #include "io/http_client.hpp"
 #include "io/s3_xml.hpp"
 #include "scripted_http_server.hpp"
@@ -71,6 +72,14 @@ TEST(S3Xml, ListingPagesAreReadStrictly) {
     fails(Page("<Contents><Key>k&#xD800;</Key><Size>1</Size></Contents>"), "malformed entity");
     fails(Page("<Contents><Key>k&nbsp;</Key><Size>1</Size></Contents>"), "malformed entity");
     fails(Page("", "<IsTruncated>true</IsTruncated>"), "no NextContinuationToken");
+    // A key with a NUL byte is listed, but no glob matches it (fnmatch would see "data").
+    EXPECT_EQ(ParseS3ListingPage(Page(std::string("<Contents><Key>data\0x/a.parquet</Key>"
+                                                  "<Size>1</Size></Contents>",
+                                                  62)))
+                  .objects.size(),
+              1u);
+    EXPECT_FALSE(GlobMatches("data/*.parquet", std::string("data\0x/a.parquet", 16)));
+    EXPECT_TRUE(GlobMatches("data/*.parquet", "data/a.parquet"));
     fails("<Error><Code>AccessDenied</Code></Error>", "not a ListBucketResult");
 
     EXPECT_EQ(ExplainS3Error("<Error><Code>NoSuchKey</Code><Message>no &quot;k&quot; &#;"
