@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <netinet/in.h>
+#include <optional>
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -135,33 +136,6 @@ private:
     pid_t pid_ = 0;
 };
 
-// Counts completions and waits for all of them.
-class Completions {
-public:
-    void Done(std::exception_ptr error) {
-        std::lock_guard<std::mutex> guard(mutex_);
-        if (error) {
-            errors_.push_back(std::move(error)); // no reference left on the event thread
-        }
-        done_++;
-        changed_.notify_all();
-    }
-    void WaitFor(size_t count) {
-        std::unique_lock<std::mutex> lock(mutex_);
-        changed_.wait(lock, [&] { return done_ >= count; });
-    }
-    std::vector<std::exception_ptr> errors() {
-        std::lock_guard<std::mutex> guard(mutex_);
-        return errors_;
-    }
-
-private:
-    std::mutex mutex_;
-    std::condition_variable changed_;
-    size_t done_ = 0;
-    std::vector<std::exception_ptr> errors_;
-};
-
 ErrorKind KindOf(const std::exception_ptr& error) {
     try {
         std::rethrow_exception(error);
@@ -171,6 +145,39 @@ ErrorKind KindOf(const std::exception_ptr& error) {
         return ErrorKind::Internal;
     }
 }
+
+// Counts completions and waits for all of them. Errors are kept as their kinds, read on the
+// completing thread: the exception object is not shared with the waiting thread, whose
+// reference counting happens in the C++ runtime, where ThreadSanitizer cannot see it.
+class Completions {
+public:
+    void Done(std::exception_ptr error) {
+        std::optional<ErrorKind> kind;
+        if (error) {
+            kind = KindOf(error);
+        }
+        std::lock_guard<std::mutex> guard(mutex_);
+        if (kind) {
+            errors_.push_back(*kind);
+        }
+        done_++;
+        changed_.notify_all();
+    }
+    void WaitFor(size_t count) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        changed_.wait(lock, [&] { return done_ >= count; });
+    }
+    std::vector<ErrorKind> errors() {
+        std::lock_guard<std::mutex> guard(mutex_);
+        return errors_;
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    size_t done_ = 0;
+    std::vector<ErrorKind> errors_;
+};
 
 TEST(HttpEventLoop, HundredsOfRangeReadsOnOneEventThread) {
     Nginx nginx;
@@ -237,7 +244,7 @@ TEST(HttpEventLoop, CancelAbortsTransfersWaitingOnTheServer) {
     auto errors = completions.errors();
     ASSERT_EQ(errors.size(), buffers.size());
     for (const auto& error : errors) {
-        EXPECT_EQ(KindOf(error), ErrorKind::Interrupted);
+        EXPECT_EQ(error, ErrorKind::Interrupted);
     }
 }
 
@@ -259,7 +266,7 @@ TEST(HttpEventLoop, AClosedClientEndsItsTransfersInFlight) {
     auto errors = completions.errors();
     ASSERT_EQ(errors.size(), 20u);
     for (const auto& error : errors) {
-        EXPECT_EQ(KindOf(error), ErrorKind::Interrupted);
+        EXPECT_EQ(error, ErrorKind::Interrupted);
     }
 }
 
