@@ -149,12 +149,47 @@ void ExpressionExecutor::Execute(const Expression& expression, const DataChunk& 
     throw Exception(ErrorKind::Internal, "unknown expression kind");
 }
 
-Value ExpressionExecutor::EvaluateConstant(const Expression& expression) {
+namespace {
+
+Vector EvaluateOneRow(const Expression& expression) {
     DataChunk one_row;
     one_row.SetSize(1);
     Vector result(expression.type, 1);
     ExpressionExecutor executor;
     executor.Execute(expression, one_row, result);
+    return result;
+}
+
+// Elements of every list below `vector`, counting the child vectors' used rows.
+idx_t NestedElementCount(const Vector& vector) {
+    switch (vector.type().id()) {
+    case LogicalTypeId::LIST:
+    case LogicalTypeId::MAP:
+        return vector.list_size() + NestedElementCount(vector.list_child());
+    case LogicalTypeId::STRUCT: {
+        idx_t count = 0;
+        for (idx_t field = 0; field < vector.type().fields().size(); field++) {
+            count += NestedElementCount(vector.struct_child(field));
+        }
+        return count;
+    }
+    default:
+        return 0;
+    }
+}
+
+} // namespace
+
+Value ExpressionExecutor::EvaluateConstant(const Expression& expression) {
+    return EvaluateOneRow(expression).GetValue(0);
+}
+
+std::optional<Value> ExpressionExecutor::EvaluateSmallConstant(const Expression& expression,
+                                                               idx_t max_elements) {
+    Vector result = EvaluateOneRow(expression);
+    if (NestedElementCount(result) > max_elements) {
+        return std::nullopt;
+    }
     return result.GetValue(0);
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <optional>
+
 #include "common/data_chunk.hpp"
 #include "execution/expression.hpp"
 
@@ -13,6 +15,11 @@ public:
     void Execute(const Expression& expression, const DataChunk& input, Vector& result);
     // Evaluates a row-independent expression to a single value.
     static Value EvaluateConstant(const Expression& expression);
+    // As EvaluateConstant, but gives up (nullopt) when the value holds more than `max_elements`
+    // list elements at any depth: a Value spends a whole object per element, so a constant of
+    // millions of elements belongs in a vector, evaluated when the query runs.
+    static std::optional<Value> EvaluateSmallConstant(const Expression& expression,
+                                                      idx_t max_elements);
     // Fills `selection` with the rows of `input` where the BOOLEAN `predicate` is true.
     idx_t Select(const Expression& predicate, const DataChunk& input, idx_t* selection);
 };

@@ -80,9 +80,15 @@ ExpressionPtr Binder::Fold(ExpressionPtr expression) {
     if (expression->kind == ExpressionKind::Constant || !expression->IsFoldable()) {
         return expression;
     }
+    // Lists of more elements than this stay expressions (see EvaluateSmallConstant).
+    constexpr idx_t kMaxFoldedElements = 4096;
     LogicalType type = expression->type;
-    Value value = ExpressionExecutor::EvaluateConstant(*expression);
-    auto folded = MakeConstant(value);
+    std::optional<Value> value =
+        ExpressionExecutor::EvaluateSmallConstant(*expression, kMaxFoldedElements);
+    if (!value) {
+        return expression;
+    }
+    auto folded = MakeConstant(*value);
     folded->type = type;
     return folded;
 }

@@ -164,3 +164,14 @@ TEST(Optimizer, FiltersOnStructFieldsReachTheScan) {
     plan = Explain(connection, "SELECT s.a FROM t WHERE l[1] > 2");
     EXPECT_EQ(plan.find("filters"), std::string::npos) << plan;
 }
+
+TEST(Optimizer, ListConstantsOfThousandsOfElementsAreNotFoldedIntoValues) {
+    // A folded constant is a Value, one object per element: range(20000000) folded would take
+    // gigabytes where its vector takes 160 MB. Small lists still fold.
+    Database database;
+    Connection connection(database);
+    std::string plan = Explain(connection, "SELECT range(5000) AS big, range(3) AS small");
+    EXPECT_NE(plan.find("range(CAST(5000"), std::string::npos) << plan;
+    EXPECT_EQ(plan.find("range(CAST(3"), std::string::npos) << plan;
+    EXPECT_NE(plan.find("[0, 1, 2]"), std::string::npos) << plan;
+}
