@@ -10,6 +10,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -24,8 +25,18 @@ double Seconds(Clock::duration duration) {
     return std::chrono::duration<double>(duration).count();
 }
 
+// The benchmark's tasks do not throw; if one did, the figures would be wrong: stop.
+class BenchTask : public Task {
+public:
+    using Task::Task;
+    void OnException(std::exception_ptr) override {
+        std::fprintf(stderr, "a benchmark task threw\n");
+        std::abort();
+    }
+};
+
 // Counts down a shared latch; the last task signals the waiting main thread.
-class CountTask : public Task {
+class CountTask : public BenchTask {
 public:
     CountTask(std::atomic<int64_t>& remaining, std::mutex& mutex, std::condition_variable& done)
         : remaining_(remaining), mutex_(mutex), done_(done) {}
@@ -58,7 +69,7 @@ double TaskThroughput(TaskScheduler& scheduler, int64_t tasks) {
 
 // Parks on its first run; an ASYNC task wakes it and stamps the time; the resumed run measures
 // how long the wake took to turn into execution on a REGULAR thread.
-class WakeProbe : public Task {
+class WakeProbe : public BenchTask {
 public:
     WakeProbe(TaskScheduler& scheduler, std::vector<double>& latencies, std::mutex& mutex,
               std::condition_variable& done, bool& finished)
@@ -78,10 +89,10 @@ private:
     bool parked_ = false;
 };
 
-class WakerTask : public Task {
+class WakerTask : public BenchTask {
 public:
     WakerTask(std::shared_ptr<WakeProbe> probe, Waker waker)
-        : Task(TaskPool::Async), probe_(std::move(probe)), waker_(std::move(waker)) {}
+        : BenchTask(TaskPool::Async), probe_(std::move(probe)), waker_(std::move(waker)) {}
     TaskResult Execute() override {
         // Give the probe time to park, so we measure a real wake-up, not an early one.
         std::this_thread::sleep_for(std::chrono::microseconds(200));

@@ -25,38 +25,38 @@ public:
 
     TaskResult Execute() override {
         static constexpr int kChunksPerSlice = 16;
-        try {
-            TaskContext context(*this);
-            for (int i = 0; i < kChunksPerSlice; i++) {
-                if (executor_.IsCancelled() || state_.finished_early.load()) {
-                    return Finish();
-                }
-                source_chunk_.Reset();
-                auto started = Now();
-                SourceResult result =
-                    state_.pipeline->source->GetData(source_chunk_, source_local_.get(), context);
-                Record(0, source_chunk_.size(), started);
-                if (result == SourceResult::Blocked) {
-                    return TaskResult::Blocked;
-                }
-                batch_index_ = state_.pipeline->source->BatchIndex(source_local_.get());
-                if (source_chunk_.size() > 0 && !Push(source_chunk_, 0)) {
-                    state_.finished_early.store(true);
-                    state_.pipeline->source->Cancel();
-                    return Finish();
-                }
-                if (result == SourceResult::Finished) {
-                    return Finish();
-                }
+        TaskContext context(*this);
+        for (int i = 0; i < kChunksPerSlice; i++) {
+            if (executor_.IsCancelled() || state_.finished_early.load()) {
+                return Finish();
             }
-            executor_.Widen(state_);
-            return TaskResult::Yield;
-        } catch (...) {
-            executor_.PushError(std::current_exception());
-            ReleaseLocals();
-            executor_.OnTaskDone(state_);
-            return TaskResult::Done;
+            source_chunk_.Reset();
+            auto started = Now();
+            SourceResult result =
+                state_.pipeline->source->GetData(source_chunk_, source_local_.get(), context);
+            Record(0, source_chunk_.size(), started);
+            if (result == SourceResult::Blocked) {
+                return TaskResult::Blocked;
+            }
+            batch_index_ = state_.pipeline->source->BatchIndex(source_local_.get());
+            if (source_chunk_.size() > 0 && !Push(source_chunk_, 0)) {
+                state_.finished_early.store(true);
+                state_.pipeline->source->Cancel();
+                return Finish();
+            }
+            if (result == SourceResult::Finished) {
+                return Finish();
+            }
         }
+        executor_.Widen(state_);
+        return TaskResult::Yield;
+    }
+
+    // The query fails with the error; this task's share of the pipeline ends here.
+    void OnException(std::exception_ptr error) override {
+        executor_.PushError(std::move(error));
+        ReleaseLocals();
+        executor_.OnTaskDone(state_);
     }
 
 private:

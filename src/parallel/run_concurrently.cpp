@@ -21,19 +21,23 @@ public:
         : Task(pool), batch_(std::move(batch)), work_(work), item_(item) {}
 
     TaskResult Execute() override {
-        std::exception_ptr error;
         bool skip;
         {
             std::lock_guard<std::mutex> guard(batch_->mutex);
             skip = batch_->error != nullptr;
         }
         if (!skip) {
-            try {
-                work_(item_);
-            } catch (...) {
-                error = std::current_exception();
-            }
+            work_(item_);
         }
+        Finish(nullptr);
+        return TaskResult::Done;
+    }
+
+    // The batch fails with the first item's error.
+    void OnException(std::exception_ptr error) override { Finish(std::move(error)); }
+
+private:
+    void Finish(std::exception_ptr error) {
         std::lock_guard<std::mutex> guard(batch_->mutex);
         if (error && !batch_->error) {
             batch_->error = error;
@@ -41,10 +45,8 @@ public:
         if (--batch_->remaining == 0) {
             batch_->done.notify_all();
         }
-        return TaskResult::Done;
     }
 
-private:
     std::shared_ptr<Batch> batch_;
     const std::function<void(size_t)>& work_; // outlives the tasks: the caller waits for them
     size_t item_;

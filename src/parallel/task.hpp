@@ -29,8 +29,9 @@ public:
     virtual ~Task() = default;
 
     virtual TaskResult Execute() = 0;
-    // Called when Execute throws; the task is then dropped.
-    virtual void OnException(std::exception_ptr error);
+    // Called when Execute throws; the task is then dropped. Every task says where its error goes
+    // (the query, a batch, a scan), so that no error is ever printed and forgotten.
+    virtual void OnException(std::exception_ptr error) = 0;
 
     TaskPool pool() const { return pool_; }
     // A waker that re-queues this task on the REGULAR pool. Only valid while scheduled.

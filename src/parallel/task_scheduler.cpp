@@ -3,7 +3,6 @@
 #include "common/exception.hpp"
 
 #include <algorithm>
-#include <iostream>
 
 namespace sluice {
 
@@ -12,14 +11,6 @@ thread_local bool tls_is_worker = false;
 thread_local TaskPool tls_pool = TaskPool::Regular;
 thread_local uint32_t tls_index = 0;
 } // namespace
-
-void Task::OnException(std::exception_ptr error) {
-    try {
-        std::rethrow_exception(error);
-    } catch (const std::exception& e) {
-        std::cerr << "unhandled exception in task: " << e.what() << "\n";
-    }
-}
 
 Waker Task::MakeWaker() {
     return Waker(shared_from_this());

@@ -69,8 +69,9 @@ bool JobFetcher::StartAsync(const std::shared_ptr<ScanJob>& job, const std::shar
 
 void JobFetcher::ScheduleBlocking(const std::shared_ptr<ScanJob>& job, std::shared_ptr<void> owner,
                                   std::function<void(std::exception_ptr)> fail, size_t request) {
-    services_.scheduler->Schedule(
-        std::make_shared<FunctionTask>(TaskPool::Async, [this, owner, fail, job, request] {
+    services_.scheduler->Schedule(std::make_shared<FunctionTask>(
+        TaskPool::Async,
+        [this, owner, fail, job, request] {
             std::exception_ptr error;
             {
                 BackgroundGate::Entry scan_entry = scan_gate_.Enter();
@@ -85,7 +86,8 @@ void JobFetcher::ScheduleBlocking(const std::shared_ptr<ScanJob>& job, std::shar
                 }
             }
             EndFetch(*job, fail, error);
-        }));
+        },
+        fail));
 }
 
 void JobFetcher::EndFetch(ScanJob& job, const std::function<void(std::exception_ptr)>& fail,

@@ -349,7 +349,8 @@ private:
         slot.planning_more = true;
         auto self = shared_from_this();
         services.scheduler->Schedule(std::make_shared<FunctionTask>(
-            TaskPool::Async, [self, file, scan_file = slot.plan.file] {
+            TaskPool::Async,
+            [self, file, scan_file = slot.plan.file] {
                 BackgroundGate::Entry entry = self->background_.Enter();
                 if (!entry) {
                     return;
@@ -373,7 +374,8 @@ private:
                     self->StartFetches(created);
                     self->WakeWaiters();
                 }
-            }));
+            },
+            [self](std::exception_ptr error) { self->Fail(std::move(error)); }));
     }
 
     // Schedules the planning (footer reads) of the next few files on the ASYNC pool, so that a
@@ -386,25 +388,28 @@ private:
             }
             files_[f].status = FileStatus::Planning;
             auto self = shared_from_this();
-            services.scheduler->Schedule(std::make_shared<FunctionTask>(TaskPool::Async, [self, f] {
-                BackgroundGate::Entry entry = self->background_.Enter();
-                if (!entry) {
-                    return;
-                }
-                auto [planned, error] = self->ReadPlan(f);
-                bool failed = false;
-                {
-                    std::lock_guard<std::mutex> guard(self->mutex_);
-                    self->StorePlan(f, std::move(planned), error);
-                    self->PlanRemainingAhead(f);
-                    failed = self->error_ != nullptr;
-                }
-                if (failed) {
-                    self->Cancel(); // stops the other fetches and wakes every waiting task
-                } else {
-                    self->WakeWaiters();
-                }
-            }));
+            services.scheduler->Schedule(std::make_shared<FunctionTask>(
+                TaskPool::Async,
+                [self, f] {
+                    BackgroundGate::Entry entry = self->background_.Enter();
+                    if (!entry) {
+                        return;
+                    }
+                    auto [planned, error] = self->ReadPlan(f);
+                    bool failed = false;
+                    {
+                        std::lock_guard<std::mutex> guard(self->mutex_);
+                        self->StorePlan(f, std::move(planned), error);
+                        self->PlanRemainingAhead(f);
+                        failed = self->error_ != nullptr;
+                    }
+                    if (failed) {
+                        self->Cancel(); // stops the other fetches and wakes every waiting task
+                    } else {
+                        self->WakeWaiters();
+                    }
+                },
+                [self](std::exception_ptr error) { self->Fail(std::move(error)); }));
         }
     }
 

@@ -106,6 +106,7 @@ private:
             waker_.Wake();
             return TaskResult::Done;
         }
+        void OnException(std::exception_ptr) override { ADD_FAILURE() << "cannot throw"; }
 
     private:
         Local& state_;

@@ -515,6 +515,7 @@ public:
         body_();
         return TaskResult::Done;
     }
+    void OnException(std::exception_ptr) override { ADD_FAILURE() << "the task's body threw"; }
 
 private:
     std::function<void()> body_;

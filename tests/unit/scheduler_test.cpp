@@ -45,6 +45,7 @@ public:
                           TaskPool pool = TaskPool::Regular)
         : Task(pool), body_(std::move(body)) {}
     TaskResult Execute() override { return body_(*this); }
+    void OnException(std::exception_ptr) override { ADD_FAILURE() << "the task's body threw"; }
     int runs = 0;
 
 private:
