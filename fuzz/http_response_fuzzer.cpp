@@ -5,6 +5,7 @@
 // Content-Range, bodies cut short or too long: the outcome must be the bytes or a
 // sluice::Exception; anything else is a bug.
 #include "common/exception.hpp"
+#include "expected_errors.hpp"
 #include "io/http_client.hpp"
 #include "io/http_file_system.hpp"
 #include "scripted_http_server.hpp"
@@ -55,7 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         uint64_t length = std::min<uint64_t>(file_size - offset, 1 + data[1] * 16);
         std::vector<char> buffer(length);
         file->Read(buffer.data(), length, offset, {});
-    } catch (const Exception&) {
+    } catch (const Exception& error) {
+        fuzz::ExpectUserError(error);
         // a clear error is the expected outcome for most answers
     }
     return 0;

@@ -4,7 +4,9 @@
 // NOT NULL); where every chunk of a group has a valid offset index, also the slice of its middle
 // rows (a page-level job), and the column indexes as page statistics. Anything but a
 // sluice::Exception is a bug.
+#include "expected_errors.hpp"
 #include "formats/parquet/bloom_filter.hpp"
+#include "formats/parquet/corrupt_data.hpp"
 #include "formats/parquet/page_index.hpp"
 #include "formats/parquet/parquet_reader.hpp"
 #include "formats/parquet/parquet_statistics.hpp"
@@ -35,7 +37,7 @@ void DecodeMiddleSlice(MemoryFileHandle& file, std::shared_ptr<const ParquetFile
         try {
             offsets.push_back(DecodeOffsetIndex(bytes.data(), bytes.size(), chunk.offset,
                                                 chunk.offset + chunk.length, rows));
-        } catch (const std::runtime_error&) {
+        } catch (const CorruptData&) {
             return; // the scan reports a corrupt index as an error
         }
         if (std::optional<ByteRange> bounds = reader->ColumnIndexRange(group, id)) {
@@ -50,7 +52,7 @@ void DecodeMiddleSlice(MemoryFileHandle& file, std::shared_ptr<const ParquetFile
                 for (size_t p = 0; p < pages; p++) {
                     PageStatistics(reader->columns()[id], index, p, 1);
                 }
-            } catch (const std::runtime_error&) {
+            } catch (const CorruptData&) {
             }
         }
     }
@@ -110,7 +112,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                     if (auto bloom = BloomFilter::Parse(data + offset, length)) {
                         bloom->MayContainHash(offset * 0x9e3779b97f4a7c15ULL);
                     }
-                } catch (const std::runtime_error&) {
+                } catch (const CorruptData&) {
                     // corrupt bloom filters are reported as errors by the scan
                 }
             }
@@ -129,7 +131,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             }
             try {
                 DecodeMiddleSlice(file, reader, group, column_ids, types);
-            } catch (const Exception&) {
+            } catch (const Exception& error) {
+                fuzz::ExpectUserError(error);
                 // as below: a clear error; the whole group is still decoded
             }
             RowGroupDecoder decoder(reader, group, column_ids, std::move(buffers), filters);
@@ -141,7 +144,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 }
             }
         }
-    } catch (const Exception&) {
+    } catch (const Exception& error) {
+        fuzz::ExpectUserError(error);
         // A clear error is the expected outcome for most inputs.
     }
     return 0;

@@ -1,6 +1,7 @@
 // libFuzzer target: arbitrary bytes as one column chunk (page headers and pages). The first two
 // bytes choose the column: physical type and annotation, nullability and codec.
 #include "common/exception.hpp"
+#include "expected_errors.hpp"
 #include "formats/parquet/column_reader.hpp"
 
 using namespace sluice;
@@ -60,7 +61,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             out.Reset();
             reader.Read(kVectorSize, out);
         }
-    } catch (const Exception&) {
+    } catch (const Exception& error) {
+        fuzz::ExpectUserError(error);
     }
     return 0;
 }

@@ -4,6 +4,7 @@
 // from) to the S3 file system expanding a glob, which follows continuation tokens from page to
 // page. The outcome must be a list of matching keys or a sluice::Exception.
 #include "common/exception.hpp"
+#include "expected_errors.hpp"
 #include "io/http_client.hpp"
 #include "io/s3_file_system.hpp"
 #include "scripted_http_server.hpp"
@@ -66,7 +67,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 abort(); // a listing may only yield keys under the pattern's prefix
             }
         }
-    } catch (const Exception&) {
+    } catch (const Exception& error) {
+        fuzz::ExpectUserError(error);
         // a clear error is the expected outcome for most answers
     }
     return 0;

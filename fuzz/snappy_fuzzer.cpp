@@ -2,6 +2,7 @@
 // mode: even, the rest is a compressed block that both decoders must accept or refuse alike,
 // with the same bytes when they accept; odd, the rest is data that libsnappy compresses and the
 // decoder must give back unchanged.
+#include "formats/parquet/corrupt_data.hpp"
 #include "formats/parquet/snappy_decoder.hpp"
 
 #include <cstdlib>
@@ -44,7 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
         sluice::parquet::SnappyDecode(reinterpret_cast<const uint8_t*>(block.data()), block.size(),
                                       output, length);
-    } catch (const std::runtime_error&) {
+    } catch (const sluice::parquet::CorruptData&) {
         accepts = false;
     }
     if (accepts != library_accepts ||

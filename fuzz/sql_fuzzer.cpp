@@ -6,6 +6,7 @@
 // sluice::Exception of a kind a user may see: an uncaught exception of another type, or an
 // Internal error, is a bug.
 #include "common/exception.hpp"
+#include "expected_errors.hpp"
 #include "main/connection.hpp"
 #include "main/database.hpp"
 #include "memory_file.hpp"
@@ -76,13 +77,6 @@ Engine& Shared() {
     return *engine;
 }
 
-void Check(const Exception& error) {
-    if (error.Kind() == ErrorKind::Internal) {
-        fprintf(stderr, "internal error: %s\n", error.what());
-        abort();
-    }
-}
-
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -92,7 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
         statements = Parser(sql).ParseStatements();
     } catch (const Exception& error) {
-        Check(error);
+        fuzz::ExpectUserError(error);
         return 0;
     }
     for (const Statement& statement : statements) {
@@ -103,7 +97,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 engine.connection.Query(statement.text);
             }
         } catch (const Exception& error) {
-            Check(error);
+            fuzz::ExpectUserError(error);
         }
     }
     return 0;

@@ -4,6 +4,7 @@
 // with a reason on malformed input (the scan adds the file and offset): anything else, or a
 // decoded page header longer than its input, is a bug.
 #include "formats/parquet/bloom_filter.hpp"
+#include "formats/parquet/corrupt_data.hpp"
 #include "formats/parquet/page_index.hpp"
 #include "formats/parquet/parquet_metadata.hpp"
 #include "formats/parquet/thrift_compact_reader.hpp"
@@ -75,7 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     try {
         Decode(data[0], data + 1, size - 1);
-    } catch (const std::runtime_error&) {
+    } catch (const CorruptData&) {
         // the documented outcome for malformed metadata
     }
     return 0;

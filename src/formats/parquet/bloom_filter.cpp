@@ -1,5 +1,6 @@
 #include "formats/parquet/bloom_filter.hpp"
 
+#include "formats/parquet/corrupt_data.hpp"
 #include "formats/parquet/thrift_compact_reader.hpp"
 
 #include <cstring>
@@ -61,12 +62,12 @@ std::optional<BloomFilter> BloomFilter::Parse(const uint8_t* data, size_t size) 
         return std::nullopt;
     }
     if (num_bytes < int32_t(kBlockBytes) || num_bytes % kBlockBytes != 0) {
-        throw std::runtime_error("bloom filter of " + std::to_string(num_bytes) + " bytes");
+        throw CorruptData("bloom filter of " + std::to_string(num_bytes) + " bytes");
     }
     size_t header = reader.position();
     if (size_t(num_bytes) > size - header) {
-        throw std::runtime_error("bloom filter bitset of " + std::to_string(num_bytes) +
-                                 " bytes is cut off");
+        throw CorruptData("bloom filter bitset of " + std::to_string(num_bytes) +
+                          " bytes is cut off");
     }
     BloomFilter filter;
     filter.words_.resize(size_t(num_bytes) / 4);

@@ -18,7 +18,7 @@ class BloomFilter {
 public:
     // Parses the filter's header (Thrift BloomFilterHeader: split-block, XXH64, uncompressed) and
     // bitset from `data` (the bytes at bloom_filter_offset). Null when the layout is one Sluice
-    // does not know, which only means no pruning; throws std::runtime_error when corrupt.
+    // does not know, which only means no pruning; throws CorruptData when corrupt.
     static std::optional<BloomFilter> Parse(const uint8_t* data, size_t size);
 
     bool MayContainHash(uint64_t hash) const;

@@ -1,5 +1,6 @@
 #include "formats/parquet/column_reader.hpp"
 
+#include "formats/parquet/corrupt_data.hpp"
 #include "formats/parquet/rle_bit_packed_decoder.hpp"
 
 #include <algorithm>
@@ -118,7 +119,7 @@ uint8_t ColumnReader::PeekRepetition(size_t entry) {
                                       BitWidthOf(column_.max_repetition_level), repetition_start_,
                                       levels, count);
             }
-        } catch (const std::exception& error) {
+        } catch (const CorruptData& error) {
             Fail(std::string("repetition levels: ") + error.what());
         }
         repetition_.resize(count);
@@ -157,7 +158,7 @@ void ColumnReader::Emit(const PhysicalValues& source, const uint32_t* index, con
     }
     try {
         ConvertValues(column_, source, index, rows, count, contiguous && same_layout_, out);
-    } catch (const std::runtime_error& error) {
+    } catch (const CorruptData& error) {
         Fail(error.what());
     }
 }
@@ -248,7 +249,7 @@ void CopySelected(const uint8_t* from, size_t width, const uint32_t* selection, 
 void ColumnReader::DecodeIndices(uint32_t* indices, size_t count) {
     try {
         index_decoder_->GetBatch(indices, count);
-    } catch (const std::exception& error) {
+    } catch (const CorruptData& error) {
         Fail(std::string("dictionary indices: ") + error.what());
     }
     uint32_t highest = 0;
@@ -387,7 +388,7 @@ void ColumnReader::ReadRows(idx_t count, const uint32_t* selection, size_t selec
                                           BitWidthOf(column_.max_definition_level), page_row_,
                                           levels, take);
                 }
-            } catch (const std::exception& error) {
+            } catch (const CorruptData& error) {
                 Fail(std::string("definition levels: ") + error.what());
             }
         }

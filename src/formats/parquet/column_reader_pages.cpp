@@ -1,9 +1,9 @@
 // ColumnReader's pages: finding them in the chunk's segments, decompressing them, and decoding
 // their levels and values (by encoding) into the page-wide arrays the row reading draws from.
-#include "formats/parquet/column_reader.hpp"
-
 #include "common/exception.hpp"
 #include "common/utf8.hpp"
+#include "formats/parquet/column_reader.hpp"
+#include "formats/parquet/corrupt_data.hpp"
 #include "formats/parquet/decompressor.hpp"
 #include "formats/parquet/delta_decoders.hpp"
 #include "formats/parquet/rle_bit_packed_decoder.hpp"
@@ -68,7 +68,7 @@ const uint8_t* ColumnReader::Decompressed(const uint8_t* data, size_t compressed
     }
     try {
         Decompress(codec_, data, compressed, scratch_.get(), uncompressed);
-    } catch (const std::exception& error) {
+    } catch (const CorruptData& error) {
         Fail(error.what());
     }
     owner = scratch_.data;
@@ -86,7 +86,7 @@ bool ColumnReader::LoadPage() {
         PageHeader header;
         try {
             header = DecodePageHeader(data_ + pos_, size_ - pos_, header_size);
-        } catch (const std::exception& error) {
+        } catch (const CorruptData& error) {
             Fail(std::string("corrupt page header: ") + error.what());
         }
         pos_ += header_size;
@@ -248,9 +248,7 @@ size_t ColumnReader::SetUpRepetition(const uint8_t* levels, size_t size, bool pr
         }
         repetition_decoder_ = std::make_unique<RleBitPackedDecoder>(levels, size, bit_width);
         return used;
-    } catch (const Exception&) {
-        throw;
-    } catch (const std::exception& error) {
+    } catch (const CorruptData& error) {
         Fail(std::string("repetition levels: ") + error.what());
     }
 }
@@ -321,9 +319,7 @@ void ColumnReader::DecodeDataPage(const uint8_t* page, size_t size, int32_t num_
                 non_null = counter.CountEqual(count, column_.max_definition_level);
                 level_decoder_ = std::make_unique<RleBitPackedDecoder>(rle, rle_size, bit_width);
             }
-        } catch (const Exception&) {
-            throw;
-        } catch (const std::exception& error) {
+        } catch (const CorruptData& error) {
             Fail(std::string("definition levels: ") + error.what());
         }
     }
@@ -343,7 +339,7 @@ void ColumnReader::DecodeDataPage(const uint8_t* page, size_t size, int32_t num_
             try {
                 index_decoder_ =
                     std::make_unique<RleBitPackedDecoder>(values + 1, values_size - 1, values[0]);
-            } catch (const std::exception& error) {
+            } catch (const CorruptData& error) {
                 Fail(std::string("dictionary indices: ") + error.what());
             }
         }
@@ -493,9 +489,7 @@ void ColumnReader::DecodeValues(Encoding encoding, const uint8_t* data, size_t s
         default:
             break;
         }
-    } catch (const Exception&) {
-        throw;
-    } catch (const std::exception& error) {
+    } catch (const CorruptData& error) {
         Fail(std::string(EncodingName(encoding)) + " data: " + error.what());
     }
     throw Exception(ErrorKind::NotImplemented,

@@ -1,5 +1,7 @@
 #include "formats/parquet/compressor.hpp"
 
+#include "common/exception.hpp"
+
 #include <brotli/encode.h>
 #include <lz4.h>
 #include <snappy-c.h>
@@ -21,7 +23,7 @@ void Gzip(const uint8_t* input, size_t size, std::vector<uint8_t>& output) {
     // 15 + 16: a gzip (RFC 1952) wrapper, which the Parquet GZIP codec means.
     if (deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
         Z_OK) {
-        throw std::runtime_error("cannot initialise zlib");
+        throw Exception(ErrorKind::Internal, "cannot initialise zlib");
     }
     output.resize(deflateBound(&stream, size));
     stream.next_in = const_cast<Bytef*>(input);
@@ -32,7 +34,7 @@ void Gzip(const uint8_t* input, size_t size, std::vector<uint8_t>& output) {
     output.resize(stream.total_out);
     deflateEnd(&stream);
     if (status != Z_STREAM_END) {
-        throw std::runtime_error("GZIP compression failed");
+        throw Exception(ErrorKind::Internal, "GZIP compression failed");
     }
 }
 
@@ -48,7 +50,7 @@ void Compress(Codec codec, const uint8_t* input, size_t size, std::vector<uint8_
         output.resize(length);
         if (snappy_compress(reinterpret_cast<const char*>(input), size,
                             reinterpret_cast<char*>(output.data()), &length) != SNAPPY_OK) {
-            throw std::runtime_error("SNAPPY compression failed");
+            throw Exception(ErrorKind::Internal, "SNAPPY compression failed");
         }
         output.resize(length);
         return;
@@ -60,8 +62,8 @@ void Compress(Codec codec, const uint8_t* input, size_t size, std::vector<uint8_
         output.resize(ZSTD_compressBound(size));
         size_t length = ZSTD_compress(output.data(), output.size(), input, size, kZstdLevel);
         if (ZSTD_isError(length)) {
-            throw std::runtime_error(std::string("ZSTD compression failed: ") +
-                                     ZSTD_getErrorName(length));
+            throw Exception(ErrorKind::Internal,
+                            std::string("ZSTD compression failed: ") + ZSTD_getErrorName(length));
         }
         output.resize(length);
         return;
@@ -72,7 +74,7 @@ void Compress(Codec codec, const uint8_t* input, size_t size, std::vector<uint8_
                                           reinterpret_cast<char*>(output.data()),
                                           static_cast<int>(size), static_cast<int>(output.size()));
         if (length <= 0 && size > 0) {
-            throw std::runtime_error("LZ4 compression failed");
+            throw Exception(ErrorKind::Internal, "LZ4 compression failed");
         }
         output.resize(static_cast<size_t>(length));
         return;
@@ -83,13 +85,14 @@ void Compress(Codec codec, const uint8_t* input, size_t size, std::vector<uint8_
         length = output.size();
         if (!BrotliEncoderCompress(kBrotliQuality, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_GENERIC, size,
                                    input, &length, output.data())) {
-            throw std::runtime_error("BROTLI compression failed");
+            throw Exception(ErrorKind::Internal, "BROTLI compression failed");
         }
         output.resize(length);
         return;
     }
     default:
-        throw std::runtime_error(std::string("writing ") + CodecName(codec) + " is not supported");
+        throw Exception(ErrorKind::NotImplemented,
+                        std::string("writing ") + CodecName(codec) + " is not supported");
     }
 }
 

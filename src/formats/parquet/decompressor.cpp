@@ -1,5 +1,6 @@
 #include "formats/parquet/decompressor.hpp"
 
+#include "formats/parquet/corrupt_data.hpp"
 #include "formats/parquet/snappy_decoder.hpp"
 
 #include <brotli/decode.h>
@@ -14,7 +15,7 @@ namespace sluice::parquet {
 namespace {
 
 [[noreturn]] void Fail(Codec codec, const std::string& reason) {
-    throw std::runtime_error(std::string(CodecName(codec)) + " decompression failed: " + reason);
+    throw CorruptData(std::string(CodecName(codec)) + " decompression failed: " + reason);
 }
 
 void CheckSize(Codec codec, size_t got, size_t expected) {
@@ -103,7 +104,7 @@ void Decompress(Codec codec, const uint8_t* input, size_t input_size, uint8_t* o
     case Codec::SNAPPY:
         try {
             SnappyDecode(input, input_size, output, output_size);
-        } catch (const std::runtime_error& error) {
+        } catch (const CorruptData& error) {
             Fail(codec, error.what());
         }
         return;
@@ -137,10 +138,9 @@ void Decompress(Codec codec, const uint8_t* input, size_t input_size, uint8_t* o
         return;
     }
     case Codec::LZO:
-        throw std::runtime_error("not supported: LZO compression");
+        throw CorruptData("not supported: LZO compression");
     }
-    throw std::runtime_error("unknown compression codec " +
-                             std::to_string(static_cast<int>(codec)));
+    throw CorruptData("unknown compression codec " + std::to_string(static_cast<int>(codec)));
 }
 
 } // namespace sluice::parquet

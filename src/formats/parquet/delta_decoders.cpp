@@ -1,5 +1,6 @@
 #include "formats/parquet/delta_decoders.hpp"
 
+#include "formats/parquet/corrupt_data.hpp"
 #include "formats/parquet/rle_bit_packed_decoder.hpp"
 
 #include <cstring>
@@ -18,10 +19,10 @@ public:
         uint64_t value = 0;
         for (int shift = 0;; shift += 7) {
             if (pos_ >= size_) {
-                throw std::runtime_error("DELTA_BINARY_PACKED header is cut off");
+                throw CorruptData("DELTA_BINARY_PACKED header is cut off");
             }
             if (shift > 63) {
-                throw std::runtime_error("DELTA_BINARY_PACKED varint is too long");
+                throw CorruptData("DELTA_BINARY_PACKED varint is too long");
             }
             uint8_t byte = data_[pos_++];
             value |= static_cast<uint64_t>(byte & 0x7F) << shift;
@@ -36,7 +37,7 @@ public:
     }
     uint8_t Byte() {
         if (pos_ >= size_) {
-            throw std::runtime_error("DELTA_BINARY_PACKED block header is cut off");
+            throw CorruptData("DELTA_BINARY_PACKED block header is cut off");
         }
         return data_[pos_++];
     }
@@ -63,13 +64,13 @@ std::vector<int64_t> DecodeDeltaBinaryPacked(const uint8_t* data, size_t size, s
     if (block_size == 0 || block_size % 128 != 0 || miniblocks == 0 ||
         block_size % miniblocks != 0 || (block_size / miniblocks) % 32 != 0 ||
         block_size > (1u << 20)) {
-        throw std::runtime_error("invalid DELTA_BINARY_PACKED block layout");
+        throw CorruptData("invalid DELTA_BINARY_PACKED block layout");
     }
     // The stream holds exactly the page's values; a larger count would let a hostile header
     // spin over zero-width miniblocks.
     if (total != count) {
-        throw std::runtime_error("DELTA_BINARY_PACKED holds " + std::to_string(total) +
-                                 " values, the page needs " + std::to_string(count));
+        throw CorruptData("DELTA_BINARY_PACKED holds " + std::to_string(total) +
+                          " values, the page needs " + std::to_string(count));
     }
     uint64_t per_miniblock = block_size / miniblocks;
     std::vector<int64_t> values;
@@ -84,14 +85,14 @@ std::vector<int64_t> DecodeDeltaBinaryPacked(const uint8_t* data, size_t size, s
         for (auto& width : widths) {
             width = reader.Byte();
             if (width > 64) {
-                throw std::runtime_error("DELTA_BINARY_PACKED bit width " + std::to_string(width) +
-                                         " exceeds 64");
+                throw CorruptData("DELTA_BINARY_PACKED bit width " + std::to_string(width) +
+                                  " exceeds 64");
             }
         }
         for (uint64_t m = 0; m < miniblocks && produced < total; m++) {
             size_t bytes = per_miniblock * widths[m] / 8;
             if (bytes > reader.Remaining()) {
-                throw std::runtime_error("DELTA_BINARY_PACKED miniblock is cut off");
+                throw CorruptData("DELTA_BINARY_PACKED miniblock is cut off");
             }
             for (uint64_t i = 0; i < per_miniblock && produced < total; i++) {
                 uint64_t delta = ReadPackedValue(reader.Here(), bytes, i, widths[m]);
@@ -116,8 +117,8 @@ std::vector<std::string_view> DecodeDeltaLengthByteArray(const uint8_t* data, si
     for (size_t i = 0; i < count; i++) {
         int64_t length = lengths[i];
         if (length < 0 || static_cast<uint64_t>(length) > size - pos) {
-            throw std::runtime_error("DELTA_LENGTH_BYTE_ARRAY value " + std::to_string(i) +
-                                     " runs past the page");
+            throw CorruptData("DELTA_LENGTH_BYTE_ARRAY value " + std::to_string(i) +
+                              " runs past the page");
         }
         values.emplace_back(reinterpret_cast<const char*>(data + pos), static_cast<size_t>(length));
         pos += static_cast<size_t>(length);
@@ -137,8 +138,8 @@ std::vector<std::string_view> DecodeDeltaByteArray(const uint8_t* data, size_t s
     std::vector<size_t> lengths(count);
     for (size_t i = 0; i < count; i++) {
         if (prefixes[i] < 0 || static_cast<uint64_t>(prefixes[i]) > previous) {
-            throw std::runtime_error("DELTA_BYTE_ARRAY prefix length " +
-                                     std::to_string(prefixes[i]) + " exceeds the previous value");
+            throw CorruptData("DELTA_BYTE_ARRAY prefix length " + std::to_string(prefixes[i]) +
+                              " exceeds the previous value");
         }
         lengths[i] = static_cast<size_t>(prefixes[i]) + suffixes[i].size();
         total += lengths[i];

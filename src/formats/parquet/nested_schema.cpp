@@ -1,5 +1,6 @@
 #include "formats/parquet/nested_schema.hpp"
 
+#include "formats/parquet/corrupt_data.hpp"
 #include "formats/parquet/parquet_schema.hpp"
 
 #include <stdexcept>
@@ -45,7 +46,7 @@ public:
 private:
     const SchemaElement& Current(const std::string& path) const {
         if (index_ >= schema_.size()) {
-            throw std::runtime_error("the schema below \"" + path + "\" is cut off");
+            throw CorruptData("the schema below \"" + path + "\" is cut off");
         }
         return schema_[index_];
     }
@@ -90,7 +91,7 @@ private:
     NestedNode Leaf(uint32_t defined, uint32_t repetition, const std::string& name) {
         const SchemaElement& element = schema_[index_++];
         if (!element.type) {
-            throw std::runtime_error("leaf column \"" + name + "\" has no physical type");
+            throw CorruptData("leaf column \"" + name + "\" has no physical type");
         }
         ParquetColumn leaf;
         leaf.name = name;
@@ -100,8 +101,8 @@ private:
         leaf.max_repetition_level = repetition;
         leaf.leaf_index = first_leaf_ + column_.leaves.size();
         if (leaf.physical == Type::FIXED_LEN_BYTE_ARRAY && leaf.type_length <= 0) {
-            throw std::runtime_error("FIXED_LEN_BYTE_ARRAY column \"" + name + "\" has length " +
-                                     std::to_string(leaf.type_length));
+            throw CorruptData("FIXED_LEN_BYTE_ARRAY column \"" + name + "\" has length " +
+                              std::to_string(leaf.type_length));
         }
         MapPrimitive(element, leaf);
         if (!leaf.unsupported.empty() && column_.unsupported.empty()) {
@@ -139,8 +140,8 @@ private:
         const SchemaElement& element = schema_[index_++];
         const SchemaElement& repeated = Current(name);
         if (element.num_children != 1 || repeated.repetition != Repetition::REPEATED) {
-            throw std::runtime_error("LIST column \"" + name +
-                                     "\" does not hold exactly one repeated field");
+            throw CorruptData("LIST column \"" + name +
+                              "\" does not hold exactly one repeated field");
         }
         NestedNode list = ListNode(defined, repetition);
         std::string inner = name + "." + repeated.name;
@@ -161,8 +162,8 @@ private:
         const SchemaElement& entries = Current(name);
         if (element.num_children != 1 || entries.repetition != Repetition::REPEATED ||
             entries.num_children != 2) {
-            throw std::runtime_error("MAP column \"" + name +
-                                     "\" does not hold one repeated group of a key and a value");
+            throw CorruptData("MAP column \"" + name +
+                              "\" does not hold one repeated group of a key and a value");
         }
         NestedNode map = ListNode(defined, repetition);
         std::string inner = name + "." + entries.name;

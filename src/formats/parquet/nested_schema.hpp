@@ -32,7 +32,7 @@ struct NestedNode {
 // repeated primitive), the way DuckDB reads it: LIST (three-level, and the legacy two-level
 // shapes the format's compatibility rules describe), MAP, STRUCT, and bare repeated fields as
 // lists. Fills the column's type, node tree and leaves; advances `index` past the subtree.
-// Throws std::runtime_error on a malformed LIST or MAP.
+// Throws CorruptData on a malformed LIST or MAP.
 void BuildNestedColumn(const std::vector<SchemaElement>& schema, size_t& index, size_t first_leaf,
                        ParquetColumn& column);
 

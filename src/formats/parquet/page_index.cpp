@@ -1,5 +1,6 @@
 #include "formats/parquet/page_index.hpp"
 
+#include "formats/parquet/corrupt_data.hpp"
 #include "formats/parquet/parquet_statistics.hpp"
 #include "formats/parquet/thrift_compact_reader.hpp"
 #include "formats/parquet/thrift_compact_writer.hpp"
@@ -14,7 +15,7 @@ using Field = ThriftCompactReader::Field;
 using TType = ThriftCompactReader::Type;
 
 [[noreturn]] void Malformed(const std::string& what) {
-    throw std::runtime_error(what);
+    throw CorruptData(what);
 }
 
 // Reads a list field whose elements must be of `expected` type, `read` called for each.

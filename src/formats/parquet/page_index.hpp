@@ -31,7 +31,7 @@ struct ColumnIndex {
     std::vector<int64_t> null_counts; // empty when the writer left them out
 };
 
-// Decoders; throw std::runtime_error with a reason on malformed input. DecodeOffsetIndex also
+// Decoders; throw CorruptData with a reason on malformed input. DecodeOffsetIndex also
 // checks the pages against the chunk: offsets ascending inside [chunk_begin, chunk_end), rows
 // starting at 0 and ascending below `rows`.
 OffsetIndex DecodeOffsetIndex(const uint8_t* data, size_t size, uint64_t chunk_begin,

@@ -1,6 +1,7 @@
 #include "formats/parquet/page_slicer.hpp"
 
 #include "common/exception.hpp"
+#include "formats/parquet/corrupt_data.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -102,7 +103,7 @@ std::optional<OffsetIndex> PageSlicer::WalkPageHeaders(size_t group, size_t colu
                 header = DecodePageHeader(window.data(), window.size(), header_size);
                 decoded = true;
                 break;
-            } catch (const std::runtime_error&) {
+            } catch (const CorruptData&) {
                 if (window.size() < size) {
                     break; // the chunk ends: more bytes would not help
                 }
@@ -204,7 +205,7 @@ void PageSlicer::LocatePages(const std::vector<size_t>& groups) {
             try {
                 index = DecodeOffsetIndex(data, item.range.length, chunk.offset,
                                           chunk.offset + chunk.length, reader_.RowGroupRows(group));
-            } catch (const std::runtime_error& error) {
+            } catch (const CorruptData& error) {
                 throw Exception(ErrorKind::InvalidInput,
                                 reader_.Context(group, reader_.columns()[item.column].name) +
                                     ": corrupt offset index: " + error.what());
@@ -226,7 +227,7 @@ void PageSlicer::LocatePages(const std::vector<size_t>& groups) {
         try {
             target.filter_bounds[size_t(item.filter)] =
                 DecodeColumnIndex(bytes.data(), bytes.size(), pages);
-        } catch (const std::runtime_error& error) {
+        } catch (const CorruptData& error) {
             throw Exception(
                 ErrorKind::InvalidInput,
                 reader_.Context(groups[item.group], reader_.columns()[item.column].name) +

@@ -1,5 +1,6 @@
 #include "formats/parquet/parquet_metadata.hpp"
 
+#include "formats/parquet/corrupt_data.hpp"
 #include "formats/parquet/thrift_compact_reader.hpp"
 
 #include <stdexcept>
@@ -14,7 +15,7 @@ template <class Enum>
 Enum ReadEnum(ThriftCompactReader& reader, int32_t max, const char* what) {
     int32_t value = reader.ReadI32();
     if (value < 0 || value > max) {
-        throw std::runtime_error(std::string("invalid ") + what + " " + std::to_string(value));
+        throw CorruptData(std::string("invalid ") + what + " " + std::to_string(value));
     }
     return static_cast<Enum>(value);
 }
@@ -207,7 +208,7 @@ SchemaElement ReadSchemaElement(ThriftCompactReader& reader) {
         }
     });
     if (!has_name) {
-        throw std::runtime_error("schema element without a name");
+        throw CorruptData("schema element without a name");
     }
     return element;
 }
@@ -487,10 +488,10 @@ PageHeader DecodePageHeader(const uint8_t* data, size_t size, size_t& header_siz
         }
     });
     if (!has_type) {
-        throw std::runtime_error("page header without a page type");
+        throw CorruptData("page header without a page type");
     }
     if (header.compressed_page_size < 0 || header.uncompressed_page_size < 0) {
-        throw std::runtime_error("page header with a negative page size");
+        throw CorruptData("page header with a negative page size");
     }
     header_size = reader.position();
     return header;

@@ -214,7 +214,7 @@ struct PageHeader {
     std::optional<DataPageHeaderV2> data_page_header_v2;
 };
 
-// Decoders. Both throw std::runtime_error with a reason on malformed input.
+// Decoders. Both throw CorruptData with a reason on malformed input.
 FileMetaData DecodeFileMetaData(const uint8_t* data, size_t size);
 // Decodes a page header at the start of `data`; sets `header_size` to its encoded length.
 PageHeader DecodePageHeader(const uint8_t* data, size_t size, size_t& header_size);

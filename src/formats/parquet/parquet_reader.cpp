@@ -1,6 +1,7 @@
 #include "formats/parquet/parquet_reader.hpp"
 
 #include "common/exception.hpp"
+#include "formats/parquet/corrupt_data.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -77,12 +78,12 @@ ParquetFileReader::Open(FileHandle& file, const IoContext& context, uint64_t tai
     reader->metadata_start_ = size - 8 - footer_length;
     try {
         reader->metadata_ = DecodeFileMetaData(footer, footer_length);
-    } catch (const std::exception& error) {
+    } catch (const CorruptData& error) {
         Invalid(reader->path_, std::string("corrupt footer: ") + error.what());
     }
     try {
         reader->columns_ = BuildColumns(reader->metadata_);
-    } catch (const std::exception& error) {
+    } catch (const CorruptData& error) {
         Invalid(reader->path_, std::string("invalid schema: ") + error.what());
     }
     for (const auto& group : reader->metadata_.row_groups) {

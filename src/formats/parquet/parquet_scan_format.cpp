@@ -1,6 +1,7 @@
 #include "formats/parquet/parquet_scan_format.hpp"
 
 #include "common/exception.hpp"
+#include "formats/parquet/corrupt_data.hpp"
 
 #include "formats/parquet/bloom_filter.hpp"
 #include "formats/parquet/page_slicer.hpp"
@@ -172,7 +173,7 @@ bool ParquetScanFile::BloomFiltersMayMatch(size_t row_group,
         std::optional<parquet::BloomFilter> bloom;
         try {
             bloom = parquet::BloomFilter::Parse(bytes.data(), bytes.size());
-        } catch (const std::exception& error) {
+        } catch (const parquet::CorruptData& error) {
             throw Exception(ErrorKind::InvalidInput,
                             context + ": corrupt bloom filter: " + error.what());
         }

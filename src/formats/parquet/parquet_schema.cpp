@@ -1,5 +1,7 @@
 #include "formats/parquet/parquet_schema.hpp"
 
+#include "formats/parquet/corrupt_data.hpp"
+
 #include <stdexcept>
 
 namespace sluice::parquet {
@@ -138,8 +140,8 @@ void MapPrimitive(const SchemaElement& element, ParquetColumn& column) {
         }
         if (logical.kind == Kind::FLOAT16) {
             if (column.physical != Type::FIXED_LEN_BYTE_ARRAY || column.type_length != 2) {
-                throw std::runtime_error("FLOAT16 column \"" + column.name +
-                                         "\" is not a FIXED_LEN_BYTE_ARRAY(2)");
+                throw CorruptData("FLOAT16 column \"" + column.name +
+                                  "\" is not a FIXED_LEN_BYTE_ARRAY(2)");
             }
             column.type = LogicalTypeId::FLOAT;
             column.conversion = Conversion::Float16;
@@ -147,8 +149,8 @@ void MapPrimitive(const SchemaElement& element, ParquetColumn& column) {
         }
         if (logical.kind == Kind::UUID) {
             if (column.physical != Type::FIXED_LEN_BYTE_ARRAY || column.type_length != 16) {
-                throw std::runtime_error("UUID column \"" + column.name +
-                                         "\" is not a FIXED_LEN_BYTE_ARRAY(16)");
+                throw CorruptData("UUID column \"" + column.name +
+                                  "\" is not a FIXED_LEN_BYTE_ARRAY(16)");
             }
             column.type = LogicalTypeId::UUID;
             column.conversion = Conversion::Uuid;
@@ -176,10 +178,10 @@ namespace {
 // Counts the leaves below schema element `index` (inclusive), validating the tree.
 size_t CountLeaves(const std::vector<SchemaElement>& schema, size_t& index, int depth) {
     if (index >= schema.size()) {
-        throw std::runtime_error("schema tree claims more elements than the schema list holds");
+        throw CorruptData("schema tree claims more elements than the schema list holds");
     }
     if (depth > 64) {
-        throw std::runtime_error("schema nested more than 64 levels deep");
+        throw CorruptData("schema nested more than 64 levels deep");
     }
     const SchemaElement& element = schema[index++];
     if (element.num_children <= 0) {
@@ -197,19 +199,18 @@ size_t CountLeaves(const std::vector<SchemaElement>& schema, size_t& index, int 
 std::vector<ParquetColumn> BuildColumns(const FileMetaData& metadata) {
     const auto& schema = metadata.schema;
     if (schema.empty()) {
-        throw std::runtime_error("the schema is empty");
+        throw CorruptData("the schema is empty");
     }
     if (schema[0].num_children < 0) {
-        throw std::runtime_error("the schema root has a negative child count");
+        throw CorruptData("the schema root has a negative child count");
     }
     std::vector<ParquetColumn> columns;
     size_t index = 1;
     size_t leaf = 0;
     for (int32_t child = 0; child < schema[0].num_children; child++) {
         if (index >= schema.size()) {
-            throw std::runtime_error("schema root claims " +
-                                     std::to_string(schema[0].num_children) +
-                                     " columns, the schema holds fewer");
+            throw CorruptData("schema root claims " + std::to_string(schema[0].num_children) +
+                              " columns, the schema holds fewer");
         }
         const SchemaElement& element = schema[index];
         ParquetColumn column;
@@ -221,18 +222,18 @@ std::vector<ParquetColumn> BuildColumns(const FileMetaData& metadata) {
             size_t end = start;
             BuildNestedColumn(schema, end, leaf, column);
             if (end != index) {
-                throw std::runtime_error("nested column \"" + element.name +
-                                         "\" does not match its schema subtree");
+                throw CorruptData("nested column \"" + element.name +
+                                  "\" does not match its schema subtree");
             }
         } else if (!element.type) {
-            throw std::runtime_error("leaf column \"" + element.name + "\" has no physical type");
+            throw CorruptData("leaf column \"" + element.name + "\" has no physical type");
         } else {
             column.physical = *element.type;
             column.type_length = element.type_length;
             column.max_definition_level = element.repetition == Repetition::REQUIRED ? 0 : 1;
             if (column.physical == Type::FIXED_LEN_BYTE_ARRAY && column.type_length <= 0) {
-                throw std::runtime_error("FIXED_LEN_BYTE_ARRAY column \"" + element.name +
-                                         "\" has length " + std::to_string(column.type_length));
+                throw CorruptData("FIXED_LEN_BYTE_ARRAY column \"" + element.name +
+                                  "\" has length " + std::to_string(column.type_length));
             }
             MapPrimitive(element, column);
         }
@@ -240,14 +241,14 @@ std::vector<ParquetColumn> BuildColumns(const FileMetaData& metadata) {
         columns.push_back(std::move(column));
     }
     if (index != schema.size()) {
-        throw std::runtime_error("schema holds " + std::to_string(schema.size() - index) +
-                                 " elements outside the tree");
+        throw CorruptData("schema holds " + std::to_string(schema.size() - index) +
+                          " elements outside the tree");
     }
     for (const auto& group : metadata.row_groups) {
         if (group.columns.size() != leaf) {
-            throw std::runtime_error("a row group has " + std::to_string(group.columns.size()) +
-                                     " column chunks, the schema has " + std::to_string(leaf) +
-                                     " leaf columns");
+            throw CorruptData("a row group has " + std::to_string(group.columns.size()) +
+                              " column chunks, the schema has " + std::to_string(leaf) +
+                              " leaf columns");
         }
     }
     return columns;

@@ -62,7 +62,7 @@ struct ParquetColumn {
 // as DuckDB reads them; sets `unsupported` for types Sluice does not read.
 void MapPrimitive(const SchemaElement& element, ParquetColumn& column);
 
-// Maps the flattened schema tree to columns; throws std::runtime_error on a malformed schema.
+// Maps the flattened schema tree to columns; throws CorruptData on a malformed schema.
 std::vector<ParquetColumn> BuildColumns(const FileMetaData& metadata);
 
 } // namespace sluice::parquet

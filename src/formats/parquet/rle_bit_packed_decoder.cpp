@@ -1,5 +1,7 @@
 #include "formats/parquet/rle_bit_packed_decoder.hpp"
 
+#include "formats/parquet/corrupt_data.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -109,7 +111,7 @@ void UnpackBits(const uint8_t* data, size_t size, uint32_t bit_width, uint64_t f
 RleBitPackedDecoder::RleBitPackedDecoder(const uint8_t* data, size_t size, uint32_t bit_width)
     : data_(data), size_(size), bit_width_(bit_width), byte_width_((bit_width + 7) / 8) {
     if (bit_width > 32) {
-        throw std::runtime_error("RLE bit width " + std::to_string(bit_width) + " exceeds 32");
+        throw CorruptData("RLE bit width " + std::to_string(bit_width) + " exceeds 32");
     }
 }
 
@@ -120,7 +122,7 @@ bool RleBitPackedDecoder::NextRun() {
             return false;
         }
         if (shift > 63) {
-            throw std::runtime_error("RLE run header is too long");
+            throw CorruptData("RLE run header is too long");
         }
         uint8_t byte = data_[pos_++];
         header |= static_cast<uint64_t>(byte & 0x7F) << shift;
@@ -147,7 +149,7 @@ bool RleBitPackedDecoder::NextRun() {
         packed_ = false;
         remaining_ = header >> 1;
         if (byte_width_ > size_ - pos_) {
-            throw std::runtime_error("RLE run value is cut off");
+            throw CorruptData("RLE run value is cut off");
         }
         repeated_value_ = 0;
         std::memcpy(&repeated_value_, data_ + pos_, byte_width_);
@@ -162,8 +164,8 @@ void RleBitPackedDecoder::Consume(size_t count, OnRun on_run) {
     while (done < count) {
         if (remaining_ == 0) {
             if (!NextRun()) {
-                throw std::runtime_error("RLE data ends after " + std::to_string(done) + " of " +
-                                         std::to_string(count) + " values");
+                throw CorruptData("RLE data ends after " + std::to_string(done) + " of " +
+                                  std::to_string(count) + " values");
             }
             continue;
         }
@@ -209,7 +211,7 @@ size_t RleBitPackedDecoder::CountEqual(size_t count, uint32_t value) {
 void DecodeLegacyBitPacked(const uint8_t* data, size_t size, uint32_t bit_width, uint64_t first,
                            uint32_t* out, size_t count) {
     if (((first + count) * bit_width + 7) / 8 > size) {
-        throw std::runtime_error("BIT_PACKED levels are cut off");
+        throw CorruptData("BIT_PACKED levels are cut off");
     }
     for (size_t i = 0; i < count; i++) {
         uint32_t value = 0;

@@ -7,7 +7,7 @@ namespace sluice::parquet {
 
 // Decodes Parquet's RLE / bit-packing hybrid (definition levels, dictionary indices, RLE
 // booleans): a sequence of runs, each either one value repeated or groups of 8 values packed
-// LSB-first at `bit_width` bits. Throws std::runtime_error when the data runs out.
+// LSB-first at `bit_width` bits. Throws CorruptData when the data runs out.
 class RleBitPackedDecoder {
 public:
     RleBitPackedDecoder(const uint8_t* data, size_t size, uint32_t bit_width);

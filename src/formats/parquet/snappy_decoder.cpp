@@ -1,5 +1,7 @@
 #include "formats/parquet/snappy_decoder.hpp"
 
+#include "formats/parquet/corrupt_data.hpp"
+
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -9,7 +11,7 @@ namespace sluice::parquet {
 namespace {
 
 [[noreturn]] void Corrupt(const std::string& reason) {
-    throw std::runtime_error("corrupt snappy data: " + reason);
+    throw CorruptData("corrupt snappy data: " + reason);
 }
 
 // Far enough from either end for one element's unchecked wide moves: a tag, 4 length or offset

@@ -1,5 +1,7 @@
 #include "formats/parquet/thrift_compact_reader.hpp"
 
+#include "formats/parquet/corrupt_data.hpp"
+
 #include <cstring>
 #include <stdexcept>
 
@@ -14,8 +16,8 @@ int64_t ZigZag(uint64_t value) {
 } // namespace
 
 void ThriftCompactReader::Fail(const std::string& reason) const {
-    throw std::runtime_error(reason + " at byte " + std::to_string(pos_) + " of " +
-                             std::to_string(size_));
+    throw parquet::CorruptData(reason + " at byte " + std::to_string(pos_) + " of " +
+                               std::to_string(size_));
 }
 
 void ThriftCompactReader::Need(size_t bytes) const {

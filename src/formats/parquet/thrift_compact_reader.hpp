@@ -9,7 +9,7 @@ namespace sluice {
 
 // Reads the Thrift compact protocol, the encoding of Parquet's footer and page headers. Every
 // read is bounds-checked against the buffer and nesting is limited, so corrupt or hostile
-// metadata gives an exception (std::runtime_error with a short reason), never a crash or an
+// metadata gives an exception (CorruptData with a short reason), never a crash or an
 // allocation larger than the input.
 class ThriftCompactReader {
 public:

@@ -1,5 +1,7 @@
 #include "formats/parquet/value_conversion.hpp"
 
+#include "formats/parquet/corrupt_data.hpp"
+
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -164,8 +166,7 @@ void ConvertValues(const ParquetColumn& column, const PhysicalValues& source, co
         for (size_t i = 0; i < count; i++) {
             int64_t millis = LoadLittleEndian<int64_t>(fixed_at(i)), micros;
             if (__builtin_mul_overflow(millis, int64_t(1000), &micros)) {
-                throw std::runtime_error("timestamp " + std::to_string(millis) +
-                                         " ms is out of range");
+                throw CorruptData("timestamp " + std::to_string(millis) + " ms is out of range");
             }
             out.data<int64_t>()[rows[i]] = micros;
         }
@@ -258,13 +259,13 @@ void ConvertValues(const ParquetColumn& column, const PhysicalValues& source, co
         if (column.conversion == Conversion::DecimalFromBytes) {
             hugeint_t value;
             if (!BigEndianToInt128(bytes, value)) {
-                throw std::runtime_error("DECIMAL value does not fit in 128 bits");
+                throw CorruptData("DECIMAL value does not fit in 128 bits");
             }
             SetInteger(out, rows[i], value);
             continue;
         }
         if (bytes.size() > UINT32_MAX) {
-            throw std::runtime_error("string value larger than 4 GiB");
+            throw CorruptData("string value larger than 4 GiB");
         }
         out.data<string_t>()[rows[i]] = string_t(bytes.data(), static_cast<uint32_t>(bytes.size()));
     }

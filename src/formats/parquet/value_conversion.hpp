@@ -42,7 +42,7 @@ bool SameLayout(const ParquetColumn& column);
 
 // Writes source values index[i] to rows[i] of `out`, converted as the column says. With `bulk`
 // (consecutive runs of a SameLayout column) it is one copy. Strings are not copied: `out` must
-// keep `source`'s memory alive. Throws std::runtime_error for values Sluice cannot hold.
+// keep `source`'s memory alive. Throws CorruptData for values Sluice cannot hold.
 void ConvertValues(const ParquetColumn& column, const PhysicalValues& source, const uint32_t* index,
                    const idx_t* rows, size_t count, bool bulk, Vector& out);
 
