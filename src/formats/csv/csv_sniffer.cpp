@@ -196,6 +196,33 @@ CsvDateFormat UserFormat(const std::string& spec) {
 
 // The type candidates in precedence order, VARCHAR last. DATE and TIMESTAMP come as ISO 8601
 // and then DuckDB's other formats, unless dateformat / timestampformat name the one to use.
+// With the columns given, DuckDB still looks for a header line: the first row is one when a value
+// in it is not of its column's type, or when every column is VARCHAR (nothing tells them apart).
+bool FirstRowIsHeaderOfGivenColumns(const Sampled& sampled, const CsvReadOptions& options) {
+    if (sampled.rows.empty() || sampled.rows[0].size() != options.columns.size()) {
+        return false;
+    }
+    bool all_varchar = true;
+    bool misfit = false;
+    const std::vector<std::string>& first = sampled.rows[0];
+    for (size_t c = 0; c < first.size(); c++) {
+        const LogicalType& type = options.columns[c].second;
+        if (type.id() == LogicalTypeId::VARCHAR) {
+            continue;
+        }
+        all_varchar = false;
+        std::optional<std::string> spec = type.id() == LogicalTypeId::DATE ? options.date_format
+                                          : type.id() == LogicalTypeId::TIMESTAMP
+                                              ? options.timestamp_format
+                                              : std::nullopt;
+        CsvValueParser parser(type, options,
+                              spec ? std::optional(UserFormat(*spec)) : std::nullopt);
+        Vector scratch(type, 1);
+        misfit = misfit || (!IsNullText(first[c], options) && !parser.Parse(first[c], scratch, 0));
+    }
+    return all_varchar || misfit;
+}
+
 std::vector<CsvValueParser> CandidateParsers(const CsvReadOptions& options) {
     std::vector<LogicalType> types = options.auto_type_candidates;
     if (types.empty()) {
@@ -302,7 +329,8 @@ CsvSniffResult SniffCsv(std::string_view sample, bool whole_file, const CsvReadO
             Tokenize(sample, whole_file, result.dialect, max_rows, path, true, options.encoding);
     }
     if (!options.columns.empty()) {
-        result.dialect.header = options.header.value_or(false);
+        result.dialect.header =
+            options.header ? *options.header : FirstRowIsHeaderOfGivenColumns(sampled, options);
         for (const auto& [name, type] : options.columns) {
             result.names.push_back(name);
             result.types.push_back(type);
