@@ -26,6 +26,10 @@ struct HttpOptions {
     uint32_t io_threads = 2;               // http_io_threads: event threads driving transfers
     uint32_t connections_per_host = 512;   // http_connections_per_host: at most this many open
     uint32_t max_in_flight = 0; // http_max_in_flight: requests per host at once; 0 self-tuned
+    // TLS: the certificate authorities to trust, PEM (ca_cert_file), or a directory of them by
+    // hash (SSL_CERT_DIR); empty: the system store.
+    std::string ca_cert_file;
+    std::string ca_cert_dir;
 };
 
 struct HttpRequest {
@@ -60,6 +64,9 @@ struct HttpStats {
     std::atomic<uint64_t> retries{0};
     std::atomic<uint64_t> bytes{0};
     std::atomic<uint64_t> failures{0}; // attempts that failed (status or transport)
+    // Connections opened (TCP connects), and of them those that began with a TLS handshake.
+    std::atomic<uint64_t> connections{0};
+    std::atomic<uint64_t> tls_handshakes{0};
     // Times a host's concurrency window was halved (503 SlowDown, 429), and its smallest size.
     std::atomic<uint64_t> throttled{0};
     std::atomic<uint64_t> smallest_window{UINT64_MAX};
@@ -83,8 +90,9 @@ class HttpEventLoop;
 // HTTP(S) through libcurl, driven by a few event threads (HttpEventLoop, http_io_threads of
 // them), each multiplexing any number of transfers on one curl multi handle: requests in flight
 // hold no thread. Connections (and TLS sessions) are reused with keep-alive, at most
-// http_connections_per_host per host; TLS verified against the system CA store; proxies from the
-// usual environment variables. Transient failures (connection errors, resets, stalls, 408, 429,
+// http_connections_per_host per host; TLS verified against the system CA store or the one given
+// (ca_cert_file), sessions resumed on new connections; proxies from the usual environment
+// variables. Transient failures (connection errors, resets, stalls, 408, 429,
 // 500, 502, 503, 504 and S3's SlowDown) are retried with exponential backoff and jitter,
 // honouring Retry-After; any other response is the caller's to judge. Thread-safe.
 class HttpClient {

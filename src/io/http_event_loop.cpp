@@ -300,6 +300,12 @@ void HttpEventLoop::StartAttempt(Transfer& transfer) {
     curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
     curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, static_cast<long>(options.timeout_seconds));
     curl_easy_setopt(curl, CURLOPT_TCP_KEEPALIVE, 1L);
+    if (!options.ca_cert_file.empty()) {
+        curl_easy_setopt(curl, CURLOPT_CAINFO, options.ca_cert_file.c_str());
+    }
+    if (!options.ca_cert_dir.empty()) {
+        curl_easy_setopt(curl, CURLOPT_CAPATH, options.ca_cert_dir.c_str());
+    }
     curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, Transfer::OnHeader);
     curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer.response);
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, Transfer::OnBody);
@@ -350,9 +356,17 @@ void HttpEventLoop::OnAttemptDone(Transfer& transfer, int curl_code) {
     HttpResponse& response = transfer.response;
     const HttpOptions& options = transfer.options;
     stats_.bytes += response.received;
+    long connects = 0;
+    if (curl_easy_getinfo(curl, CURLINFO_NUM_CONNECTS, &connects) == CURLE_OK && connects > 0) {
+        stats_.connections += static_cast<uint64_t>(connects);
+        if (request.url.rfind("https://", 0) == 0) {
+            stats_.tls_handshakes += static_cast<uint64_t>(connects);
+        }
+    }
     if (ReadStatistics* caller = request.context.statistics) {
         caller->requests++;
         caller->bytes += response.received;
+        caller->connections += static_cast<uint64_t>(std::max(connects, 0L));
         curl_off_t first_byte = 0;
         if (curl_easy_getinfo(curl, CURLINFO_STARTTRANSFER_TIME_T, &first_byte) == CURLE_OK &&
             first_byte > 0) {
@@ -371,6 +385,11 @@ void HttpEventLoop::OnAttemptDone(Transfer& transfer, int curl_code) {
             problem = transfer.error[0] ? std::string(transfer.error) : curl_easy_strerror(code);
             if (code == CURLE_OPERATION_TIMEDOUT) {
                 problem += " (http_timeout is " + std::to_string(options.timeout_seconds) + " s)";
+            } else if (code == CURLE_PEER_FAILED_VERIFICATION || code == CURLE_SSL_CACERT_BADFILE) {
+                problem += " (verified against the certificate authorities " +
+                           (options.ca_cert_file.empty() ? std::string("of the system")
+                                                         : "in '" + options.ca_cert_file + "'") +
+                           "; ca_cert_file sets others)";
             }
             transient = IsTransientCurlError(code);
         }

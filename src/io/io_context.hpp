@@ -10,6 +10,8 @@ struct ReadStatistics {
     std::atomic<uint64_t> requests{0};
     std::atomic<uint64_t> retries{0};
     std::atomic<uint64_t> bytes{0}; // received
+    // Connections opened for these requests: each a TLS handshake for HTTPS.
+    std::atomic<uint64_t> connections{0};
     // Time to first byte, summed over requests that reported it (remote ones).
     std::atomic<uint64_t> first_byte_micros{0};
     std::atomic<uint64_t> first_byte_samples{0};

@@ -4,6 +4,8 @@
 #include "main/builtin_table_functions.hpp"
 #include "memory/allocator.hpp"
 
+#include <cstdlib>
+
 namespace sluice {
 
 Database::Database() {
@@ -94,6 +96,18 @@ void Database::ApplyRemoteOptions() {
     options.connections_per_host =
         static_cast<uint32_t>(settings_.GetInteger("http_connections_per_host"));
     options.max_in_flight = static_cast<uint32_t>(settings_.GetInteger("http_max_in_flight"));
+    // TLS trust: the setting, else the variables curl and OpenSSL users set, else the system's.
+    auto environment = [](const char* name) {
+        const char* value = std::getenv(name);
+        return std::string(value ? value : "");
+    };
+    options.ca_cert_file = settings_.GetString("ca_cert_file");
+    for (const char* name : {"SSL_CERT_FILE", "CURL_CA_BUNDLE"}) {
+        if (options.ca_cert_file.empty()) {
+            options.ca_cert_file = environment(name);
+        }
+    }
+    options.ca_cert_dir = environment("SSL_CERT_DIR");
     file_system_->http().SetOptions(options);
     file_system_->local().SetUseIoUring(settings_.GetBoolean("local_io_uring"));
 

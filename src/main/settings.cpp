@@ -5,6 +5,7 @@
 #include "common/memory_size.hpp"
 
 #include <cstdlib>
+#include <fstream>
 #include <thread>
 
 namespace sluice {
@@ -211,6 +212,19 @@ std::vector<SettingDefinition> BuildDefinitions() {
          [](const Settings&) { return Value::Boolean(true); },
          [](const Value& value) {
              return Convert("enable_progress_bar", value, LogicalTypeId::BOOLEAN);
+         },
+         Plain});
+    definitions.push_back(
+        {"ca_cert_file", "VARCHAR",
+         "PEM file of the certificate authorities HTTPS servers are verified against (empty: "
+         "SSL_CERT_FILE or CURL_CA_BUNDLE, else the system store)",
+         [](const Settings&) { return Value::Varchar(""); },
+         [](const Value& value) {
+             std::string path = Convert("ca_cert_file", value, LogicalTypeId::VARCHAR).GetString();
+             if (!path.empty() && !std::ifstream(path).good()) {
+                 Invalid("ca_cert_file", "cannot read '" + path + "'");
+             }
+             return Value::Varchar(path);
          },
          Plain});
     // S3. Empty strings mean "from the environment": AWS_* variables, then ~/.aws/credentials

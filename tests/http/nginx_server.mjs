@@ -49,9 +49,35 @@ const once = (body) => `access_by_lua_block {
         if seen == 1 then ${body} end
       }`;
 
-export async function startNginx(dataDir) {
+// TLS (optional): `tls: { cert, key }` serves every location over HTTPS too, on its own port;
+// `servers: [{ name, cert, key, proxyTo }]` adds HTTPS servers on ports of their own, serving
+// the data folder (a certificate to be refused) or passing every request on to `proxyTo` (an
+// HTTPS front for the S3 server). tls.log records each HTTPS request as
+// "<connection> <request on it> <session reused: r or .> <server port> <path>".
+export async function startNginx(dataDir, { tls, servers = [] } = {}) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sluice-nginx-'));
   const port = await freePort();
+  const tlsPort = tls ? await freePort() : null;
+  const serverPorts = {};
+  for (const server of servers) serverPorts[server.name] = await freePort();
+  const certificate = ({ cert, key }) => `ssl_certificate ${cert};
+    ssl_certificate_key ${key};
+    ssl_session_cache shared:tls:4m;`;
+  const extraServers = servers.map((server) => `
+  server {
+    listen 127.0.0.1:${serverPorts[server.name]} ssl;
+    ${certificate(server)}
+    access_log ${work}/tls.log tls;
+    ${server.proxyTo ? `location / {
+      proxy_pass ${server.proxyTo};
+      proxy_set_header Host $http_host;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_request_buffering off;
+      proxy_buffering off;
+      client_max_body_size 0;
+    }` : `root ${dataDir};`}
+  }`).join('');
   const modules = '/usr/lib/nginx/modules';
   const location = (prefix, body) => `
     location ${prefix} {
@@ -79,8 +105,14 @@ http {
   lua_shared_dict storm 16m;
   default_type application/octet-stream;
   keepalive_requests 100000;
+  log_format tls '$connection $connection_requests $ssl_session_reused $server_port $uri';
+  ${extraServers}
   server {
     listen 127.0.0.1:${port};
+    ${tls ? `listen 127.0.0.1:${tlsPort} ssl;
+    ${certificate(tls)}
+    access_log ${work}/access.log;
+    access_log ${work}/tls.log tls if=$https;` : ''}
     root ${dataDir};
     max_ranges 1;
     ${location('/noranges/', 'max_ranges 0;')}
@@ -233,7 +265,15 @@ http {
       const socket = net.connect(port, '127.0.0.1', () => { socket.end(); resolve(true); });
       socket.on('error', () => resolve(false));
     });
-    if (up) return { port, url: `http://127.0.0.1:${port}`, stop, work };
+    if (up) {
+      const urls = {};
+      for (const [name, p] of Object.entries(serverPorts)) urls[name] = `https://127.0.0.1:${p}`;
+      return {
+        port, url: `http://127.0.0.1:${port}`, stop, work,
+        tlsUrl: tls ? `https://127.0.0.1:${tlsPort}` : null,
+        serverUrls: urls,
+      };
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
   stop();

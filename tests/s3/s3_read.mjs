@@ -4,15 +4,20 @@
 // keys with spaces, '+' and unicode, credentials from settings, from AWS_* variables and from
 // ~/.aws profiles, and clear errors for missing keys and buckets, wrong secrets and anonymous
 // access, with the secret never shown.
-// Usage: node s3_read.mjs <sluice> <work directory>
+// With "https" Sluice reaches Swift through an HTTPS front (nginx with a certificate from a test
+// authority, trusted through SSL_CERT_FILE), so signing, listing and errors are checked over TLS.
+// Usage: node s3_read.mjs <sluice> <work directory> [https]
 import { DuckDBInstance } from '@duckdb/node-api';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { startNginx } from '../http/nginx_server.mjs';
+import { makeTestCertificates } from '../http/test_ca.mjs';
 import { sluiceRows } from '../oracle/sluice_cli.mjs';
 import { S3_ACCESS_KEY, S3_SECRET_KEY, startSwift } from './swift_server.mjs';
 
-const [sluice, work] = process.argv.slice(2);
+const [sluice, work, scheme] = process.argv.slice(2);
+const https = scheme === 'https';
 fs.rmSync(work, { recursive: true, force: true });
 const data = path.join(work, 'data');
 fs.mkdirSync(path.join(data, 'many'), { recursive: true });
@@ -33,7 +38,7 @@ for (let i = 0; i < 1050; i++) {
 
 let failures = 0;
 function report(ok, what, detail = '') {
-  console.log(`${ok ? 'ok' : 'FAIL'} ${what}${detail ? ': ' + detail : ''}`);
+  console.log(`${ok ? 'ok' : 'FAIL'} ${https ? '(HTTPS) ' : ''}${what}${detail ? ': ' + detail : ''}`);
   if (!ok) failures++;
 }
 function run(sql, env = {}) {
@@ -47,10 +52,19 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const first = (result) => (result.error || '').split('\n')[0];
 
 const swift = await startSwift();
+let front;
 try {
+  // Where Sluice reaches S3: Swift itself, or the HTTPS front passing requests on to it.
+  let endpoint = swift.endpoint;
+  if (https) {
+    const certificates = makeTestCertificates(path.join(work, 'certificates'));
+    process.env.SSL_CERT_FILE = certificates.ca;
+    front = await startNginx(work, { servers: [{ name: 's3', ...certificates.good, proxyTo: swift.endpoint }] });
+    endpoint = front.serverUrls.s3;
+  }
   swift.aws('s3', 'mb', 's3://data');
   swift.aws('s3', 'cp', '--recursive', '--quiet', data, 's3://data/');
-  const settings = `SET s3_endpoint = '${swift.endpoint}'; SET s3_access_key_id = '${S3_ACCESS_KEY}';
+  const settings = `SET s3_endpoint = '${endpoint}'; SET s3_access_key_id = '${S3_ACCESS_KEY}';
     SET s3_secret_access_key = '${S3_SECRET_KEY}'; SET s3_url_style = 'path'; SET s3_region = 'us-east-1';`;
   const numbers = 'SELECT count(*), sum(id), min(label), max(label) FROM read_parquet';
   const local = run(`${numbers}('${data}/numbers.parquet')`);
@@ -90,12 +104,12 @@ try {
   report(!odd.error && odd.rows[1][0] === '10', 'a key with space, + and unicode read (signed)', first(odd));
 
   const viaEnv = run(`${numbers}('s3://data/numbers.parquet')`, { AWS_ACCESS_KEY_ID: S3_ACCESS_KEY,
-    AWS_SECRET_ACCESS_KEY: S3_SECRET_KEY, AWS_ENDPOINT_URL: swift.endpoint, AWS_REGION: 'us-east-1' });
+    AWS_SECRET_ACCESS_KEY: S3_SECRET_KEY, AWS_ENDPOINT_URL: endpoint, AWS_REGION: 'us-east-1' });
   report(!viaEnv.error && same(viaEnv.rows, local.rows), 'credentials and endpoint from AWS_* variables', first(viaEnv));
   const home = path.join(work, 'home');
   fs.mkdirSync(path.join(home, '.aws'), { recursive: true });
   fs.writeFileSync(path.join(home, '.aws', 'credentials'), `[default]\naws_access_key_id = wrong\naws_secret_access_key = wrong\n\n[swift]\naws_access_key_id = ${S3_ACCESS_KEY}\naws_secret_access_key = ${S3_SECRET_KEY}\n`);
-  fs.writeFileSync(path.join(home, '.aws', 'config'), `[profile swift]\nregion = us-east-1\nendpoint_url = ${swift.endpoint}\n`);
+  fs.writeFileSync(path.join(home, '.aws', 'config'), `[profile swift]\nregion = us-east-1\nendpoint_url = ${endpoint}\n`);
   const viaProfile = run(`${numbers}('s3://data/numbers.parquet')`, { HOME: home, AWS_PROFILE: 'swift' });
   report(!viaProfile.error && same(viaProfile.rows, local.rows), 'credentials and endpoint from the ~/.aws profile AWS_PROFILE names', first(viaProfile));
 
@@ -108,7 +122,7 @@ try {
     'wrong secret: SignatureDoesNotMatch, the secret not shown', first(wrong));
   const listWrong = run(`${settings} SET s3_secret_access_key = 'not-the-secret'; SELECT * FROM glob('s3://data/many/*')`);
   report(/listing s3:\/\/data\/ .*HTTP 403 SignatureDoesNotMatch/.test(listWrong.error || ''), 'wrong secret when listing', first(listWrong));
-  const anonymous = run(`SET s3_endpoint = '${swift.endpoint}'; ${numbers}('s3://data/numbers.parquet')`, { HOME: path.join(work, 'nohome') });
+  const anonymous = run(`SET s3_endpoint = '${endpoint}'; ${numbers}('s3://data/numbers.parquet')`, { HOME: path.join(work, 'nohome') });
   report(/HTTP 40[013] .*anonymous/.test(anonymous.error || ''), 'anonymous request to a private bucket: refused, saying it was anonymous', first(anonymous));
   const shown = run(`${settings} SELECT value FROM sluice_settings() WHERE name LIKE 's3_%' ORDER BY name`);
   report(!shown.error && !JSON.stringify(shown.rows).includes(S3_SECRET_KEY) && JSON.stringify(shown.rows).includes('<redacted>'),
@@ -127,6 +141,7 @@ try {
   const noBucket = run(`${settings} ${numbers}('s3:///x.parquet')`);
   report(/malformed S3 URL/.test(noBucket.error || ''), 'malformed s3:// URL', first(noBucket));
 } finally {
+  if (front) front.stop();
   swift.stop();
 }
 process.exit(failures ? 1 : 0);
