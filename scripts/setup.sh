@@ -12,6 +12,7 @@ PACKAGES=(
   libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev libbrotli-dev  # Parquet codecs
   libxxhash-dev              # Parquet bloom filters (XXH64)
   libcurl4-openssl-dev libssl-dev  # HTTP(S) and S3 request signing
+  openssl                    # the TLS tests make their own certificate authority
   liburing-dev               # local reads through io_uring
   libre2-dev                 # regular expressions (regexp_matches, regexp_replace, ...)
   nginx-extras               # HTTP test server (range requests, Lua fault injection)
