@@ -30,6 +30,7 @@ struct HttpOptions {
     // hash (SSL_CERT_DIR); empty: the system store.
     std::string ca_cert_file;
     std::string ca_cert_dir;
+    bool hedging = true; // http_hedging: a GET slow to answer is sent again (HedgingPolicy)
 };
 
 struct HttpRequest {
@@ -67,6 +68,7 @@ struct HttpStats {
     // Connections opened (TCP connects), and of them those that began with a TLS handshake.
     std::atomic<uint64_t> connections{0};
     std::atomic<uint64_t> tls_handshakes{0};
+    std::atomic<uint64_t> hedged{0}; // requests sent again because the first was slow to answer
     // Times a host's concurrency window was halved (503 SlowDown, 429), and its smallest size.
     std::atomic<uint64_t> throttled{0};
     std::atomic<uint64_t> smallest_window{UINT64_MAX};

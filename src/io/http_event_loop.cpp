@@ -45,38 +45,57 @@ std::optional<uint64_t> RetryAfterSeconds(const HttpResponse& response) {
 
 } // namespace
 
-// A request on its way. Each attempt has its own easy handle; connections outlive them in the
-// multi handle's cache.
+// One try at a transfer on an easy handle of its own: the first, a retry, or a hedge sent beside
+// a slow first. Connections outlive attempts in the multi handle's cache.
+struct HttpEventLoop::Attempt {
+    Transfer* transfer = nullptr;
+    CURL* curl = nullptr;
+    HttpResponse response;
+    char error[CURL_ERROR_SIZE] = {};
+    bool overflow = false;  // a 206 body longer than the range
+    bool answered = false;  // its status line arrived
+    bool abandoned = false; // its twin's body came first: it is aborted
+    bool in_multi = false;  // added to the multi handle, not yet removed
+    Clock::time_point started;
+};
+
+// A request on its way: one attempt at a time, or two while a hedge runs.
 struct HttpEventLoop::Transfer {
+    HttpEventLoop* loop = nullptr;
     HttpRequest request;
     HttpOptions options;
     HttpCompletion done;
-    HttpResponse response;
-    CURL* curl = nullptr;
+    std::unique_ptr<Attempt> attempt; // none while waiting for a retry
+    std::unique_ptr<Attempt> hedge;   // a copy of `attempt` sent because it was slow to answer
+    bool body_taken = false;          // with a hedge: one of the two began its 2xx body
+    HttpResponse response;            // the final answer, handed to `done`
     curl_slist* headers = nullptr;
     std::string range;
-    char error[CURL_ERROR_SIZE] = {};
     uint64_t expected = 0; // the range's size, when a destination is given
-    bool overflow = false; // a 206 body longer than the range
     // Queued: waiting for its host's window; Running: counted in it (in the multi handle once
     // started); Waiting: for its retry's time.
     enum class State { Queued, Running, Waiting } state = State::Waiting;
     std::string host;
     InFlightController* link = nullptr; // its host's
-    uint32_t attempt = 0;
+    uint32_t tries = 0;                 // attempts that failed before the current one
     double wait_ms = 0;
     Clock::time_point retry_at;
     std::minstd_rand jitter{static_cast<uint32_t>(Clock::now().time_since_epoch().count())};
 
-    // libcurl's callbacks: `user` is the response for headers, the transfer for the body.
+    // The attempt that is not `one` (with a hedge running).
+    Attempt& Twin(const Attempt& one) { return attempt.get() == &one ? *hedge : *attempt; }
+
+    // libcurl's callbacks: `user` is the attempt.
     static size_t OnHeader(char* data, size_t size, size_t count, void* user);
     static size_t OnBody(char* data, size_t size, size_t count, void* user);
 };
 
 size_t HttpEventLoop::Transfer::OnHeader(char* data, size_t size, size_t count, void* user) {
-    auto& response = *static_cast<HttpResponse*>(user);
+    auto& attempt = *static_cast<Attempt*>(user);
+    HttpResponse& response = attempt.response;
     std::string_view line(data, size * count);
     if (line.rfind("HTTP/", 0) == 0) {
+        attempt.answered = true;
         response.headers.clear(); // a new response (after a redirect or 100-continue)
         return size * count;
     }
@@ -89,14 +108,25 @@ size_t HttpEventLoop::Transfer::OnHeader(char* data, size_t size, size_t count, 
 }
 
 size_t HttpEventLoop::Transfer::OnBody(char* data, size_t size, size_t count, void* user) {
-    auto& transfer = *static_cast<Transfer*>(user);
+    auto& attempt = *static_cast<Attempt*>(user);
+    Transfer& transfer = *attempt.transfer;
+    if (attempt.abandoned) {
+        return 0;
+    }
     size_t bytes = size * count;
     long status = 0;
-    curl_easy_getinfo(transfer.curl, CURLINFO_RESPONSE_CODE, &status);
-    HttpResponse& response = transfer.response;
+    curl_easy_getinfo(attempt.curl, CURLINFO_RESPONSE_CODE, &status);
+    if (transfer.hedge && !transfer.body_taken && status >= 200 && status < 300) {
+        // The first 2xx body of the two wins: the other is aborted before it writes a byte.
+        transfer.body_taken = true;
+        Attempt& twin = transfer.Twin(attempt);
+        twin.abandoned = true;
+        transfer.loop->abandoned_.push_back(&twin);
+    }
+    HttpResponse& response = attempt.response;
     if (status == 206 && transfer.request.destination) {
         if (response.received + bytes > transfer.expected) {
-            transfer.overflow = true;
+            attempt.overflow = true;
             return 0; // more than the range asked for: abort, the attempt reports it
         }
         std::memcpy(transfer.request.destination + response.received, data, bytes);
@@ -140,6 +170,7 @@ bool HttpEventLoop::OnEventThread() {
 
 void HttpEventLoop::Submit(HttpRequest request, const HttpOptions& options, HttpCompletion done) {
     auto transfer = std::make_unique<Transfer>();
+    transfer->loop = this;
     transfer->request = std::move(request);
     transfer->options = options;
     transfer->done = std::move(done);
@@ -248,14 +279,15 @@ void HttpEventLoop::Run() {
     while (TakeSubmitted()) {
         int running = 0;
         curl_multi_perform(multi, &running);
+        ReleaseAbandoned();
         int queued = 0;
         while (CURLMsg* message = curl_multi_info_read(multi, &queued)) {
             if (message->msg != CURLMSG_DONE) {
                 continue;
             }
-            char* transfer = nullptr;
-            curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, &transfer);
-            OnAttemptDone(*reinterpret_cast<Transfer*>(transfer), message->data.result);
+            char* attempt = nullptr;
+            curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, &attempt);
+            OnAttemptDone(*reinterpret_cast<Attempt*>(attempt), message->data.result);
         }
         int timeout = Sweep();
         AdmitQueued();
@@ -272,52 +304,14 @@ void HttpEventLoop::Run() {
 }
 
 void HttpEventLoop::StartAttempt(Transfer& transfer) {
-    // A fresh easy handle per attempt: libcurl 7.88 keeps a pointer to the last header of a
-    // handle's previous transfer and follows it when the next response opens with a folded
-    // header line (a use after free, fixed upstream in 8.1.0). Connections are not lost by
-    // this: they live in the multi handle's cache, and TLS sessions in the loop's share.
-    transfer.curl = curl_easy_init();
-    if (!transfer.curl) {
-        Finish(transfer, std::make_exception_ptr(
-                             Exception(ErrorKind::IO, "could not create a libcurl handle")));
-        return;
-    }
-    CURL* curl = transfer.curl;
-    curl_easy_setopt(curl, CURLOPT_SHARE, share_);
     const HttpRequest& request = transfer.request;
-    const HttpOptions& options = transfer.options;
     transfer.response = HttpResponse();
-    transfer.overflow = false;
     transfer.expected = request.range ? request.range->second - request.range->first + 1 : 0;
-    curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
-    curl_easy_setopt(curl, CURLOPT_PRIVATE, &transfer);
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 5L);
-    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, transfer.error);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, static_cast<long>(options.timeout_seconds));
-    // A stall: under 1 byte/s for http_timeout seconds (before the first byte too).
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, static_cast<long>(options.timeout_seconds));
-    curl_easy_setopt(curl, CURLOPT_TCP_KEEPALIVE, 1L);
-    if (!options.ca_cert_file.empty()) {
-        curl_easy_setopt(curl, CURLOPT_CAINFO, options.ca_cert_file.c_str());
-    }
-    if (!options.ca_cert_dir.empty()) {
-        curl_easy_setopt(curl, CURLOPT_CAPATH, options.ca_cert_dir.c_str());
-    }
-    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, Transfer::OnHeader);
-    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer.response);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, Transfer::OnBody);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
-    curl_easy_setopt(curl, CURLOPT_NOBODY, request.method == "HEAD" ? 1L : 0L);
     if (request.range) {
         transfer.range =
             std::to_string(request.range->first) + "-" + std::to_string(request.range->second);
-        curl_easy_setopt(curl, CURLOPT_RANGE, transfer.range.c_str());
     } else if (request.suffix) {
         transfer.range = "-" + std::to_string(*request.suffix);
-        curl_easy_setopt(curl, CURLOPT_RANGE, transfer.range.c_str());
     }
     if (transfer.headers) {
         curl_slist_free_all(transfer.headers);
@@ -337,52 +331,163 @@ void HttpEventLoop::StartAttempt(Transfer& transfer) {
         Finish(transfer, std::current_exception());
         return;
     }
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, transfer.headers);
-    transfer.error[0] = '\0';
-    stats_.requests++;
-    if (curl_multi_add_handle(static_cast<CURLM*>(multi_), curl) != CURLM_OK) {
+    transfer.attempt = LaunchAttempt(transfer);
+    if (!transfer.attempt) {
         Finish(transfer,
                std::make_exception_ptr(Exception(ErrorKind::IO, "could not start a request for " +
                                                                     RedactUrl(request.url))));
         return;
     }
+    if (std::optional<Clock::time_point> at = HedgeTime(transfer)) {
+        next_sweep_ = std::min(next_sweep_, *at);
+    }
 }
 
-void HttpEventLoop::OnAttemptDone(Transfer& transfer, int curl_code) {
-    auto code = static_cast<CURLcode>(curl_code);
-    CURL* curl = transfer.curl;
-    curl_multi_remove_handle(static_cast<CURLM*>(multi_), curl);
-    HttpRequest& request = transfer.request;
-    HttpResponse& response = transfer.response;
+std::unique_ptr<HttpEventLoop::Attempt> HttpEventLoop::LaunchAttempt(Transfer& transfer) {
+    // A fresh easy handle per attempt: libcurl 7.88 keeps a pointer to the last header of a
+    // handle's previous transfer and follows it when the next response opens with a folded
+    // header line (a use after free, fixed upstream in 8.1.0). Connections are not lost by
+    // this: they live in the multi handle's cache, and TLS sessions in the loop's share.
+    auto attempt = std::make_unique<Attempt>();
+    attempt->transfer = &transfer;
+    attempt->curl = curl_easy_init();
+    CURL* curl = attempt->curl;
+    if (!curl) {
+        return nullptr;
+    }
+    const HttpRequest& request = transfer.request;
     const HttpOptions& options = transfer.options;
-    stats_.bytes += response.received;
+    curl_easy_setopt(curl, CURLOPT_SHARE, share_);
+    curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
+    curl_easy_setopt(curl, CURLOPT_PRIVATE, attempt.get());
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+    curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 5L);
+    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, attempt->error);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, static_cast<long>(options.timeout_seconds));
+    // A stall: under 1 byte/s for http_timeout seconds (before the first byte too).
+    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, static_cast<long>(options.timeout_seconds));
+    curl_easy_setopt(curl, CURLOPT_TCP_KEEPALIVE, 1L);
+    if (!options.ca_cert_file.empty()) {
+        curl_easy_setopt(curl, CURLOPT_CAINFO, options.ca_cert_file.c_str());
+    }
+    if (!options.ca_cert_dir.empty()) {
+        curl_easy_setopt(curl, CURLOPT_CAPATH, options.ca_cert_dir.c_str());
+    }
+    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, Transfer::OnHeader);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, attempt.get());
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, Transfer::OnBody);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, attempt.get());
+    curl_easy_setopt(curl, CURLOPT_NOBODY, request.method == "HEAD" ? 1L : 0L);
+    if (!transfer.range.empty()) {
+        curl_easy_setopt(curl, CURLOPT_RANGE, transfer.range.c_str());
+    }
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, transfer.headers);
+    stats_.requests++;
+    attempt->started = Clock::now();
+    if (curl_multi_add_handle(static_cast<CURLM*>(multi_), curl) != CURLM_OK) {
+        curl_easy_cleanup(curl);
+        return nullptr;
+    }
+    attempt->in_multi = true;
+    return attempt;
+}
+
+void HttpEventLoop::StartHedge(Transfer& transfer) {
+    transfer.hedge = LaunchAttempt(transfer);
+    if (!transfer.hedge) {
+        return; // the first attempt goes on alone
+    }
+    transfer.body_taken = false;
+    stats_.hedged++;
+    if (ReadStatistics* caller = transfer.request.context.statistics) {
+        caller->hedged++;
+    }
+}
+
+void HttpEventLoop::EndAttempt(Attempt& attempt) {
+    Transfer& transfer = *attempt.transfer;
+    if (attempt.in_multi) {
+        curl_multi_remove_handle(static_cast<CURLM*>(multi_), attempt.curl);
+    }
+    curl_easy_cleanup(attempt.curl);
+    if (transfer.hedge.get() == &attempt) {
+        transfer.hedge.reset();
+    } else {
+        transfer.attempt = std::move(transfer.hedge); // the hedge, if any, carries on alone
+    }
+}
+
+void HttpEventLoop::CountReceived(const Transfer& transfer, const Attempt& attempt) {
+    stats_.bytes += attempt.response.received;
     long connects = 0;
-    if (curl_easy_getinfo(curl, CURLINFO_NUM_CONNECTS, &connects) == CURLE_OK && connects > 0) {
+    if (curl_easy_getinfo(attempt.curl, CURLINFO_NUM_CONNECTS, &connects) != CURLE_OK) {
+        connects = 0;
+    }
+    if (connects > 0) {
         stats_.connections += static_cast<uint64_t>(connects);
-        if (request.url.rfind("https://", 0) == 0) {
+        if (transfer.request.url.rfind("https://", 0) == 0) {
             stats_.tls_handshakes += static_cast<uint64_t>(connects);
         }
     }
-    if (ReadStatistics* caller = request.context.statistics) {
+    if (ReadStatistics* caller = transfer.request.context.statistics) {
         caller->requests++;
-        caller->bytes += response.received;
+        caller->bytes += attempt.response.received;
         caller->connections += static_cast<uint64_t>(std::max(connects, 0L));
         curl_off_t first_byte = 0;
-        if (curl_easy_getinfo(curl, CURLINFO_STARTTRANSFER_TIME_T, &first_byte) == CURLE_OK &&
+        if (curl_easy_getinfo(attempt.curl, CURLINFO_STARTTRANSFER_TIME_T, &first_byte) ==
+                CURLE_OK &&
             first_byte > 0) {
             caller->first_byte_micros += static_cast<uint64_t>(first_byte);
             caller->first_byte_samples++;
         }
     }
+}
+
+void HttpEventLoop::ReleaseAbandoned() {
+    for (Attempt* attempt : abandoned_) {
+        CountReceived(*attempt->transfer, *attempt);
+        EndAttempt(*attempt);
+    }
+    abandoned_.clear();
+}
+
+void HttpEventLoop::OnAttemptDone(Attempt& attempt, int curl_code) {
+    auto code = static_cast<CURLcode>(curl_code);
+    Transfer& transfer = *attempt.transfer;
+    CURL* curl = attempt.curl;
+    curl_multi_remove_handle(static_cast<CURLM*>(multi_), curl);
+    attempt.in_multi = false;
+    HttpRequest& request = transfer.request;
+    HttpResponse& response = attempt.response;
+    const HttpOptions& options = transfer.options;
+    CountReceived(transfer, attempt);
+    if (code == CURLE_OK) {
+        curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
+    }
+    bool failed = code != CURLE_OK || HttpClient::IsTransientStatus(response.status, response.body);
+    if (transfer.hedge) {
+        Attempt& twin = transfer.Twin(attempt);
+        if (failed) {
+            // The twin may still answer: this attempt just ends (no retry is spent on it).
+            stats_.CountFailure(code == CURLE_OK ? response.status : 0);
+            EndAttempt(attempt);
+            return;
+        }
+        // The first answer wins; the twin is aborted, whatever it received counted.
+        CountReceived(transfer, twin);
+        EndAttempt(twin);
+    }
     std::string problem;
     bool transient = false;
     std::optional<uint64_t> retry_after;
     if (code != CURLE_OK) {
-        if (transfer.overflow) {
+        if (attempt.overflow) {
             problem = "the server sent more than the " + std::to_string(transfer.expected) +
                       " bytes asked for";
         } else {
-            problem = transfer.error[0] ? std::string(transfer.error) : curl_easy_strerror(code);
+            problem = attempt.error[0] ? std::string(attempt.error) : curl_easy_strerror(code);
             if (code == CURLE_OPERATION_TIMEDOUT) {
                 problem += " (http_timeout is " + std::to_string(options.timeout_seconds) + " s)";
             } else if (code == CURLE_PEER_FAILED_VERIFICATION || code == CURLE_SSL_CACERT_BADFILE) {
@@ -396,18 +501,19 @@ void HttpEventLoop::OnAttemptDone(Transfer& transfer, int curl_code) {
         LeaveWindow(transfer, false);
         stats_.CountFailure(0);
     } else {
-        curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
         curl_off_t total = 0;
         curl_off_t first_byte = 0;
         curl_easy_getinfo(curl, CURLINFO_TOTAL_TIME_T, &total);
         curl_easy_getinfo(curl, CURLINFO_STARTTRANSFER_TIME_T, &first_byte);
         transfer.link->Completed(static_cast<double>(total) / 1e6,
                                  static_cast<double>(first_byte) / 1e6, response.received);
+        hosts_.at(transfer.host).hedging.Record(static_cast<double>(first_byte) / 1e6);
         LeaveWindow(transfer, HttpClient::IsThrottling(response.status, response.body));
-        if (!HttpClient::IsTransientStatus(response.status, response.body)) {
+        if (!failed) {
             if (response.status >= 400) {
                 stats_.CountFailure(response.status);
             }
+            transfer.response = std::move(response);
             Finish(transfer, nullptr);
             return;
         }
@@ -416,12 +522,11 @@ void HttpEventLoop::OnAttemptDone(Transfer& transfer, int curl_code) {
         retry_after = RetryAfterSeconds(response);
         transient = true;
     }
-    if (!transient || transfer.attempt >= options.retries) {
-        std::string tries = transfer.attempt == 0
-                                ? ""
-                                : " (after " + std::to_string(transfer.attempt + 1) +
-                                      " attempts; http_retries is " +
-                                      std::to_string(options.retries) + ")";
+    if (!transient || transfer.tries >= options.retries) {
+        std::string tries = transfer.tries == 0 ? ""
+                                                : " (after " + std::to_string(transfer.tries + 1) +
+                                                      " attempts; http_retries is " +
+                                                      std::to_string(options.retries) + ")";
         Finish(transfer, std::make_exception_ptr(Exception(
                              ErrorKind::IO, request.method + " " + RedactUrl(request.url) +
                                                 " failed: " + problem + tries)));
@@ -441,9 +546,8 @@ void HttpEventLoop::OnAttemptDone(Transfer& transfer, int curl_code) {
     transfer.retry_at = Clock::now() + std::chrono::microseconds(static_cast<int64_t>(wait * 1000));
     next_sweep_ = std::min(next_sweep_, transfer.retry_at);
     transfer.wait_ms *= options.retry_backoff;
-    transfer.attempt++;
-    curl_easy_cleanup(curl);
-    transfer.curl = nullptr;
+    transfer.tries++;
+    EndAttempt(attempt);
 }
 
 int HttpEventLoop::Sweep() {
@@ -455,8 +559,13 @@ int HttpEventLoop::Sweep() {
             std::chrono::duration_cast<std::chrono::milliseconds>(next_sweep_ - now).count() + 1);
     }
     int timeout = 1000;
+    auto until = [&](Clock::time_point when) {
+        auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(when - now).count() + 1;
+        timeout = std::min<int>(timeout, static_cast<int>(std::min<int64_t>(wait, 1000)));
+    };
     std::vector<Transfer*> cancelled;
     std::vector<Transfer*> due;
+    std::vector<Transfer*> slow;
     for (auto& [transfer, owned] : transfers_) {
         if (transfer->request.context.Cancelled()) {
             cancelled.push_back(transfer);
@@ -464,14 +573,17 @@ int HttpEventLoop::Sweep() {
             if (transfer->request.context.cancel) {
                 timeout = std::min(timeout, kCancelPollMs);
             }
+            if (std::optional<Clock::time_point> at = HedgeTime(*transfer)) {
+                if (*at <= now) {
+                    slow.push_back(transfer);
+                } else {
+                    until(*at);
+                }
+            }
         } else if (transfer->retry_at <= now) {
             due.push_back(transfer);
         } else {
-            auto wait =
-                std::chrono::duration_cast<std::chrono::milliseconds>(transfer->retry_at - now)
-                    .count() +
-                1;
-            timeout = std::min<int>(timeout, static_cast<int>(std::min<int64_t>(wait, 1000)));
+            until(transfer->retry_at);
             if (transfer->request.context.cancel) {
                 timeout = std::min(timeout, kCancelPollMs);
             }
@@ -485,6 +597,9 @@ int HttpEventLoop::Sweep() {
     for (Transfer* transfer : due) {
         Admit(*transfer);
     }
+    for (Transfer* transfer : slow) {
+        StartHedge(*transfer);
+    }
     if (!due.empty()) {
         timeout = 0;
     }
@@ -492,16 +607,28 @@ int HttpEventLoop::Sweep() {
     return timeout;
 }
 
+std::optional<HttpEventLoop::Clock::time_point>
+HttpEventLoop::HedgeTime(const Transfer& transfer) const {
+    const Attempt* attempt = transfer.attempt.get();
+    if (!attempt || transfer.hedge || attempt->answered || !transfer.options.hedging ||
+        transfer.request.method != "GET") {
+        return std::nullopt;
+    }
+    std::optional<double> delay = hosts_.at(transfer.host).hedging.Delay();
+    if (!delay) {
+        return std::nullopt;
+    }
+    return attempt->started +
+           std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(*delay));
+}
+
 void HttpEventLoop::Finish(Transfer& transfer, std::exception_ptr error) {
     if (transfer.state == Transfer::State::Queued) {
         auto& queued = hosts_.at(transfer.host).queued;
         queued.erase(std::find(queued.begin(), queued.end(), &transfer));
     }
-    if (transfer.curl) {
-        if (transfer.state == Transfer::State::Running) {
-            curl_multi_remove_handle(static_cast<CURLM*>(multi_), transfer.curl);
-        }
-        curl_easy_cleanup(transfer.curl);
+    while (transfer.attempt || transfer.hedge) {
+        EndAttempt(transfer.hedge ? *transfer.hedge : *transfer.attempt);
     }
     LeaveWindow(transfer, false);
     if (transfer.headers) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "io/concurrency_window.hpp"
+#include "io/hedging_policy.hpp"
 #include "io/http_client.hpp"
 #include "io/in_flight_controller.hpp"
 
@@ -8,8 +9,10 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
+#include <vector>
 
 namespace sluice {
 
@@ -18,7 +21,9 @@ namespace sluice {
 // InFlightController's target and its ConcurrencyWindow; the rest queue, first come first served),
 // progress as their sockets become ready (curl_multi_poll), and end with their completion called on
 // this thread. Waits for a retry are timers here, not sleeping threads, and a cancel flag is
-// noticed within kCancelPollMs. The multi handle keeps the connections, so later transfers to the
+// noticed within kCancelPollMs. A GET slow to answer is hedged (HedgingPolicy): a copy goes out
+// on another connection, the first 2xx body wins and the other copy is aborted before it writes
+// a byte. The multi handle keeps the connections, so later transfers to the
 // same host reuse them.
 class HttpEventLoop {
 public:
@@ -37,6 +42,7 @@ public:
     static constexpr int kTickMs = 20;
 
 private:
+    struct Attempt;
     struct Transfer;
     using Clock = std::chrono::steady_clock;
 
@@ -46,6 +52,7 @@ private:
         Host(double ceiling, std::shared_ptr<InFlightController> link)
             : window(ceiling), link(std::move(link)) {}
         ConcurrencyWindow window;
+        HedgingPolicy hedging;
         std::shared_ptr<InFlightController> link;
         std::deque<Transfer*> queued;
     };
@@ -61,8 +68,21 @@ private:
     void LeaveWindow(Transfer& transfer, bool throttled);
     // Takes the submitted transfers; false once the loop is stopping.
     bool TakeSubmitted();
+    // Signs the request and launches its next attempt.
     void StartAttempt(Transfer& transfer);
-    void OnAttemptDone(Transfer& transfer, int curl_code);
+    // A new easy handle for the transfer, added to the multi handle; none if libcurl refuses.
+    std::unique_ptr<Attempt> LaunchAttempt(Transfer& transfer);
+    // When the transfer's attempt, still without an answer, is to be hedged; none if not.
+    std::optional<Clock::time_point> HedgeTime(const Transfer& transfer) const;
+    void StartHedge(Transfer& transfer);
+    // Removes and frees the attempt; the other one, if any, carries on as the transfer's attempt.
+    void EndAttempt(Attempt& attempt);
+    // Counts what the attempt cost: bytes, connections, its first byte.
+    void CountReceived(const Transfer& transfer, const Attempt& attempt);
+    // Ends the attempts whose twin's body came first (marked inside libcurl's callbacks, where
+    // handles cannot be removed).
+    void ReleaseAbandoned();
+    void OnAttemptDone(Attempt& attempt, int curl_code);
     // Ends cancelled transfers, starts retries that are due; returns the poll timeout. Looks at
     // the transfers only when something may be due (next_sweep_): a cancel flag to poll, every
     // kCancelPollMs, or a retry's time.
@@ -74,6 +94,7 @@ private:
     void* multi_ = nullptr; // CURLM*
     void* share_ = nullptr; // CURLSH*: TLS sessions and DNS answers of this loop's handles
     std::unordered_map<Transfer*, std::unique_ptr<Transfer>> transfers_;
+    std::vector<Attempt*> abandoned_;
     std::chrono::steady_clock::time_point next_sweep_{};
     uint32_t connections_per_host_ = 0; // this loop's share
     uint32_t loops_ = 1;                // how many loops share each host's target

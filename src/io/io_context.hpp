@@ -9,7 +9,8 @@ namespace sluice {
 struct ReadStatistics {
     std::atomic<uint64_t> requests{0};
     std::atomic<uint64_t> retries{0};
-    std::atomic<uint64_t> bytes{0}; // received
+    std::atomic<uint64_t> hedged{0}; // requests sent again because the first was slow to answer
+    std::atomic<uint64_t> bytes{0};  // received
     // Connections opened for these requests: each a TLS handshake for HTTPS.
     std::atomic<uint64_t> connections{0};
     // Time to first byte, summed over requests that reported it (remote ones).

@@ -221,17 +221,19 @@ TableFunction HttpStatsFunction(const HttpStats& stats) {
         uint64_t smallest = stats.smallest_window.load();
         bound.names = {"requests",           "retries",   "bytes",           "failures",
                        "failures_by_status", "throttled", "smallest_window", "connections",
-                       "tls_handshakes"};
+                       "tls_handshakes",     "hedged"};
         bound.types = {LogicalTypeId::BIGINT, LogicalTypeId::BIGINT,  LogicalTypeId::BIGINT,
                        LogicalTypeId::BIGINT, LogicalTypeId::VARCHAR, LogicalTypeId::BIGINT,
-                       LogicalTypeId::BIGINT, LogicalTypeId::BIGINT,  LogicalTypeId::BIGINT};
+                       LogicalTypeId::BIGINT, LogicalTypeId::BIGINT,  LogicalTypeId::BIGINT,
+                       LogicalTypeId::BIGINT};
         bound.make_source = MaterializedSource(
             bound.types,
             {{integer(stats.requests.load()), integer(stats.retries.load()),
               integer(stats.bytes.load()), integer(stats.failures.load()),
               Value::Varchar(by_status), integer(stats.throttled.load()),
               smallest == UINT64_MAX ? Value::Null(LogicalTypeId::BIGINT) : integer(smallest),
-              integer(stats.connections.load()), integer(stats.tls_handshakes.load())}});
+              integer(stats.connections.load()), integer(stats.tls_handshakes.load()),
+              integer(stats.hedged.load())}});
         return bound;
     };
     return function;

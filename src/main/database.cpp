@@ -96,6 +96,7 @@ void Database::ApplyRemoteOptions() {
     options.connections_per_host =
         static_cast<uint32_t>(settings_.GetInteger("http_connections_per_host"));
     options.max_in_flight = static_cast<uint32_t>(settings_.GetInteger("http_max_in_flight"));
+    options.hedging = settings_.GetBoolean("http_hedging");
     // TLS trust: the setting, else the variables curl and OpenSSL users set, else the system's.
     auto environment = [](const char* name) {
         const char* value = std::getenv(name);

@@ -215,6 +215,13 @@ std::vector<SettingDefinition> BuildDefinitions() {
          },
          Plain});
     definitions.push_back(
+        {"http_hedging", "BOOLEAN",
+         "Send a GET again on another connection when it waits for its first byte far longer "
+         "than recent requests to the host did; the first answer wins",
+         [](const Settings&) { return Value::Boolean(true); },
+         [](const Value& value) { return Convert("http_hedging", value, LogicalTypeId::BOOLEAN); },
+         Plain});
+    definitions.push_back(
         {"ca_cert_file", "VARCHAR",
          "PEM file of the certificate authorities HTTPS servers are verified against (empty: "
          "SSL_CERT_FILE or CURL_CA_BUNDLE, else the system store)",

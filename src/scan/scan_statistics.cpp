@@ -111,11 +111,12 @@ std::string ScanStatistics::Render(const char* unit_name, int64_t read_ahead_dep
          FormatMemorySize(bytes_requested.load()).c_str(),
          FormatMemorySize(reads.bytes.load()).c_str(),
          FormatMemorySize(bytes_from_cache.load()).c_str());
-    line("requests %llu (%llu range reads), retries %llu, connections opened %llu, in flight max "
-         "%llu mean %.1f, first byte mean %.1f ms",
+    line("requests %llu (%llu range reads), retries %llu, hedged %llu, connections opened %llu, "
+         "in flight max %llu mean %.1f, first byte mean %.1f ms",
          static_cast<unsigned long long>(reads.requests.load()),
          static_cast<unsigned long long>(fetches.load()),
          static_cast<unsigned long long>(reads.retries.load()),
+         static_cast<unsigned long long>(reads.hedged.load()),
          static_cast<unsigned long long>(reads.connections.load()),
          static_cast<unsigned long long>(in_flight.peak()), in_flight.Mean(),
          samples ? static_cast<double>(reads.first_byte_micros.load()) / samples / 1000.0 : 0.0);

@@ -28,7 +28,11 @@ const formats = { parquet: 'read_parquet', csv: 'read_csv' };
 const CALM = { p503: 0, p500: 0, reset: 0, cut: 0, truncate: 0, stall: 0, latency_ms: 0 };
 const STORM = { ...CALM, p503: 0.3, reset: 0.05, truncate: 0.02 };
 // Retries are many and quick so that a storm is survived; Retry-After still waits a second.
-const RETRIES = 'SET http_retries = 30; SET http_retry_wait_ms = 5; SET http_retry_backoff = 1.5;';
+// Hedging is off where the server's counts must be exact (a hedge asks for a range again by
+// design); the hedged storm below has it on.
+const RETRIES = 'SET http_retries = 30; SET http_retry_wait_ms = 5; SET http_retry_backoff = 1.5; SET http_hedging = false;';
+// The storm with a latency tail: 10% of requests stall 2 s, the rest wait 5 ms on average.
+const TAIL = { ...STORM, stall: 0.1, stall_s: 2, latency_ms: 5 };
 
 let failures = 0;
 function check(ok, what, detail = '') {
@@ -144,6 +148,36 @@ try {
       `Q6 over ${format}: a retry per fault injected into the scan's reads, but resets libcurl retried`,
       `${retries} retries, ${scanFaults} faults, ${sum(taken, 'fault:reset')} of them resets`);
   }
+
+  // The storm with a latency tail, hedging on: the clean run's result; every byte of the clean
+  // run's ranges served, a range served again only for a hedge. Parquet's many reads make
+  // stalls after the first answers (which set the hedging delay) near certain.
+  let hedgedInAll = 0;
+  for (const format of Object.keys(formats)) {
+    const settings = RETRIES.replace('SET http_hedging = false;', 'SET http_hedging = true;');
+    await storm(CALM);
+    await counters();
+    const clean = run(settings + view(format) + queries.q06);
+    const cleanServed = served(await counters());
+    await storm(TAIL);
+    const hedgedRun = run(settings + view(format) + queries.q06 + 'SELECT hedged FROM sluice_http_stats();');
+    const taken = await counters();
+    const label = `Q6 over ${format} in a storm with a latency tail, hedging on`;
+    if (clean.error || hedgedRun.error) {
+      check(false, label, clean.error || hedgedRun.error);
+      continue;
+    }
+    const hedged = Number(hedgedRun.rows[hedgedRun.rows.length - 1][0]);
+    const result = hedgedRun.rows.slice(0, -2);
+    const twice = Object.entries(served(taken)).filter(([k, n]) => n > 1 && !isProbe(k)).reduce((t, [, n]) => t + n - 1, 0);
+    check(sameResult(result, clean.rows), `${label}: the clean run's result`,
+      `${sum(taken, 'fault:stall')} stalls, ${sum(taken, 'fault:')} faults, ${hedged} requests hedged`);
+    hedgedInAll += hedged;
+    check(coverage(taken) === coverage(cleanServed) && twice <= hedged,
+      `${label}: every byte served, a range again only for a hedge`, `${twice} ranges served again, ${hedged} hedged`);
+  }
+
+  check(hedgedInAll > 0, 'stalled requests were hedged', `${hedgedInAll} hedged`);
 
   // An exhausted budget: every request answered 503, http_retries = 2, so three attempts.
   await storm({ ...CALM, p503: 1 });
