@@ -9,6 +9,7 @@
 // what operators had reserved at that moment and at most, and what the allocator held free then
 // (sampled every 20 ms): the memory outside memory_limit's accounting.
 #include "main/sluice.hpp"
+#include "process_sample.hpp"
 #include "tpch/tpch_queries.hpp"
 
 #include <atomic>
@@ -22,22 +23,6 @@
 #include <vector>
 
 #include <malloc.h>
-#include <unistd.h>
-
-namespace {
-
-double ResidentMB() {
-    long pages = 0, resident = 0;
-    if (FILE* statm = std::fopen("/proc/self/statm", "r")) {
-        if (std::fscanf(statm, "%ld %ld", &pages, &resident) != 2) {
-            resident = 0;
-        }
-        std::fclose(statm);
-    }
-    return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / 1e6;
-}
-
-} // namespace
 
 int main(int argc, char** argv) {
     if (argc < 4) {
@@ -67,7 +52,7 @@ int main(int argc, char** argv) {
     double peak_rss = 0, reserved_at_peak = 0, free_at_peak = 0, reserved_peak = 0;
     std::thread sampler([&] {
         while (running.load()) {
-            double rss = ResidentMB();
+            double rss = sluice::bench::ResidentMB();
             double reserved = static_cast<double>(database.memory().used()) / 1e6;
             reserved_peak = std::max(reserved_peak, reserved);
             if (rss > peak_rss) {
