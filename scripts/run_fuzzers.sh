@@ -5,12 +5,16 @@
 # statements of the sqllogictest files).
 #
 #   scripts/run_fuzzers.sh BUILD_DIR SECONDS [PARQUET_SEED_DIR [CSV_SEED_DIR]]
+#
+# FUZZ_TARGETS="a b" runs only those targets, and FUZZ_WORK sets the working folder (corpora,
+# seeds), so that a long campaign can run as parallel halves, one per core.
 set -euo pipefail
 build=$1
 seconds=$2
 seeds=${3:-}
 csv_seeds=${4:-}
-work=$build/fuzz-work
+work=${FUZZ_WORK:-$build/fuzz-work}
+only=${FUZZ_TARGETS:-}
 mkdir -p "$work/file" "$work/page" "$work/snappy" "$work/csv"
 if [ -n "$seeds" ] && [ -d "$seeds" ]; then
   # Whole files for the file fuzzer; for the page fuzzer, the bytes after each file's magic
@@ -37,6 +41,9 @@ node "$(dirname "$0")/../fuzz/make_seeds.mjs" "$work/seeds"
 fuzz() {
   local target=$1 corpus=$2
   shift 2
+  if [ -n "$only" ] && [[ " $only " != *" $target "* ]]; then
+    return
+  fi
   mkdir -p "$corpus"
   echo "fuzz: $target for ${seconds}s"
   "$build/fuzz/$target" "$corpus" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
