@@ -8,16 +8,14 @@
 // size such as '4GB', or 'default'. A last line "memory ..." compares the process's peak RSS with
 // what operators had reserved at that moment and at most, and what the allocator held free then
 // (sampled every 20 ms): the memory outside memory_limit's accounting.
+#include "bench_support.hpp"
 #include "main/sluice.hpp"
-#include "process_sample.hpp"
 #include "tpch/tpch_queries.hpp"
 
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <mutex>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,13 +27,12 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: concurrent_queries SETUP_SQL_FILE MEMORY_LIMIT QUERY...\n");
         return 2;
     }
-    std::ifstream setup_file(argv[1]);
-    std::stringstream setup;
-    setup << setup_file.rdbuf();
     sluice::Database database;
     sluice::Connection setup_connection(database);
+    if (!sluice::bench::RunSetupFile(setup_connection, argv[1])) {
+        return 1;
+    }
     try {
-        setup_connection.Query(setup.str());
         if (std::string(argv[2]) != "default") {
             setup_connection.Query(std::string("SET memory_limit = '") + argv[2] + "'");
         }
@@ -44,10 +41,8 @@ int main(int argc, char** argv) {
         return 1;
     }
     std::mutex output;
-    auto start = std::chrono::steady_clock::now();
-    auto seconds = [&] {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    };
+    sluice::bench::Stopwatch clock;
+    auto seconds = [&] { return clock.Seconds(); };
     std::atomic<bool> running{true};
     double peak_rss = 0, reserved_at_peak = 0, free_at_peak = 0, reserved_peak = 0;
     std::thread sampler([&] {

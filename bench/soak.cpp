@@ -9,17 +9,15 @@
 //
 // SETUP_SQL_FILE creates the views (over the rig, with credentials); MISSING_PATH is a file
 // the store does not have; the first query of the first connection is traced to TRACE_FILE.
+#include "bench_support.hpp"
 #include "main/sluice.hpp"
-#include "process_sample.hpp"
 #include "tpch/tpch_queries.hpp"
 
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <mutex>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -44,9 +42,6 @@ int main(int argc, char** argv) {
                              "MISSING_PATH TRACE_FILE\n");
         return 2;
     }
-    std::ifstream setup_file(argv[1]);
-    std::stringstream setup;
-    setup << setup_file.rdbuf();
     int connections = std::atoi(argv[2]);
     double duration = std::atof(argv[3]);
     double sample_every = std::atof(argv[4]);
@@ -54,17 +49,13 @@ int main(int argc, char** argv) {
     std::string trace = argv[6];
 
     sluice::Database database;
-    try {
-        sluice::Connection(database).Query(setup.str());
-    } catch (const std::exception& error) {
-        std::fprintf(stderr, "setup failed: %s\n", error.what());
+    sluice::Connection setup(database);
+    if (!sluice::bench::RunSetupFile(setup, argv[1])) {
         return 1;
     }
     std::mutex output;
-    auto start = std::chrono::steady_clock::now();
-    auto seconds = [&] {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    };
+    sluice::bench::Stopwatch clock;
+    auto seconds = [&] { return clock.Seconds(); };
     std::atomic<uint64_t> queries{0};
     std::atomic<uint64_t> failures{0};
     std::vector<std::thread> threads;

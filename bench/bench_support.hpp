@@ -1,13 +1,44 @@
 #pragma once
 
-// What a benchmark samples of its own process, from /proc/self.
+// What the benchmark drivers share: running their setup script, a clock since the start, and
+// what they sample of their own process (from /proc/self).
+#include "main/sluice.hpp"
+
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include <unistd.h>
 
 namespace sluice::bench {
+
+// Runs the SQL file `path` on `connection`; false (with the error printed) when it fails.
+inline bool RunSetupFile(Connection& connection, const char* path) {
+    std::ifstream file(path);
+    std::stringstream sql;
+    sql << file.rdbuf();
+    try {
+        connection.Query(sql.str());
+        return true;
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "setup failed: %s\n", error.what());
+        return false;
+    }
+}
+
+// Seconds since it was made.
+class Stopwatch {
+public:
+    double Seconds() const {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    }
+
+private:
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
 
 // Resident memory in MB.
 inline double ResidentMB() {
