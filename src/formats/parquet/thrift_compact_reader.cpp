@@ -184,6 +184,10 @@ void ThriftCompactReader::Skip(uint8_t type) {
         if (count > size_ - pos_) {
             Fail("Thrift map claims " + std::to_string(count) + " entries");
         }
+        if (last_field_ids_.size() >= kMaxDepth) {
+            Fail("Thrift structures nested too deeply");
+        }
+        last_field_ids_.push_back(0); // depth accounting only: maps of maps recurse too
         auto skip_element = [&](uint8_t element_type) {
             if (element_type == kBoolTrue || element_type == kBoolFalse) {
                 ReadRawByte(); // inside containers booleans take a byte
@@ -195,6 +199,7 @@ void ThriftCompactReader::Skip(uint8_t type) {
             skip_element(types >> 4);
             skip_element(types & 0x0F);
         }
+        last_field_ids_.pop_back();
         return;
     }
     case kStruct: {
