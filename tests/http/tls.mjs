@@ -5,7 +5,7 @@
 // the cause; and connections and TLS sessions are reused: counted by Sluice (connections opened,
 // handshakes) and by the server (connections, sessions resumed), the two counts agreeing.
 // Usage: node tls.mjs <sluice> <work directory>
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sluiceRows } from '../oracle/sluice_cli.mjs';
@@ -47,11 +47,13 @@ const server = await startNginx(data, {
 });
 const tlsLog = path.join(server.work, 'tls.log');
 // The server's view of the HTTPS requests since `from` (a byte offset of tls.log).
+// tls.log's requests since `from` (a byte offset), each [connection, request on it, reused, port, path].
+const logLines = (from) => fs.readFileSync(tlsLog, 'utf8').slice(from).trim().split('\n').filter(Boolean)
+  .map((line) => line.split(' '));
 function serverView(from) {
-  const lines = fs.readFileSync(tlsLog, 'utf8').slice(from).trim().split('\n').filter(Boolean);
+  const lines = logLines(from);
   const connections = new Map(); // connection number -> session reused on its first request
-  for (const line of lines) {
-    const [connection, request, reused] = line.split(' ');
+  for (const [connection, request, reused] of lines) {
     if (request === '1') connections.set(connection, reused === 'r');
   }
   return {
@@ -120,7 +122,7 @@ try {
   from = logSize();
   const two = run(`${trust} SET http_io_threads = 1; ${numbers(url)}; SELECT connections FROM sluice_http_stats();
     ${numbers(url).replace('numbers.parquet', 'again.parquet')}; SELECT connections FROM sluice_http_stats();`);
-  const lines = fs.readFileSync(tlsLog, 'utf8').slice(from).trim().split('\n').map((line) => line.split(' '));
+  const lines = logLines(from);
   const opened = lines.filter(([, request, , , uri]) => request === '1' && uri === '/again.parquet');
   const counts = two.rows ? two.rows.filter((row) => row.length === 1 && /^\d+$/.test(row[0])).map(Number) : [];
   report(!two.error && counts.length === 2 && counts[1] - counts[0] === opened.length &&
