@@ -14,6 +14,9 @@ namespace sluice {
 class StringHeap {
 public:
     string_t AddString(std::string_view text);
+    // Throws InvalidInput for a string longer than a string_t can say (4 GiB - 1 bytes, as in
+    // DuckDB); functions that build long strings from short inputs (repeat, lpad) ask first.
+    static void CheckSize(uint64_t length);
     // Room for `length` bytes the caller fills in before using the returned string_t.
     char* Allocate(size_t length);
     // Makes the next `bytes` of strings fit in one block of just that size when the current block

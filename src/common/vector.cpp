@@ -1,5 +1,6 @@
 #include "common/vector.hpp"
 
+#include "common/allocation_budget.hpp"
 #include "common/exception.hpp"
 
 #include <algorithm>
@@ -7,10 +8,11 @@
 
 namespace sluice {
 
-Vector::Vector(LogicalType type, idx_t capacity)
-    : type_(type), capacity_(capacity),
-      // Uninitialised: every row is written before it is read, and NULL rows are never read.
-      data_(new uint8_t[PhysicalTypeSize(type.physical()) * (capacity == 0 ? 1 : capacity)]) {
+Vector::Vector(LogicalType type, idx_t capacity) : type_(type), capacity_(capacity) {
+    idx_t bytes = PhysicalTypeSize(type.physical()) * (capacity == 0 ? 1 : capacity);
+    AllocationBudget::Charge(bytes);
+    // Uninitialised: every row is written before it is read, and NULL rows are never read.
+    data_.reset(new uint8_t[bytes]);
     MakeChildren();
 }
 
@@ -62,6 +64,7 @@ void Vector::Grow(idx_t capacity) {
         return;
     }
     idx_t width = PhysicalTypeSize(type_.physical());
+    AllocationBudget::Charge(width * capacity);
     std::shared_ptr<uint8_t[]> grown(new uint8_t[width * capacity]);
     std::memcpy(grown.get(), data_.get(), width * capacity_);
     data_ = std::move(grown);

@@ -1,5 +1,6 @@
 #include "execution/expression_executor.hpp"
 
+#include "common/allocation_budget.hpp"
 #include "common/cast.hpp"
 #include "common/exception.hpp"
 
@@ -185,12 +186,21 @@ Value ExpressionExecutor::EvaluateConstant(const Expression& expression) {
 }
 
 std::optional<Value> ExpressionExecutor::EvaluateSmallConstant(const Expression& expression,
-                                                               idx_t max_elements) {
-    Vector result = EvaluateOneRow(expression);
-    if (NestedElementCount(result) > max_elements) {
+                                                               idx_t max_elements,
+                                                               idx_t max_bytes) {
+    AllocationBudget budget(max_bytes);
+    try {
+        Vector result = EvaluateOneRow(expression);
+        if (NestedElementCount(result) > max_elements) {
+            return std::nullopt;
+        }
+        return result.GetValue(0);
+    } catch (const AllocationBudgetExceeded& exceeded) {
+        if (exceeded.budget != &budget) {
+            throw; // an enclosing budget's
+        }
         return std::nullopt;
     }
-    return result.GetValue(0);
 }
 
 idx_t ExpressionExecutor::Select(const Expression& predicate, const DataChunk& input,

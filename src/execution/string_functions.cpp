@@ -1,10 +1,13 @@
 #include "execution/string_functions.hpp"
 
 #include "common/exception.hpp"
+#include "common/string_heap.hpp"
 #include "execution/vector_loops.hpp"
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <cstring>
 #include <openssl/evp.h>
 #include <optional>
 #include <string>
@@ -303,22 +306,65 @@ int64_t CharacterPosition(std::string_view text, std::string_view needle) {
     return found == std::string_view::npos ? 0 : CharacterCount(text.substr(0, found)) + 1;
 }
 
-std::string Pad(std::string_view text, int64_t length, std::string_view fill, bool left) {
+// Sets `row` to a string of `size` bytes that `fill` writes, built in the result's heap without
+// a temporary: repeat and the pads make strings of up to 4 GiB from a few bytes of input.
+template <class Fill>
+void SetBuiltText(Vector& result, idx_t row, unsigned __int128 size, Fill fill) {
+    StringHeap::CheckSize(size > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(size));
+    auto length = static_cast<uint32_t>(size);
+    if (length <= string_t::kInlineLength) {
+        char bytes[string_t::kInlineLength];
+        fill(bytes);
+        result.data<string_t>()[row] = string_t(bytes, length);
+        return;
+    }
+    char* target = result.string_heap().Allocate(length);
+    fill(target);
+    result.data<string_t>()[row] = string_t(target, length);
+}
+
+// Writes `text` `times` times from `out` on; returns the end.
+char* WriteRepeated(char* out, std::string_view text, int64_t times) {
+    for (int64_t i = 0; i < times; i++) {
+        std::memcpy(out, text.data(), text.size());
+        out += text.size();
+    }
+    return out;
+}
+
+void SetRepeated(Vector& result, idx_t row, std::string_view text, int64_t times) {
+    times = std::max<int64_t>(times, 0);
+    unsigned __int128 size = static_cast<unsigned __int128>(text.size()) * times;
+    SetBuiltText(result, row, size, [&](char* out) { WriteRepeated(out, text, times); });
+}
+
+// lpad / rpad: `text` cut or filled up to `length` characters with `fill`, cycled.
+void SetPadded(Vector& result, idx_t row, std::string_view text, int64_t length,
+               std::string_view fill, bool left) {
     int64_t have = CharacterCount(text);
     if (length <= have) {
-        return std::string(LeftCharacters(text, std::max<int64_t>(length, 0)));
+        SetText(result, row, LeftCharacters(text, std::max<int64_t>(length, 0)));
+        return;
     }
     if (fill.empty()) {
-        return std::string(text);
+        SetText(result, row, text);
+        return;
     }
-    std::string padding;
     int64_t fill_characters = CharacterCount(fill);
-    for (int64_t added = 0; added < length - have;) {
-        int64_t take = std::min(fill_characters, length - have - added);
-        padding += LeftCharacters(fill, take);
-        added += take;
-    }
-    return left ? padding + std::string(text) : std::string(text) + padding;
+    int64_t whole_fills = (length - have) / fill_characters;
+    std::string_view partial_fill = LeftCharacters(fill, (length - have) % fill_characters);
+    unsigned __int128 padding =
+        static_cast<unsigned __int128>(fill.size()) * whole_fills + partial_fill.size();
+    SetBuiltText(result, row, padding + text.size(), [&](char* out) {
+        if (!left) {
+            out = WriteRepeated(out, text, 1);
+        }
+        out = WriteRepeated(out, fill, whole_fills);
+        out = WriteRepeated(out, partial_fill, 1);
+        if (left) {
+            WriteRepeated(out, text, 1);
+        }
+    });
 }
 
 std::string_view Trim(std::string_view text, std::string_view characters, bool left, bool right) {
@@ -490,11 +536,7 @@ std::optional<BoundFunction> BindStringFunction(const std::string& name, size_t 
                 } else if (which == "right") {
                     SetText(result, row, RightCharacters(args[0].text, args[1].number));
                 } else {
-                    std::string repeated;
-                    for (int64_t i = 0; i < args[1].number; i++) {
-                        repeated += args[0].text;
-                    }
-                    SetText(result, row, repeated);
+                    SetRepeated(result, row, args[0].text, args[1].number);
                 }
                 return true;
             })};
@@ -506,7 +548,7 @@ std::optional<BoundFunction> BindStringFunction(const std::string& name, size_t 
             types, varchar,
             RowWise(types, [left](const std::vector<Argument>& args, const std::vector<bool>&,
                                   Vector& result, idx_t row) {
-                SetText(result, row, Pad(args[0].text, args[1].number, args[2].text, left));
+                SetPadded(result, row, args[0].text, args[1].number, args[2].text, left);
                 return true;
             })};
     }
@@ -583,14 +625,17 @@ std::optional<BoundFunction> BindStringFunction(const std::string& name, size_t 
         };
         return BoundFunction{{varchar}, varchar, body};
     }
-    if (name == "length" || name == "len" || name == "char_length") {
-        ScalarFunctionBody body = [](const std::vector<const Vector*>& args, idx_t count,
-                                     Vector& result) {
-            UnaryLoop<string_t, int64_t>(*args[0], count, result,
-                                         [](const string_t& text, int64_t& out) {
-                                             out = CharacterCount(text.view());
-                                             return true;
-                                         });
+    // length counts characters, strlen bytes.
+    bool characters =
+        name == "length" || name == "len" || name == "char_length" || name == "character_length";
+    if (characters || name == "strlen") {
+        ScalarFunctionBody body = [characters](const std::vector<const Vector*>& args, idx_t count,
+                                               Vector& result) {
+            UnaryLoop<string_t, int64_t>(
+                *args[0], count, result, [characters](const string_t& text, int64_t& out) {
+                    out = characters ? CharacterCount(text.view()) : text.size();
+                    return true;
+                });
         };
         return BoundFunction{{varchar}, LogicalTypeId::BIGINT, body};
     }

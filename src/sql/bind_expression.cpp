@@ -80,11 +80,13 @@ ExpressionPtr Binder::Fold(ExpressionPtr expression) {
     if (expression->kind == ExpressionKind::Constant || !expression->IsFoldable()) {
         return expression;
     }
-    // Lists of more elements than this stay expressions (see EvaluateSmallConstant).
+    // Lists of more elements than this, and values that take more memory than this to compute,
+    // stay expressions (see EvaluateSmallConstant).
     constexpr idx_t kMaxFoldedElements = 4096;
+    constexpr idx_t kMaxFoldingBytes = 16 << 20;
     LogicalType type = expression->type;
-    std::optional<Value> value =
-        ExpressionExecutor::EvaluateSmallConstant(*expression, kMaxFoldedElements);
+    std::optional<Value> value = ExpressionExecutor::EvaluateSmallConstant(
+        *expression, kMaxFoldedElements, kMaxFoldingBytes);
     if (!value) {
         return expression;
     }

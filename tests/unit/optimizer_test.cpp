@@ -1,5 +1,6 @@
 // The optimizer's decisions, read from EXPLAIN: they change speed, not results, so the
 // result-comparing tests cannot see them.
+#include "common/allocation_budget.hpp"
 #include "main/sluice.hpp"
 
 #include <gtest/gtest.h>
@@ -174,4 +175,21 @@ TEST(Optimizer, ListConstantsOfThousandsOfElementsAreNotFoldedIntoValues) {
     EXPECT_NE(plan.find("range(CAST(5000"), std::string::npos) << plan;
     EXPECT_EQ(plan.find("range(CAST(3"), std::string::npos) << plan;
     EXPECT_NE(plan.find("[0, 1, 2]"), std::string::npos) << plan;
+}
+
+TEST(Optimizer, FoldingGivesUpOnConstantsThatTakeMuchMemoryToCompute) {
+    // Folding range(250000000) evaluated it in full (2 GB) before finding it too large to keep
+    // (the SQL fuzzer's out-of-memory finding); repeat builds big strings from small inputs.
+    // The budget here counts everything binding allocates: it is spent only if folding does
+    // not stop after its own few megabytes.
+    Database database;
+    Connection connection(database);
+    std::string plan;
+    {
+        AllocationBudget whole_bind(256 << 20);
+        plan =
+            Explain(connection, "SELECT len(range(250000000)) AS n, repeat('ab', 400000000) AS s");
+    }
+    EXPECT_NE(plan.find("range(CAST(250000000"), std::string::npos) << plan;
+    EXPECT_NE(plan.find("repeat('ab'"), std::string::npos) << plan;
 }
