@@ -19,6 +19,14 @@ using namespace sluice::parquet;
 
 namespace {
 
+// Decompression buffers are reserved here as a scan reserves them under memory_limit: a few
+// kilobytes of brotli declaring a page of a gigabyte are an Out of Memory error, not seconds of
+// inflating (a timeout of the 10-minute campaign).
+MemoryManager& PageMemory() {
+    static MemoryManager memory(256 << 20);
+    return memory;
+}
+
 // The middle third of `group`'s rows as a page-level job would decode them, when every chunk
 // has an offset index that decodes; also each chunk's column index as page statistics.
 void DecodeMiddleSlice(MemoryFileHandle& file, std::shared_ptr<const ParquetFileReader> reader,
@@ -64,7 +72,7 @@ void DecodeMiddleSlice(MemoryFileHandle& file, std::shared_ptr<const ParquetFile
         buffers.push_back(ByteBuffer::Allocate(range.length));
         file.Read(buffers.back().get(), range.length, range.offset, {});
     }
-    RowGroupDecoder decoder(reader, slice, column_ids, std::move(buffers));
+    RowGroupDecoder decoder(reader, slice, column_ids, std::move(buffers), {}, &PageMemory());
     DataChunk chunk(types);
     for (int batches = 0; batches < 1000; batches++) {
         chunk.Reset();
@@ -135,7 +143,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 fuzz::ExpectUserError(error);
                 // as below: a clear error; the whole group is still decoded
             }
-            RowGroupDecoder decoder(reader, group, column_ids, std::move(buffers), filters);
+            RowGroupDecoder decoder(reader, group, column_ids, std::move(buffers), filters,
+                                    &PageMemory());
             DataChunk chunk(types);
             for (int batches = 0; batches < 1000; batches++) {
                 chunk.Reset();

@@ -13,6 +13,8 @@
 
 namespace sluice {
 
+class MemoryManager;
+
 // One column of a file as its format reads it. `unsupported` names what keeps the column from
 // being read (a nested Parquet type, say); such a column may be listed but not projected.
 struct ScanColumn {
@@ -66,6 +68,8 @@ struct FileProjection {
     uint64_t max_job_bytes = 0;
     // Of each nested column, the leaves to read (empty: all); the others may be left NULL.
     std::vector<LeafMask> leaf_masks;
+    // Where decoders reserve the buffers they allocate for a job (null: nowhere).
+    MemoryManager* memory = nullptr;
 };
 
 // Turns one job's bytes into chunks.

@@ -280,8 +280,10 @@ private:
     // Opens and plans `file` (I/O: called without the lock; the slot's path is constant).
     std::pair<FilePlan, std::exception_ptr> ReadPlan(size_t file) {
         try {
+            MemoryManager* memory =
+                services.temporary_memory ? &services.temporary_memory->memory() : nullptr;
             return {PlanFile(*format, *binding, files_[file].path, column_ids, leaf_masks, filters,
-                             max_job_bytes_, *services.file_system, ReadContext()),
+                             max_job_bytes_, memory, *services.file_system, ReadContext()),
                     nullptr};
         } catch (...) {
             return {FilePlan{}, std::current_exception()};

@@ -210,7 +210,8 @@ ExpressionPtr Binder::BindConstantExpression(const ParsedExpression& expression)
     return Fold(BindIsolated(expression, empty).expression);
 }
 
-Binder::Bound Binder::BindIsolated(const ParsedExpression& expression, Scope& scope) {
+Binder::Bound Binder::BindIsolated(const ParsedExpression& expression, Scope& scope,
+                                   bool query_functions) {
     struct SavedContext {
         Binder& binder;
         Scope* scope = binder.scope_;
@@ -227,9 +228,9 @@ Binder::Bound Binder::BindIsolated(const ParsedExpression& expression, Scope& sc
         }
     } saved{*this};
     scope_ = &scope;
-    aggregate_ = nullptr;
+    aggregate_ = query_functions ? aggregate_ : nullptr;
+    window_ = query_functions ? window_ : nullptr;
     from_plan_ = nullptr;
-    window_ = nullptr;
     unnest_ = nullptr;
     return Bind(expression);
 }

@@ -249,7 +249,9 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
     AggregateContext* context = aggregate_;
     const char* reason = no_aggregates_reason_;
     LogicalOperatorPtr* saved_from = from_plan_;
+    Scope* saved_scope = scope_;
     aggregate_ = nullptr;
+    scope_ = context->scope;
     from_plan_ = &context->aggregate->children[0];
     no_aggregates_reason_ = "aggregate function calls cannot be nested";
     std::vector<ExpressionPtr> arguments;
@@ -262,6 +264,7 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
     if (name == "grouping" || name == "grouping_id") {
         aggregate_ = context;
         from_plan_ = saved_from;
+        scope_ = saved_scope;
         no_aggregates_reason_ = reason;
         return BindGrouping(expression, std::move(arguments));
     }
@@ -305,6 +308,7 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
     }
     aggregate_ = context;
     from_plan_ = saved_from;
+    scope_ = saved_scope;
     no_aggregates_reason_ = reason;
     auto [function, distinct] =
         ResolveAggregate(name, types, arguments, expression.distinct, expression.location);

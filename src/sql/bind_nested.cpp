@@ -410,7 +410,10 @@ std::shared_ptr<const Expression> Binder::BindLambda(const ParsedExpression& lam
     scope.entries.push_back(std::move(entry));
     scope.outer = scope_; // the query's columns, which the body may capture
 
-    ExpressionPtr body = BindIsolated(*lambda.children[0], scope).expression;
+    // An aggregate or window function in the body is the query's (x -> x + sum(v)): a capture
+    // like any other column of the query.
+    ExpressionPtr body =
+        BindIsolated(*lambda.children[0], scope, /*query_functions=*/true).expression;
     try {
         ResolveLambdaColumns(*body, table, parameters.size(), captures);
     } catch (const Exception& error) {

@@ -576,6 +576,7 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
         aggregate_node = aggregate.get();
         plan = std::move(aggregate);
         context.aggregate = aggregate_node;
+        context.scope = &scope;
         aggregate_ = &context;
         // Subqueries in the SELECT list, HAVING and ORDER BY join above the aggregate.
         from_plan_ = &plan;
@@ -590,6 +591,7 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
 
     // Window functions in the SELECT list, QUALIFY and ORDER BY; unnest in the SELECT list.
     WindowContext windows;
+    windows.scope = &scope;
     window_ = &windows;
     UnnestContext unnests;
     unnests.op = std::make_unique<LogicalOperator>(LogicalOperatorKind::Unnest);

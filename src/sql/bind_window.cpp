@@ -44,6 +44,13 @@ Binder::Bound Binder::BindWindow(const ParsedExpression& expression) {
     }
     WindowContext* context = window_;
     const char* reason = no_windows_reason_;
+    // The arguments, keys and frame see the query's columns, also from a lambda's body.
+    struct RestoreScope {
+        Scope*& scope;
+        Scope* saved;
+        ~RestoreScope() { scope = saved; }
+    } restore_scope{scope_, scope_};
+    scope_ = context->scope;
     window_ = nullptr;
     no_windows_reason_ = "window function calls cannot be nested";
     const WindowSpec& spec = *expression.window;

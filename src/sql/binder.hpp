@@ -84,12 +84,16 @@ private:
     };
     // While binding the SELECT list, HAVING and ORDER BY of an aggregate query.
     struct AggregateContext {
-        LogicalOperator* aggregate;
+        LogicalOperator* aggregate = nullptr;
+        // The columns the aggregates' arguments see: the FROM clause's, also where a call
+        // stands in a lambda's body, whose parameters are not columns of the groups.
+        Scope* scope = nullptr;
         std::vector<std::string> keys; // the aggregates' text, to share equal calls
     };
     // While binding the SELECT list, QUALIFY and ORDER BY: the Window operators so far, one
     // per partitioning and order (keyed by it), and the text of each one's functions.
     struct WindowContext {
+        Scope* scope = nullptr; // the columns the functions' arguments see (as AggregateContext)
         std::vector<std::pair<std::string, LogicalOperatorPtr>> operators;
         std::map<idx_t, std::vector<std::string>> texts;
     };
@@ -173,9 +177,12 @@ private:
     // that are structs are expanded in turn.
     void ExpandStruct(ExpressionPtr expression, bool recursive,
                       std::vector<std::pair<ExpressionPtr, std::string>>& columns);
-    // Binds `expression` with only `scope` visible, outside any aggregate, window, unnest or
-    // FROM context; the binder's own context comes back however the binding ends.
-    Bound BindIsolated(const ParsedExpression& expression, Scope& scope);
+    // Binds `expression` with only `scope` visible, outside any unnest or FROM context, and
+    // outside any aggregate or window context unless `query_functions` (a lambda's body, where
+    // sum(v) or rank() OVER (...) are the query's); the binder's own context comes back however
+    // the binding ends.
+    Bound BindIsolated(const ParsedExpression& expression, Scope& scope,
+                       bool query_functions = false);
     enum class ListLambda : uint8_t { Transform, Filter, Reduce };
     // list_transform, list_filter and list_reduce: a list, a lambda and (list_reduce) an
     // initial value.

@@ -9,6 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startNginx } from '../http/nginx_server.mjs';
 import { S3_ACCESS_KEY, S3_SECRET_KEY, startSwift } from '../s3/swift_server.mjs';
+import { Codec, Type, dataPage, writeParquet } from '../parquet/handmade_parquet.mjs';
+import zlib from 'node:zlib';
 
 const [sluice, work] = process.argv.slice(2).map((p) => path.resolve(p));
 fs.rmSync(work, { recursive: true, force: true });
@@ -28,6 +30,14 @@ damaged('tiny.parquet', Buffer.from('PAR1'));
 damaged('badfooter.parquet', Buffer.from(parquet).map((b, i) => (i >= footerStart + 10 && i < footerStart + 40 ? b ^ 0x5a : b)));
 // The first column chunk's first page: its bytes scrambled after the page header.
 damaged('badpage.parquet', Buffer.from(parquet).map((b, i) => (i >= 2000 && i < 2600 ? 0xff : b)));
+// A decompression bomb: one page of 256 MiB of zeros, 48 KiB as brotli (the SQL fuzzer's file
+// of 4 KiB declared a 1 GiB page). Its buffer must be reserved under memory_limit.
+const zeros = Buffer.alloc(256 << 20);
+writeParquet(path.join(data, 'bomb.parquet'), [{
+  name: 'zero', type: Type.INT32, codec: Codec.BROTLI,
+  pages: [dataPage({ rows: zeros.length / 4, values: zeros,
+    compress: (b) => zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } }) })],
+}]);
 const csvLines = fs.readFileSync(path.join(data, 'good.csv'), 'utf8').split('\n');
 const withLine = (index, line) => csvLines.map((l, i) => (i === index ? line : l)).join('\n');
 damaged('badutf8.csv', Buffer.concat([Buffer.from(csvLines.slice(0, 700).join('\n') + '\n7,'), Buffer.from([0xff, 0xfe]),
@@ -103,6 +113,9 @@ expectError('unknown function', 'SELECT no_such_function(1)', 'Catalog', [/no_su
 expectError('unknown table', 'SELECT * FROM no_such_table', 'Catalog', [/no_such_table/]);
 
 // Memory: the limit and what wanted more.
+expectError('Parquet page that decompresses past the memory limit',
+  "SET memory_limit = '64MB'; SELECT sum(zero) FROM 'bomb.parquet'", 'Out of Memory',
+  [/'bomb\.parquet'/, /column 'zero'/, /page 0 at file offset \d+/, /256\.0 MiB for Parquet page buffers/, /memory_limit/]);
 expectError('a memory limit too small for the query', "SET memory_limit = '30MB'; SELECT list(range) FROM range(20000000)",
   'Out of Memory', [/memory_limit/, /hash aggregate/]);
 

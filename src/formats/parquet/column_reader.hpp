@@ -1,11 +1,13 @@
 #pragma once
 
 #include "common/byte_buffer.hpp"
+#include "common/exception.hpp"
 #include "common/table_filter.hpp"
 #include "common/vector.hpp"
 #include "formats/parquet/parquet_schema.hpp"
 #include "formats/parquet/rle_bit_packed_decoder.hpp"
 #include "formats/parquet/value_conversion.hpp"
+#include "memory/memory_manager.hpp"
 
 #include <memory>
 #include <optional>
@@ -45,6 +47,11 @@ public:
     // more than are left is an error. (Nested leaves: their pages' entries are not bounded by
     // the row count.)
     void LimitEntries(uint64_t count) { entries_left_ = count; }
+
+    // Reserves decompression buffers with `memory` (under `memory_limit`): a page may declare
+    // gigabytes that a few kilobytes of brotli or zstd expand to, and then it is an Out of
+    // Memory error naming the page rather than an allocation nothing accounts for.
+    void ReservePagesWith(MemoryManager* memory);
 
     // Steps over the next `count` rows without converting their values.
     void Skip(uint64_t count);
@@ -111,7 +118,7 @@ private:
                 Vector& out);
     const uint8_t* Decompressed(const uint8_t* data, size_t compressed, size_t uncompressed,
                                 std::shared_ptr<const void>& owner);
-    [[noreturn]] void Fail(const std::string& what) const;
+    [[noreturn]] void Fail(const std::string& what, ErrorKind kind = ErrorKind::InvalidInput) const;
 
     const ParquetColumn& column_;
     bool same_layout_ = false; // physical values are already in Sluice's layout
@@ -133,6 +140,7 @@ private:
 
     std::shared_ptr<const void> page_owner_; // memory the current page's strings point into
     ByteBuffer scratch_; // decompression buffer, reused once no vector references it
+    std::unique_ptr<MemoryReservation> page_memory_; // scratch_'s, when ReservePagesWith
     // Definition levels are decoded a batch at a time: a page of millions of NULLs costs a few
     // bytes in the file and must not cost gigabytes here.
     bool has_levels_ = false;

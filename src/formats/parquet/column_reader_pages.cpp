@@ -35,13 +35,18 @@ bool ColumnReader::EnterSegment(size_t segment) {
     return true;
 }
 
-void ColumnReader::Fail(const std::string& what) const {
+void ColumnReader::Fail(const std::string& what, ErrorKind kind) const {
     std::string where = context_;
     if (page_number_ >= 0) {
         where += ", page " + std::to_string(page_number_) + " at file offset " +
                  std::to_string(file_offset_ + page_offset_);
     }
-    throw Exception(ErrorKind::InvalidInput, where + ": " + what);
+    throw Exception(kind, where + ": " + what);
+}
+
+void ColumnReader::ReservePagesWith(MemoryManager* memory) {
+    page_memory_ =
+        memory ? std::make_unique<MemoryReservation>(memory, "Parquet page buffers") : nullptr;
 }
 
 const uint8_t* ColumnReader::Decompressed(const uint8_t* data, size_t compressed,
@@ -64,7 +69,20 @@ const uint8_t* ColumnReader::Decompressed(const uint8_t* data, size_t compressed
     // `owner` itself hold it): fresh allocations of page-sized buffers cost page faults.
     long holders = scratch_.data.use_count() - (owner == scratch_.data ? 1 : 0);
     if (!scratch_.data || holders > 1 || scratch_.size < uncompressed) {
-        scratch_ = ByteBuffer::Allocate(std::max<size_t>(uncompressed, scratch_.size));
+        size_t size = std::max<size_t>(uncompressed, scratch_.size);
+        // Pages of usual sizes are what a scan needs to progress at all: counted (so that
+        // joins and sorts spill sooner) but never refused. Larger ones must fit the limit.
+        constexpr size_t kAlwaysGranted = 16 << 20;
+        if (page_memory_ && size > page_memory_->size() && size <= kAlwaysGranted) {
+            page_memory_->ForceResize(size);
+        } else if (page_memory_ && size > page_memory_->size()) {
+            try {
+                page_memory_->Resize(size);
+            } catch (const Exception& error) {
+                Fail(error.RawMessage(), error.Kind());
+            }
+        }
+        scratch_ = ByteBuffer::Allocate(size);
     }
     try {
         Decompress(codec_, data, compressed, scratch_.get(), uncompressed);

@@ -293,15 +293,15 @@ Vector& OutputColumn(DataChunk& out, const std::vector<idx_t>& positions, size_t
 RowGroupDecoder::RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file, size_t row_group,
                                  const std::vector<size_t>& column_ids,
                                  std::vector<ByteBuffer> buffers,
-                                 const std::vector<TableFilter>& filters)
+                                 const std::vector<TableFilter>& filters, MemoryManager* memory)
     : RowGroupDecoder(file, file->WholeRowGroup(row_group, column_ids), column_ids,
-                      std::move(buffers), filters) {
+                      std::move(buffers), filters, memory) {
 }
 
 RowGroupDecoder::RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file,
                                  const RowGroupSlice& slice, const std::vector<size_t>& column_ids,
                                  std::vector<ByteBuffer> buffers,
-                                 const std::vector<TableFilter>& filters)
+                                 const std::vector<TableFilter>& filters, MemoryManager* memory)
     : file_(std::move(file)) {
     const RowGroup& group = file_->metadata().row_groups[slice.row_group];
     rows_left_ = slice.rows;
@@ -331,6 +331,7 @@ RowGroupDecoder::RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file,
             }
             auto reader = std::make_unique<ColumnReader>(leaf, meta.codec, std::move(segments),
                                                          std::move(where));
+            reader->ReservePagesWith(memory);
             if (leaf.max_repetition_level > 0) {
                 reader->LimitEntries(meta.num_values < 0 ? 0 : uint64_t(meta.num_values));
             }

@@ -96,13 +96,14 @@ class RowGroupDecoder {
 public:
     // `buffers` hold the slice's ranges, in its order; `filters` are on file column indices
     // (those on columns not in `column_ids` are ignored).
+    // With `memory`, the readers' decompression buffers are reserved there.
     RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file, const RowGroupSlice& slice,
                     const std::vector<size_t>& column_ids, std::vector<ByteBuffer> buffers,
-                    const std::vector<TableFilter>& filters = {});
+                    const std::vector<TableFilter>& filters = {}, MemoryManager* memory = nullptr);
     // The whole row group.
     RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file, size_t row_group,
                     const std::vector<size_t>& column_ids, std::vector<ByteBuffer> buffers,
-                    const std::vector<TableFilter>& filters = {});
+                    const std::vector<TableFilter>& filters = {}, MemoryManager* memory = nullptr);
 
     // Fills the next rows into `out`, the i-th decoded column into column `positions[i]` (all
     // columns in order when `positions` is empty); false once the group is done. With filters,

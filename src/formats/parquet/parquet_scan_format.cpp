@@ -21,7 +21,7 @@ public:
                       const FileProjection& projection, const parquet::RowGroupSlice& slice,
                       std::vector<ByteBuffer> buffers)
         : decoder_(std::move(reader), slice, projection.columns, std::move(buffers),
-                   projection.filters),
+                   projection.filters, projection.memory),
           positions_(projection.positions) {}
 
     bool Next(DataChunk& out) override { return decoder_.Next(out, positions_); }
