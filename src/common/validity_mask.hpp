@@ -54,6 +54,23 @@ public:
         }
     }
     void Reset() { bits_.clear(); }
+    // The bits of rows [offset, offset + count) of `source` as rows [0, count).
+    void Slice(const ValidityMask& source, idx_t offset, idx_t count) {
+        if (source.bits_.empty()) {
+            bits_.clear();
+            return;
+        }
+        bits_.assign((count + 63) / 64, 0);
+        idx_t shift = offset % 64;
+        idx_t first = offset / 64;
+        for (idx_t word = 0; word < bits_.size(); word++) {
+            uint64_t low = source.bits_[first + word] >> shift;
+            uint64_t high = shift != 0 && first + word + 1 < source.bits_.size()
+                                ? source.bits_[first + word + 1] << (64 - shift)
+                                : 0;
+            bits_[word] = low | high;
+        }
+    }
     // Keeps the bits of a vector whose capacity grows; new rows are valid.
     void Grow(idx_t capacity) {
         if (!bits_.empty()) {

@@ -112,6 +112,31 @@ void Vector::Reference(const Vector& other) {
     list_size_ = other.list_size_;
 }
 
+void Vector::Slice(const Vector& other, idx_t offset, idx_t count) {
+    if (other.type_ != type_ || other.vector_type_ != VectorType::FLAT) {
+        throw Exception(ErrorKind::Internal, "Vector::Slice of a different type or layout");
+    }
+    idx_t width = PhysicalTypeSize(type_.physical());
+    // Shares the buffer's ownership, pointing `offset` rows in.
+    data_ = std::shared_ptr<uint8_t[]>(other.data_, other.data_.get() + offset * width);
+    capacity_ = std::max(capacity_, count);
+    vector_type_ = VectorType::FLAT;
+    validity_.Slice(other.validity_, offset, count);
+    heap_ = other.heap_;
+    owners_ = other.owners_;
+    list_size_ = other.list_size_;
+    if (type_.physical() == PhysicalType::STRUCT) {
+        for (idx_t field = 0; field < children_.size(); field++) {
+            if (children_[field].use_count() > 1) {
+                children_[field] = std::make_shared<Vector>(children_[field]->type_, capacity_);
+            }
+            children_[field]->Slice(*other.children_[field], offset, count);
+        }
+    } else {
+        children_ = other.children_; // a list's entries still name the same elements
+    }
+}
+
 StringHeap& Vector::string_heap() {
     if (!heap_) {
         heap_ = std::make_shared<StringHeap>();

@@ -96,6 +96,10 @@ public:
     // Makes this vector show `other`'s rows without copying them (same type). Valid until either
     // vector is Reset; this one must be Reset before it is written.
     void Reference(const Vector& other);
+    // As Reference, but of rows [offset, offset + count) of FLAT `other` only, shown as rows
+    // [0, count): the values are not copied (the validity bits of the rows are). The capacity
+    // stays this vector's, for the buffer Reset gives it.
+    void Slice(const Vector& other, idx_t offset, idx_t count);
 
 private:
     LogicalType type_;

@@ -86,12 +86,21 @@ OperatorResult PhysicalUnnest::Execute(DataChunk& input, DataChunk& output, Loca
     for (size_t i = 0; i < state.lists.size(); i++) {
         const Vector& list = state.lists[i];
         Vector& out = output.column(input_columns + i);
-        // One Gather when every output row has an element; row by row where lists ran out.
+        // Every output row has an element: a slice of the elements when they follow each other
+        // (lists laid out in row order: no copy, structs included), else one Gather. Row by row
+        // where lists ran out.
         bool complete = true;
+        bool consecutive = true;
         for (idx_t r = 0; r < produced; r++) {
             list_entry_t entry = EntryAt(list, rows[r]);
             complete = complete && positions[r] < entry.length;
             elements[r] = entry.offset + positions[r];
+            consecutive = consecutive && elements[r] == elements[0] + r;
+        }
+        if (complete && consecutive && produced > 0 &&
+            list.list_child().vector_type() == VectorType::FLAT) {
+            out.Slice(list.list_child(), elements[0], produced);
+            continue;
         }
         if (complete) {
             out.Gather(list.list_child(), elements, produced);

@@ -86,6 +86,32 @@ TEST(NestedVector, ResetAfterReferenceLeavesTheReferencedRowsAlone) {
     EXPECT_EQ(view.GetValue(0).ToString(), "{'name': other, 'tags': [z]}");
 }
 
+TEST(NestedVector, SlicesShowTheirRowsAtAnyOffsetAndLeaveThemAloneOnReset) {
+    // 300 rows cycling through Rows(), with NULLs at offsets that straddle validity words.
+    std::vector<Value> cycle = Rows();
+    std::vector<Value> rows;
+    for (idx_t row = 0; row < 300; row++) {
+        rows.push_back(row % 7 == 6 ? Value::Null(RecordType()) : cycle[row % cycle.size()]);
+    }
+    Vector source = Filled(rows);
+    for (idx_t offset : {0, 1, 63, 64, 65, 130}) {
+        for (idx_t count : {1, 63, 64, 65, 170}) {
+            Vector view(RecordType(), 8);
+            view.Slice(source, offset, count);
+            for (idx_t i = 0; i < count; i++) {
+                ASSERT_EQ(view.GetValue(i).ToString(), rows[offset + i].ToString())
+                    << "row " << i << " of [" << offset << ", +" << count << ")";
+            }
+            // Reset gives the view buffers of its own, as large as the slice needed.
+            view.Reset();
+            for (idx_t i = 0; i < count; i++) {
+                view.SetValue(i, Record("other", {}));
+            }
+            EXPECT_EQ(source.GetValue(offset).ToString(), rows[offset].ToString());
+        }
+    }
+}
+
 TEST(NestedVector, NullRangesMatchNullRowsAtEveryLevel) {
     for (idx_t begin : {0, 1, 63, 64, 65, 200}) {
         for (idx_t count : {0, 1, 62, 63, 64, 65, 128, 300}) {
