@@ -9,7 +9,9 @@
 #include "sql/parser.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <functional>
+#include <limits>
 #include <set>
 
 namespace sluice {
@@ -63,6 +65,17 @@ ParsedExpressionPtr SubstituteAliases(const ParsedExpression& expression,
 bool IsIntegerLiteral(const ParsedExpression& expression) {
     return expression.kind == ParsedExpressionKind::Constant &&
            expression.literal_kind == LiteralKind::Integer;
+}
+
+// An integer literal's value as a GROUP BY or ORDER BY ordinal; one of more digits than an
+// int64_t holds is out of range like any ordinal past the column count.
+int64_t OrdinalOf(const ParsedExpression& literal) {
+    const std::string& text = literal.text;
+    int64_t value = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return error == std::errc() && end == text.data() + text.size()
+               ? value
+               : std::numeric_limits<int64_t>::max();
 }
 
 } // namespace
@@ -534,7 +547,7 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
         for (const auto& group : select.group_by) {
             const ParsedExpression* target = group.get();
             if (IsIntegerLiteral(*group)) {
-                int64_t ordinal = std::stoll(group->text);
+                int64_t ordinal = OrdinalOf(*group);
                 if (ordinal < 1 || ordinal > static_cast<int64_t>(items.size())) {
                     Fail(ErrorKind::Binder,
                          "GROUP BY term out of range - should be between 1 and " +
@@ -682,7 +695,7 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
         const ParsedExpression& parsed = *term.expression;
         std::optional<size_t> column;
         if (IsIntegerLiteral(parsed)) {
-            int64_t ordinal = std::stoll(parsed.text);
+            int64_t ordinal = OrdinalOf(parsed);
             if (ordinal < 1 || ordinal > static_cast<int64_t>(visible)) {
                 Fail(ErrorKind::Binder,
                      "ORDER term out of range - should be between 1 and " + std::to_string(visible),

@@ -53,6 +53,10 @@ TEST(Connection, ErrorsCarryTheirKind) {
     EXPECT_EQ(kind_of("SELECT 'x'::INTEGER"), ErrorKind::Conversion);
     EXPECT_EQ(kind_of("SELECT * FROM nope()"), ErrorKind::Catalog);
     EXPECT_EQ(kind_of("SELECT 1::NOTATYPE"), ErrorKind::Catalog);
+    // Ordinals of more digits than an int64_t holds (the SQL fuzzer's 10-minute run: they
+    // escaped as std::out_of_range from stoll).
+    EXPECT_EQ(kind_of("SELECT 1 AS a GROUP BY 99999999999999999999999"), ErrorKind::Binder);
+    EXPECT_EQ(kind_of("SELECT 1 AS a ORDER BY 99999999999999999999999"), ErrorKind::Binder);
     // The connection stays usable after errors.
     EXPECT_EQ(connection.Query("SELECT 1")->GetValue(0, 0).GetInteger(), 1);
 }
