@@ -104,7 +104,7 @@ std::vector<ColumnBinding> LogicalOperator::Bindings() const {
         }
         return bindings;
     case LogicalOperatorKind::Window:
-        bindings = children[0]->Bindings();
+        bindings = passthrough ? *passthrough : children[0]->Bindings();
         for (idx_t i = 0; i < windows.size(); i++) {
             bindings.push_back({table_index, i});
         }
@@ -258,6 +258,15 @@ std::string LogicalOperator::ToString(int indent) const {
         out += "]";
         for (const auto& window : windows) {
             out += " " + window.name + "(" + list(window.arguments) + ")";
+        }
+        if (passthrough) {
+            out += " passing [";
+            for (size_t i = 0; i < passthrough->size(); i++) {
+                out += (i ? ", " : "") + std::string("#[") +
+                       std::to_string((*passthrough)[i].table_index) + "." +
+                       std::to_string((*passthrough)[i].column_index) + "]";
+            }
+            out += "]";
         }
         break;
     case LogicalOperatorKind::Limit:

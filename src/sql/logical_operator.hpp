@@ -113,6 +113,9 @@ struct LogicalOperator {
 
     std::vector<BoundOrder> orders;
     std::vector<BoundWindow> windows; // Window
+    // Window: the child's columns it hands on (unset: all of them); PruneColumns keeps those
+    // read above it, since it consumes its own keys and arguments.
+    std::optional<std::vector<ColumnBinding>> passthrough;
     std::optional<uint64_t> limit;
     uint64_t offset = 0;
 

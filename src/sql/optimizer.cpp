@@ -516,6 +516,33 @@ void Optimizer::PruneColumns(LogicalOperator& root) {
                 op.column_ids = std::move(kept);
                 return;
             }
+            if (op.kind == LogicalOperatorKind::Window) {
+                // It hands on the child's columns read above it: sorting and gathering a
+                // column nobody reads costs as much as one that is read.
+                std::set<std::pair<idx_t, idx_t>> above;
+                for (const auto& binding : root.Bindings()) {
+                    above.insert({binding.table_index, binding.column_index});
+                }
+                std::function<void(LogicalOperator&)> collect = [&](LogicalOperator& node) {
+                    if (&node == &op) {
+                        return; // its own keys and arguments, and what lies below
+                    }
+                    node.ForEachExpression(
+                        [&](ExpressionPtr& expression) { CollectReferences(*expression, above); });
+                    for (auto& child : node.children) {
+                        collect(*child);
+                    }
+                };
+                collect(root);
+                std::vector<ColumnBinding> kept;
+                for (const ColumnBinding& binding : op.children[0]->Bindings()) {
+                    if (above.count({binding.table_index, binding.column_index})) {
+                        kept.push_back(binding);
+                    }
+                }
+                op.passthrough = std::move(kept);
+                return;
+            }
             if (op.kind != LogicalOperatorKind::Projection || is_root ||
                 union_inputs.count(op.table_index)) {
                 return;

@@ -516,7 +516,12 @@ Planned PhysicalPlanner::PlanWindow(LogicalOperator& op) {
     std::vector<ExpressionPtr> passthrough;
     std::vector<const Expression*> inputs;
     for (idx_t i = 0; i < child.bindings.size(); i++) {
-        passthrough.push_back(MakeBoundColumn(child.bindings[i], child.types[i]));
+        const ColumnBinding& binding = child.bindings[i];
+        if (op.passthrough && std::find(op.passthrough->begin(), op.passthrough->end(), binding) ==
+                                  op.passthrough->end()) {
+            continue; // read by nothing above
+        }
+        passthrough.push_back(MakeBoundColumn(binding, child.types[i]));
         inputs.push_back(passthrough.back().get());
     }
     auto add = [&](const ExpressionPtr& expression) {
