@@ -346,11 +346,12 @@ void SetPadded(Vector& result, idx_t row, std::string_view text, int64_t length,
         SetText(result, row, LeftCharacters(text, std::max<int64_t>(length, 0)));
         return;
     }
-    if (fill.empty()) {
+    // A fill of no whole character (empty, or bytes that start none) cannot pad.
+    int64_t fill_characters = CharacterCount(fill);
+    if (fill_characters == 0) {
         SetText(result, row, text);
         return;
     }
-    int64_t fill_characters = CharacterCount(fill);
     int64_t whole_fills = (length - have) / fill_characters;
     std::string_view partial_fill = LeftCharacters(fill, (length - have) % fill_characters);
     unsigned __int128 padding =

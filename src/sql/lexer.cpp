@@ -1,6 +1,7 @@
 #include "sql/lexer.hpp"
 
 #include "common/exception.hpp"
+#include "common/utf8.hpp"
 
 #include <cctype>
 
@@ -105,6 +106,10 @@ std::vector<Token> Lexer::Tokenize() {
     std::vector<Token> tokens;
     while (true) {
         Token token = Next();
+        // Text values are UTF-8 everywhere in the engine; a literal must not bring in others.
+        if (!IsValidUtf8(token.text)) {
+            Fail("invalid UTF-8 in the statement", token.location);
+        }
         bool end = token.type == TokenType::EndOfInput;
         tokens.push_back(std::move(token));
         if (end) {

@@ -57,6 +57,12 @@ TEST(Connection, ErrorsCarryTheirKind) {
     // escaped as std::out_of_range from stoll).
     EXPECT_EQ(kind_of("SELECT 1 AS a GROUP BY 99999999999999999999999"), ErrorKind::Binder);
     EXPECT_EQ(kind_of("SELECT 1 AS a ORDER BY 99999999999999999999999"), ErrorKind::Binder);
+    // A literal of bytes that are not UTF-8 (the SQL fuzzer's: lpad with a fill of a lone
+    // continuation byte, which counts no character, divided by zero).
+    EXPECT_EQ(kind_of("SELECT lpad('ab', 7, '\xa9')"), ErrorKind::Parser);
+    EXPECT_EQ(
+        connection.Query("SELECT lpad('ab', 7, ''), rpad('ab', 1, '')")->GetValue(0, 0).ToString(),
+        "ab");
     // The connection stays usable after errors.
     EXPECT_EQ(connection.Query("SELECT 1")->GetValue(0, 0).GetInteger(), 1);
 }
