@@ -290,13 +290,18 @@ void WindowSink::SortBucket(const std::vector<std::unique_ptr<DataChunk>>& chunk
                   [&](const Entry& a, const Entry& b) { return EntryBefore(chunks, a, b, false); });
         return;
     }
-    // Most comparisons end at the hash or the first prefix: inline, before the general one.
+    // Most comparisons end at the hash or the first two prefixes (a date, then an id within
+    // it): inline, before the general one.
+    bool second_inline = order_keys_.size() > 1 && prefix_keys_ > 1;
     auto less = [&](const Entry& a, const Entry& b) {
         if (a.hash != b.hash) {
             return a.hash < b.hash;
         }
         if (a.prefix[0] != b.prefix[0]) {
             return a.prefix[0] < b.prefix[0];
+        }
+        if (second_inline && a.prefix[1] != b.prefix[1] && PrefixDecides(0, a.prefix[0])) {
+            return a.prefix[1] < b.prefix[1];
         }
         return EntryBefore(chunks, a, b, true);
     };
