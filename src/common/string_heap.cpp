@@ -35,6 +35,17 @@ char* StringHeap::Allocate(size_t length) {
     return result;
 }
 
+void StringHeap::Clear() {
+    if (!blocks_.empty() && block_capacity_ == kBlockSize) {
+        blocks_.erase(blocks_.begin(), blocks_.end() - 1);
+    } else {
+        blocks_.clear();
+        block_capacity_ = 0;
+    }
+    block_used_ = 0;
+    allocated_ = block_capacity_;
+}
+
 void StringHeap::Reserve(size_t bytes) {
     if (bytes == 0 || block_used_ + bytes <= block_capacity_) {
         return;

@@ -24,6 +24,9 @@ public:
     // would otherwise take a whole kBlockSize block (and a compacted chunk keeps many alive).
     void Reserve(size_t bytes);
     size_t AllocatedBytes() const { return allocated_; }
+    // Forgets every string (their string_t values dangle): a heap reused for short-lived values
+    // keeps one ordinary block, so that refilling it allocates nothing.
+    void Clear();
     // Counts `bytes` its owner holds elsewhere on the heap's behalf (the sets of DISTINCT
     // aggregate states), so that AllocatedBytes is what the owner's memory reservation needs.
     void CountExternal(size_t bytes) { allocated_ += bytes; }

@@ -107,7 +107,7 @@ AggregateFunction CountFunction(bool star, const LogicalType& argument) {
             As<CountState>(state).count += valid;
         };
     }
-    function.combine = [](const uint8_t* source, uint8_t* target) {
+    function.combine = [](const uint8_t* source, uint8_t* target, StringHeap& /*heap*/) {
         As<CountState>(target).count += As<CountState>(source).count;
     };
     function.finalize = [](const uint8_t* state, Vector& result, idx_t row) {
@@ -138,7 +138,7 @@ AggregateFunction CountIfFunction(const std::string& name) {
             state.count++;
         });
     };
-    function.combine = [](const uint8_t* source, uint8_t* target) {
+    function.combine = [](const uint8_t* source, uint8_t* target, StringHeap& /*heap*/) {
         As<IntegerSumState>(target).sum += As<IntegerSumState>(source).sum;
         As<IntegerSumState>(target).count += As<IntegerSumState>(source).count;
     };
@@ -263,7 +263,7 @@ AggregateFunction SumOrAverage(bool average, const LogicalType& argument) {
                 total.count++;
             });
         };
-        function.combine = [](const uint8_t* source, uint8_t* target) {
+        function.combine = [](const uint8_t* source, uint8_t* target, StringHeap& /*heap*/) {
             As<DoubleSumState>(target).sum += As<DoubleSumState>(source).sum;
             As<DoubleSumState>(target).count += As<DoubleSumState>(source).count;
         };
@@ -297,7 +297,7 @@ AggregateFunction SumOrAverage(bool average, const LogicalType& argument) {
         DispatchInteger(args[0]->type().physical(),
                         [&]<class T>() { AddIntegersToOne<T>(*args[0], rows, count, state); });
     };
-    function.combine = [](const uint8_t* source, uint8_t* target) {
+    function.combine = [](const uint8_t* source, uint8_t* target, StringHeap& /*heap*/) {
         auto& t = As<IntegerSumState>(target);
         t.sum = AddChecked(t.sum, As<IntegerSumState>(source).sum);
         t.count += As<IntegerSumState>(source).count;
@@ -359,7 +359,7 @@ AggregateFunction VarianceFunction(const std::string& name, Spread spread) {
             state.squares += delta * (value - state.mean);
         });
     };
-    function.combine = [](const uint8_t* source, uint8_t* target) {
+    function.combine = [](const uint8_t* source, uint8_t* target, StringHeap& /*heap*/) {
         const auto& s = As<VarianceState>(source);
         auto& t = As<VarianceState>(target);
         if (s.count == 0) {
@@ -413,7 +413,7 @@ AggregateFunction BoolFunction(bool all) {
             state = fold(state, data[index]);
         });
     };
-    function.combine = [fold](const uint8_t* source, uint8_t* target) {
+    function.combine = [fold](const uint8_t* source, uint8_t* target, StringHeap& /*heap*/) {
         if (*source != 0) {
             *target = fold(*target, *source == 2);
         }
@@ -461,7 +461,7 @@ AggregateFunction MinMaxTyped(bool is_max, const LogicalType& argument) {
             }
         });
     };
-    function.combine = [better](const uint8_t* source, uint8_t* target) {
+    function.combine = [better](const uint8_t* source, uint8_t* target, StringHeap& /*heap*/) {
         const auto& s = As<MinMaxState<T>>(source);
         auto& t = As<MinMaxState<T>>(target);
         if (s.has_value && (!t.has_value || better(s.value, t.value))) {
@@ -519,6 +519,8 @@ constexpr size_t kDistinctNodeBytes = 48 + sizeof(Value);
 struct DistinctValues {
     std::set<Value, bool (*)(const Value&, const Value&)> values{
         [](const Value& a, const Value& b) { return a.Compare(b) < 0; }};
+    // NULL is a value of its own to aggregates that keep NULLs (list, first); the others skip it.
+    bool has_null = false;
 };
 
 DistinctValues*& DistinctOf(uint8_t* state) {
@@ -584,26 +586,38 @@ AggregateFunction MakeDistinct(AggregateFunction inner) {
     };
     function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
                          idx_t offset, StringHeap& heap) {
-        ForValidRows(*args[0], count, [&](idx_t row, idx_t index) {
-            Value value = args[0]->GetValue(index);
+        const Vector& input = *args[0];
+        for (idx_t row = 0; row < count; row++) {
+            idx_t index = input.RowIndex(row);
+            DistinctValues& distinct = *DistinctOf(states[row] + offset);
+            if (!input.validity().RowIsValid(index)) {
+                distinct.has_null = true;
+                continue;
+            }
+            Value value = input.GetValue(index);
             size_t bytes = kDistinctNodeBytes + value.GetString().size();
-            if (DistinctOf(states[row] + offset)->values.insert(std::move(value)).second) {
+            if (distinct.values.insert(std::move(value)).second) {
                 heap.CountExternal(bytes);
             }
-        });
+        }
     };
-    function.combine = [](const uint8_t* source, uint8_t* target) {
-        const auto& from = DistinctOf(source)->values;
-        DistinctOf(target)->values.insert(from.begin(), from.end());
+    function.combine = [](const uint8_t* source, uint8_t* target, StringHeap& /*heap*/) {
+        const DistinctValues& from = *DistinctOf(source);
+        DistinctOf(target)->values.insert(from.values.begin(), from.values.end());
+        DistinctOf(target)->has_null |= from.has_null;
     };
     // The inner aggregate runs over the set at the end.
     auto shared_inner = std::make_shared<AggregateFunction>(std::move(inner));
     function.finalize = [shared_inner](const uint8_t* state, Vector& result, idx_t row) {
         AggregateValueRows(
             *shared_inner,
-            [state](const ValueRowSink& sink) {
+            [state, shared_inner](const ValueRowSink& sink) {
                 for (const Value& value : DistinctOf(state)->values) {
                     sink(&value);
+                }
+                if (DistinctOf(state)->has_null) {
+                    Value null = Value::Null(shared_inner->argument_types[0]);
+                    sink(&null);
                 }
             },
             result, row);

@@ -31,8 +31,10 @@ struct AggregateFunction {
     std::function<void(const std::vector<const Vector*>& arguments, const uint32_t* rows,
                        idx_t count, uint8_t* state)>
         update_one_state;
-    // Folds `source` into `target` (states of two partial aggregations of the same group).
-    std::function<void(const uint8_t* source, uint8_t* target)> combine;
+    // Folds `source` into `target` (states of two partial aggregations of the same group); what
+    // the target must own afresh is allocated in `heap`, the target's owner's (the source's
+    // memory may belong to another table, or be combined into several targets).
+    std::function<void(const uint8_t* source, uint8_t* target, StringHeap& heap)> combine;
     std::function<void(const uint8_t* state, Vector& result, idx_t row)> finalize;
     // Frees what a state owns (DISTINCT sets); absent for plain states.
     std::function<void(uint8_t* state)> destroy;

@@ -383,7 +383,8 @@ void AggregateHashTable::CombineGroups(AggregateHashTable& other,
         FindOrCreateGroups(keys, count, targets);
         for (idx_t i = 0; i < count; i++) {
             for (idx_t a = 0; a < aggregates_->size(); a++) {
-                (*aggregates_)[a].combine(other.State(groups[offset + i], a), State(targets[i], a));
+                (*aggregates_)[a].combine(other.State(groups[offset + i], a), State(targets[i], a),
+                                          heap_);
             }
         }
     }
@@ -480,7 +481,7 @@ void AggregateHashTable::CombineSpilled(const DataChunk& spilled) {
                 std::memcpy(state, in, aggregate.state_size);
                 in += aggregate.state_size;
             }
-            aggregate.combine(state, State(targets[row], a));
+            aggregate.combine(state, State(targets[row], a), heap_);
         }
     }
 }

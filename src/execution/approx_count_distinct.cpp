@@ -70,7 +70,7 @@ AggregateFunction ApproxCountDistinct(const LogicalType& argument) {
             }
         }
     };
-    function.combine = [](const uint8_t* source, uint8_t* target) {
+    function.combine = [](const uint8_t* source, uint8_t* target, StringHeap& /*heap*/) {
         const Registers& from = RegistersOf(source);
         Registers& to = RegistersOf(target);
         for (size_t i = 0; i < kRegisters; i++) {

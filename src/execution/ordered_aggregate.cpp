@@ -62,7 +62,7 @@ AggregateFunction MakeOrdered(AggregateFunction inner, const std::vector<Logical
             RowsOf(states[row] + offset)->rows.push_back(std::move(values));
         }
     };
-    function.combine = [](const uint8_t* source, uint8_t* target) {
+    function.combine = [](const uint8_t* source, uint8_t* target, StringHeap& /*heap*/) {
         auto& from = RowsOf(source)->rows;
         auto& to = RowsOf(target)->rows;
         to.insert(to.end(), from.begin(), from.end());

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 
 namespace sluice {
@@ -105,7 +106,7 @@ AggregateFunction PickFunction(const std::string& name, Pick pick,
             state.has = true;
         }
     };
-    function.combine = [replaces](const uint8_t* source, uint8_t* target) {
+    function.combine = [replaces](const uint8_t* source, uint8_t* target, StringHeap& /*heap*/) {
         const Picked& from = Owned<Picked>(source);
         Picked& to = *Owned<Picked>(target);
         if (from.has && replaces(to, from.key)) {
@@ -158,7 +159,7 @@ AggregateFunction StringAggFunction(const std::string& name, size_t argument_cou
             heap.CountExternal(state.text.capacity() - before);
         }
     };
-    function.combine = [](const uint8_t* source, uint8_t* target) {
+    function.combine = [](const uint8_t* source, uint8_t* target, StringHeap& /*heap*/) {
         const Joined& from = Owned<Joined>(source);
         Joined& to = *Owned<Joined>(target);
         if (!from.has) {
@@ -222,7 +223,7 @@ AggregateFunction QuantileFunction(const std::string& name, bool continuous,
             heap.CountExternal(BytesOf(state.values.back()));
         }
     };
-    function.combine = [](const uint8_t* source, uint8_t* target) {
+    function.combine = [](const uint8_t* source, uint8_t* target, StringHeap& /*heap*/) {
         const Collected& from = Owned<Collected>(source);
         Collected& to = *Owned<Collected>(target);
         to.values.insert(to.values.end(), from.values.begin(), from.values.end());
@@ -291,8 +292,8 @@ bool IsQuantileName(const std::string& name) {
            name == "quantile";
 }
 
-// list and array_agg: every value of the group, NULLs included, in the order they arrive, kept
-// in a vector of their own (strings copied into its heap).
+// list and array_agg of nested values: every value of the group, NULLs included, in the order
+// they arrive, kept in a vector of their own (strings copied into its heap).
 struct Listed {
     std::unique_ptr<Vector> values;
     idx_t size = 0;
@@ -313,7 +314,7 @@ struct Listed {
     }
 };
 
-AggregateFunction ListFunction(const std::string& name, const LogicalType& argument) {
+AggregateFunction NestedListFunction(const std::string& name, const LogicalType& argument) {
     auto function = OwningState<Listed>(name, {argument}, LogicalType::List(argument));
     function.update = [](const std::vector<const Vector*>& args, idx_t count, uint8_t** states,
                          idx_t offset, StringHeap& heap) {
@@ -321,7 +322,7 @@ AggregateFunction ListFunction(const std::string& name, const LogicalType& argum
             Owned<Listed>(states[row] + offset)->Append(*args[0], row, heap);
         }
     };
-    function.combine = [](const uint8_t* source, uint8_t* target) {
+    function.combine = [](const uint8_t* source, uint8_t* target, StringHeap& /*heap*/) {
         const Listed& from = Owned<Listed>(source);
         Listed& to = *Owned<Listed>(target);
         StringHeap uncounted; // the source counted these bytes already
@@ -338,6 +339,182 @@ AggregateFunction ListFunction(const std::string& name, const LogicalType& argum
         result.data<list_entry_t>()[row] = result.AppendElements(*listed.values, 0, listed.size);
     };
     return function;
+}
+
+// list and array_agg of flat values (fixed-width, or strings): the state is a chain of segments
+// allocated in the table's heap, so that a million small groups cost no malloc of their own and
+// nothing to free. A segment holds a validity byte and the value bytes of each element; long
+// strings are copied into the heap once, when the value arrives.
+struct ListSegment {
+    ListSegment* next;
+    uint32_t size;
+    uint32_t capacity;
+
+    static constexpr uint32_t kFirstCapacity = 4;
+    static constexpr uint32_t kMaxCapacity = 1024;
+
+    uint8_t* validity() { return reinterpret_cast<uint8_t*>(this + 1); }
+    const uint8_t* validity() const { return reinterpret_cast<const uint8_t*>(this + 1); }
+    // Values start 16-byte aligned after the validity bytes.
+    static size_t ValuesOffset(uint32_t capacity) {
+        return (sizeof(ListSegment) + capacity + 15) / 16 * 16;
+    }
+    uint8_t* values() { return reinterpret_cast<uint8_t*>(this) + ValuesOffset(capacity); }
+    const uint8_t* values() const {
+        return reinterpret_cast<const uint8_t*>(this) + ValuesOffset(capacity);
+    }
+};
+
+struct ListSegments {
+    ListSegment* first;
+    ListSegment* last;
+    uint64_t count;
+};
+
+// A fresh segment after `segments.last` (or the first one), for values of `width` bytes.
+ListSegment* AddSegment(ListSegments& segments, idx_t width, StringHeap& heap) {
+    uint32_t capacity = segments.last == nullptr
+                            ? ListSegment::kFirstCapacity
+                            : std::min(2 * segments.last->capacity, ListSegment::kMaxCapacity);
+    size_t bytes = ListSegment::ValuesOffset(capacity) + capacity * width;
+    char* memory = heap.Allocate(bytes + 15);
+    auto* segment =
+        reinterpret_cast<ListSegment*>((reinterpret_cast<uintptr_t>(memory) + 15) / 16 * 16);
+    segment->next = nullptr;
+    segment->size = 0;
+    segment->capacity = capacity;
+    if (segments.last == nullptr) {
+        segments.first = segment;
+    } else {
+        segments.last->next = segment;
+    }
+    segments.last = segment;
+    return segment;
+}
+
+// Room for one more value at the end of the chain: its validity byte and value bytes.
+inline uint8_t* AppendSlot(ListSegments& segments, idx_t width, StringHeap& heap,
+                           uint8_t*& validity) {
+    ListSegment* segment = segments.last;
+    if (segment == nullptr || segment->size == segment->capacity) {
+        segment = AddSegment(segments, width, heap);
+    }
+    validity = segment->validity() + segment->size;
+    uint8_t* slot = segment->values() + segment->size * width;
+    segment->size++;
+    segments.count++;
+    return slot;
+}
+
+template <idx_t kWidth, bool kStrings>
+void ListUpdate(const std::vector<const Vector*>& args, idx_t count, uint8_t** states, idx_t offset,
+                StringHeap& heap) {
+    const Vector& input = *args[0];
+    const uint8_t* data = input.data<uint8_t>();
+    for (idx_t row = 0; row < count; row++) {
+        auto& segments = *reinterpret_cast<ListSegments*>(states[row] + offset);
+        idx_t index = IndexOf(input, row);
+        uint8_t* validity;
+        uint8_t* slot = AppendSlot(segments, kWidth, heap, validity);
+        bool valid = input.validity().RowIsValid(index);
+        *validity = valid;
+        if (!valid) {
+            std::memset(slot, 0, kWidth);
+            continue;
+        }
+        if constexpr (kStrings) {
+            string_t text = reinterpret_cast<const string_t*>(data)[index];
+            if (!text.IsInlined()) {
+                text = heap.AddString(std::string_view(text.data(), text.size()));
+            }
+            std::memcpy(slot, &text, kWidth);
+        } else {
+            std::memcpy(slot, data + index * kWidth, kWidth);
+        }
+    }
+}
+
+decltype(AggregateFunction::update) ListUpdateFor(PhysicalType type) {
+    switch (PhysicalTypeSize(type)) {
+    case 1:
+        return ListUpdate<1, false>;
+    case 2:
+        return ListUpdate<2, false>;
+    case 4:
+        return ListUpdate<4, false>;
+    case 8:
+        return ListUpdate<8, false>;
+    default:
+        return type == PhysicalType::VARCHAR ? ListUpdate<16, true> : ListUpdate<16, false>;
+    }
+}
+
+AggregateFunction FlatListFunction(const std::string& name, const LogicalType& argument) {
+    AggregateFunction function;
+    function.name = name;
+    function.argument_types = {argument};
+    function.return_type = LogicalType::List(argument);
+    function.state_size = sizeof(ListSegments);
+    function.spillable = false;
+    function.initialize = [](uint8_t* state) {
+        *reinterpret_cast<ListSegments*>(state) = ListSegments{nullptr, nullptr, 0};
+    };
+    idx_t width = PhysicalTypeSize(argument.physical());
+    function.update = ListUpdateFor(argument.physical());
+    // The source's segments may be combined into other targets too (a window's segment tree):
+    // copied, not linked. Strings stay where the source's heap keeps them.
+    function.combine = [width](const uint8_t* source, uint8_t* target, StringHeap& heap) {
+        const auto& from = *reinterpret_cast<const ListSegments*>(source);
+        auto& to = *reinterpret_cast<ListSegments*>(target);
+        for (const ListSegment* segment = from.first; segment != nullptr; segment = segment->next) {
+            for (uint32_t i = 0; i < segment->size; i++) {
+                uint8_t* validity;
+                uint8_t* slot = AppendSlot(to, width, heap, validity);
+                *validity = segment->validity()[i];
+                std::memcpy(slot, segment->values() + i * width, width);
+            }
+        }
+    };
+    bool strings = argument.physical() == PhysicalType::VARCHAR;
+    function.finalize = [width, strings](const uint8_t* state, Vector& result, idx_t row) {
+        const auto& segments = *reinterpret_cast<const ListSegments*>(state);
+        if (segments.count == 0) {
+            result.SetNull(row);
+            return;
+        }
+        idx_t start = result.ReserveElements(segments.count);
+        Vector& elements = result.list_child();
+        uint8_t* out = elements.data<uint8_t>();
+        idx_t position = start;
+        for (const ListSegment* segment = segments.first; segment != nullptr;
+             segment = segment->next) {
+            std::memcpy(out + position * width, segment->values(), segment->size * width);
+            for (uint32_t i = 0; i < segment->size; i++, position++) {
+                if (!segment->validity()[i]) {
+                    elements.SetNull(position);
+                    continue;
+                }
+                elements.validity().SetValid(position);
+                if (strings) {
+                    // The result must not point into the table, which may go first.
+                    auto& text = reinterpret_cast<string_t*>(out)[position];
+                    if (!text.IsInlined()) {
+                        text = elements.AddString(std::string_view(text.data(), text.size()));
+                    }
+                }
+            }
+        }
+        result.data<list_entry_t>()[row] = list_entry_t{start, segments.count};
+    };
+    return function;
+}
+
+AggregateFunction ListFunction(const std::string& name, const LogicalType& argument) {
+    PhysicalType physical = argument.physical();
+    if (physical == PhysicalType::LIST || physical == PhysicalType::STRUCT) {
+        return NestedListFunction(name, argument);
+    }
+    return FlatListFunction(name, argument);
 }
 
 // Values that order as SQL orders them (Value::Compare), nested types aside.

@@ -482,7 +482,7 @@ private:
 
     void CombineLeaves(idx_t begin, idx_t end) {
         for (idx_t position = begin; position < end; position++) {
-            aggregate_.combine(Leaf(position), running_.data());
+            aggregate_.combine(Leaf(position), running_.data(), running_heap_);
         }
     }
 
@@ -491,7 +491,7 @@ private:
     void CombineRange(idx_t position, idx_t begin, idx_t end) {
         if (end - begin > kDirectRows) {
             idx_t low = layout_.PartitionBegin(position);
-            Tree(position).Combine(begin - low, end - low, running_.data());
+            Tree(position).Combine(begin - low, end - low, running_.data(), running_heap_);
         } else {
             CombineLeaves(begin, end);
         }
@@ -501,6 +501,7 @@ private:
         if (aggregate_.destroy) {
             aggregate_.destroy(running_.data());
         }
+        running_heap_.Clear();
         aggregate_.initialize(running_.data());
     }
 
@@ -523,7 +524,8 @@ private:
     idx_t size_; // a state's bytes, rounded up to keep every state aligned
     std::vector<uint8_t> leaves_;
     std::vector<uint8_t> running_;
-    StringHeap heap_; // long strings the states keep
+    StringHeap heap_;         // long strings the leaves keep
+    StringHeap running_heap_; // what the running state owns, until the next reset
     std::unique_ptr<WindowSegmentTree> tree_;
     idx_t tree_partition_ = 0;
 };

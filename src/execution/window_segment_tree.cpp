@@ -19,7 +19,7 @@ WindowSegmentTree::WindowSegmentTree(const AggregateFunction& function, const ui
             function.initialize(state);
             idx_t end = std::min(below, (node + 1) * kFanout);
             for (idx_t child = node * kFanout; child < end; child++) {
-                function.combine(children + child * size, state);
+                function.combine(children + child * size, state, heap_);
             }
         }
         levels_.push_back(std::move(level));
@@ -38,14 +38,15 @@ WindowSegmentTree::~WindowSegmentTree() {
     }
 }
 
-void WindowSegmentTree::CombineRange(idx_t level, idx_t begin, idx_t end, uint8_t* target) const {
+void WindowSegmentTree::CombineRange(idx_t level, idx_t begin, idx_t end, uint8_t* target,
+                                     StringHeap& heap) const {
     const uint8_t* states = Level(level);
     for (idx_t i = begin; i < end; i++) {
-        function_.combine(states + i * stride_, target);
+        function_.combine(states + i * stride_, target, heap);
     }
 }
 
-void WindowSegmentTree::Combine(idx_t begin, idx_t end, uint8_t* target) const {
+void WindowSegmentTree::Combine(idx_t begin, idx_t end, uint8_t* target, StringHeap& heap) const {
     // Climb while whole nodes of the level above fit: the left edge's pieces are combined on
     // the way up, the right edge's (which lie right of everything above them) on the way down.
     struct Piece {
@@ -58,10 +59,10 @@ void WindowSegmentTree::Combine(idx_t begin, idx_t end, uint8_t* target) const {
         idx_t parent_begin = (begin + kFanout - 1) / kFanout;
         idx_t parent_end = end / kFanout;
         if (level + 1 >= counts_.size() || parent_begin >= parent_end) {
-            CombineRange(level, begin, end, target);
+            CombineRange(level, begin, end, target, heap);
             break;
         }
-        CombineRange(level, begin, parent_begin * kFanout, target);
+        CombineRange(level, begin, parent_begin * kFanout, target, heap);
         if (parent_end * kFanout < end) {
             right_pieces[right_count++] = {level, parent_end * kFanout, end};
         }
@@ -71,7 +72,7 @@ void WindowSegmentTree::Combine(idx_t begin, idx_t end, uint8_t* target) const {
     }
     while (right_count > 0) {
         const Piece& piece = right_pieces[--right_count];
-        CombineRange(piece.level, piece.begin, piece.end, target);
+        CombineRange(piece.level, piece.begin, piece.end, target, heap);
     }
 }
 

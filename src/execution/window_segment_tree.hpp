@@ -21,21 +21,23 @@ public:
     WindowSegmentTree(const WindowSegmentTree&) = delete;
     WindowSegmentTree& operator=(const WindowSegmentTree&) = delete;
 
-    // Combines rows [begin, end) into `target` (an initialised state), left to right, so that
-    // order-sensitive aggregates (first, string_agg) see the rows in order.
-    void Combine(idx_t begin, idx_t end, uint8_t* target) const;
+    // Combines rows [begin, end) into `target` (an initialised state, whose owner's `heap` takes
+    // what it must own), left to right, so that order-sensitive aggregates (first, string_agg)
+    // see the rows in order.
+    void Combine(idx_t begin, idx_t end, uint8_t* target, StringHeap& heap) const;
 
 private:
     const uint8_t* Level(idx_t level) const {
         return level == 0 ? leaves_ : levels_[level - 1].data();
     }
-    void CombineRange(idx_t level, idx_t begin, idx_t end, uint8_t* target) const;
+    void CombineRange(idx_t level, idx_t begin, idx_t end, uint8_t* target, StringHeap& heap) const;
 
     const AggregateFunction& function_;
     const uint8_t* leaves_;
     idx_t stride_;
     std::vector<std::vector<uint8_t>> levels_; // above the leaves
     std::vector<idx_t> counts_;                // states per level, the leaves first
+    StringHeap heap_;                          // what the nodes above the leaves own
 };
 
 } // namespace sluice

@@ -148,7 +148,8 @@ struct FrameBound {
 // OVER ([base] [PARTITION BY ...] [ORDER BY ...] [frame]). Unsaid, the frame is RANGE BETWEEN
 // UNBOUNDED PRECEDING AND CURRENT ROW (the whole partition without ORDER BY).
 struct WindowSpec {
-    std::string base; // a named window this one extends (WINDOW w AS (...)), or empty
+    std::string base;        // a named window this one extends (WINDOW w AS (...)), or empty
+    bool whole_base = false; // OVER name: the named window as it is, its frame too
     std::vector<ParsedExpressionPtr> partitions;
     std::vector<OrderTerm> orders;
     bool has_frame = false;

@@ -304,6 +304,15 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
         for (const OrderTerm& term : *expression.order_by) {
             order_keys.push_back(Bind(*term.expression).expression);
             orders.push_back({term.descending, term.nulls_first});
+            // Each distinct value stands for rows that may differ in any other key.
+            if (expression.distinct &&
+                std::none_of(expression.children.begin(), expression.children.end(),
+                             [&](const auto& child) {
+                                 return Bind(*child).expression->Equals(*order_keys.back());
+                             })) {
+                throw Exception(ErrorKind::Binder, "In a DISTINCT aggregate, ORDER BY expressions "
+                                                   "must appear in the argument list");
+            }
         }
     }
     aggregate_ = context;

@@ -47,6 +47,7 @@ void Parser::AcceptOver(ParsedExpression& function) {
         auto spec = std::make_shared<WindowSpec>();
         spec->location = location;
         spec->base = ParseObjectName();
+        spec->whole_base = true;
         function.window = std::move(spec);
         return;
     }
@@ -180,11 +181,26 @@ void Parser::ResolveNamedWindows(SelectStatement& select) const {
         if (!base) {
             Fail("window \"" + spec.base + "\" does not exist", spec.location);
         }
-        if (!spec.partitions.empty() || (!base->orders.empty() && !spec.orders.empty()) ||
-            base->has_frame) {
+        if (base->has_frame && !spec.whole_base) {
+            Fail("cannot copy window \"" + spec.base + "\" because it has a frame clause",
+                 spec.location);
+        }
+        if (!spec.partitions.empty() || (!base->orders.empty() && !spec.orders.empty())) {
             Fail("a window that refers to \"" + spec.base +
                      "\" may add an ORDER BY it lacks and a frame, nothing else",
                  spec.location);
+        }
+        if (spec.whole_base) {
+            auto clone_bound = [](const FrameBound& bound) {
+                return FrameBound{bound.kind,
+                                  bound.offset ? CloneExpression(*bound.offset) : nullptr};
+            };
+            spec.has_frame = base->has_frame;
+            spec.unit = base->unit;
+            spec.start = clone_bound(base->start);
+            spec.end = clone_bound(base->end);
+            spec.exclude = base->exclude;
+            spec.whole_base = false;
         }
         for (const auto& partition : base->partitions) {
             spec.partitions.push_back(CloneExpression(*partition));

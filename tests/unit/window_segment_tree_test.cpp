@@ -52,7 +52,7 @@ TEST(WindowSegmentTree, EveryRangeSumsItsRows) {
                 expected += values.data<int64_t>()[row];
             }
             sum.initialize(state.data());
-            tree.Combine(begin, end, state.data());
+            tree.Combine(begin, end, state.data(), heap);
             Value got = Finalize(sum, state.data());
             if (begin == end) {
                 EXPECT_TRUE(got.IsNull());
@@ -83,7 +83,7 @@ TEST(WindowSegmentTree, RangesCombineInRowOrder) {
                 expected += (row == begin ? "" : ",") + std::to_string(row);
             }
             concat.initialize(state.data());
-            tree.Combine(begin, end, state.data());
+            tree.Combine(begin, end, state.data(), heap);
             EXPECT_EQ(Finalize(concat, state.data()).GetString(), expected);
             concat.destroy(state.data());
         }
