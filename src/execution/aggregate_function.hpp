@@ -35,6 +35,10 @@ struct AggregateFunction {
     // the target must own afresh is allocated in `heap`, the target's owner's (the source's
     // memory may belong to another table, or be combined into several targets).
     std::function<void(const uint8_t* source, uint8_t* target, StringHeap& heap)> combine;
+    // Optional: combine for a source that is never read again and whose memory stays alive with
+    // its owner (a hash table merged into another): may take the source's memory over instead
+    // of copying it.
+    std::function<void(uint8_t* source, uint8_t* target)> absorb;
     std::function<void(const uint8_t* state, Vector& result, idx_t row)> finalize;
     // Frees what a state owns (DISTINCT sets); absent for plain states.
     std::function<void(uint8_t* state)> destroy;

@@ -383,8 +383,13 @@ void AggregateHashTable::CombineGroups(AggregateHashTable& other,
         FindOrCreateGroups(keys, count, targets);
         for (idx_t i = 0; i < count; i++) {
             for (idx_t a = 0; a < aggregates_->size(); a++) {
-                (*aggregates_)[a].combine(other.State(groups[offset + i], a), State(targets[i], a),
-                                          heap_);
+                const AggregateFunction& aggregate = (*aggregates_)[a];
+                uint8_t* source = other.State(groups[offset + i], a);
+                if (aggregate.absorb) {
+                    aggregate.absorb(source, State(targets[i], a));
+                } else {
+                    aggregate.combine(source, State(targets[i], a), heap_);
+                }
             }
         }
     }

@@ -26,9 +26,10 @@ public:
     // `chunk` holds the key columns first, then the aggregates' arguments; `argument_columns[a]`
     // lists the chunk columns of aggregate a.
     void Sink(const DataChunk& chunk, const std::vector<std::vector<idx_t>>& argument_columns);
-    // Folds every group of `other` into this table.
+    // Folds every group of `other` into this table. `other` must outlive this table and is
+    // not read again: states may take its memory over (AggregateFunction::absorb).
     void Combine(AggregateHashTable& other);
-    // Folds the listed groups of `other` into this table.
+    // Folds the listed groups of `other` into this table, as Combine.
     void CombineGroups(AggregateHashTable& other, const std::vector<uint32_t>& groups);
     // This table's groups by partition (a function of the key hash, so equal keys of different
     // tables meet in the same partition); `partition_count` is a power of two.

@@ -475,6 +475,22 @@ AggregateFunction FlatListFunction(const std::string& name, const LogicalType& a
             }
         }
     };
+    // A merged table's source outlives the merge: its chain is linked in, not copied.
+    function.absorb = [](uint8_t* source, uint8_t* target) {
+        auto& from = *reinterpret_cast<ListSegments*>(source);
+        auto& to = *reinterpret_cast<ListSegments*>(target);
+        if (from.count == 0) {
+            return;
+        }
+        if (to.last == nullptr) {
+            to.first = from.first;
+        } else {
+            to.last->next = from.first;
+        }
+        to.last = from.last;
+        to.count += from.count;
+        from = ListSegments{nullptr, nullptr, 0};
+    };
     bool strings = argument.physical() == PhysicalType::VARCHAR;
     function.finalize = [width, strings](const uint8_t* state, Vector& result, idx_t row) {
         const auto& segments = *reinterpret_cast<const ListSegments*>(state);
