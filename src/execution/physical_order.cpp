@@ -20,7 +20,8 @@ struct OrderLocal : public LocalState {
 };
 
 struct ScanLocal : public LocalState {
-    idx_t chunk = 0;
+    idx_t batch = 0;
+    idx_t next_chunk = 0, end_chunk = 0; // of the batch
 };
 
 // Read buffer of each run while merging: large enough for sequential reads, small enough that
@@ -283,23 +284,27 @@ std::string OrderSink::ProfileDetails() const {
 }
 
 SourceResult OrderSource::GetData(DataChunk& out, LocalState* local, TaskContext& /*context*/) {
+    auto& state = *static_cast<ScanLocal*>(local);
     if (sink_->external()) {
         // One task (MaxThreads): the merge is a single ordered stream.
-        static_cast<ScanLocal*>(local)->chunk = next_chunk_.fetch_add(1);
+        state.batch = next_batch_.fetch_add(1);
         return sink_->merger().Next(out) ? SourceResult::HaveMoreOutput : SourceResult::Finished;
     }
-    idx_t chunk = next_chunk_.fetch_add(1);
-    idx_t offset = chunk * kVectorSize;
+    if (state.next_chunk == state.end_chunk) {
+        state.batch = next_batch_.fetch_add(1);
+        state.next_chunk = state.batch * kChunksPerBatch;
+        state.end_chunk = state.next_chunk + kChunksPerBatch;
+    }
+    idx_t offset = state.next_chunk++ * kVectorSize;
     if (offset >= sink_->RowCount()) {
         return SourceResult::Finished;
     }
-    static_cast<ScanLocal*>(local)->chunk = chunk;
     sink_->Scan(offset, std::min(kVectorSize, sink_->RowCount() - offset), out);
     return SourceResult::HaveMoreOutput;
 }
 
 idx_t OrderSource::BatchIndex(LocalState* local) const {
-    return static_cast<ScanLocal*>(local)->chunk;
+    return static_cast<ScanLocal*>(local)->batch;
 }
 
 } // namespace sluice

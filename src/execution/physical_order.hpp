@@ -84,7 +84,9 @@ private:
 };
 
 // Emits the rows of a finished OrderSink in order, a chunk per call; batch indices keep the
-// order however many tasks scan.
+// order however many tasks scan. A batch is kChunksPerBatch chunks in memory, a Parquet row
+// group's worth (which COPY then encodes on the task that scanned it), one chunk of an external
+// merge.
 class OrderSource : public PipelineSource {
 public:
     std::string Name() const override { return "ORDER_BY (scan)"; }
@@ -97,8 +99,10 @@ public:
     idx_t BatchIndex(LocalState* local) const override;
 
 private:
+    static constexpr idx_t kChunksPerBatch = 60; // 122,880 rows
+
     std::shared_ptr<OrderSink> sink_;
-    std::atomic<idx_t> next_chunk_{0};
+    std::atomic<idx_t> next_batch_{0};
 };
 
 } // namespace sluice

@@ -13,7 +13,8 @@ struct WindowLocal : public LocalState {
     struct Bucket {
         std::vector<std::unique_ptr<DataChunk>> chunks;
         std::vector<uint64_t> hashes;
-        std::vector<RowLocation> rows; // chunks numbered within `chunks` until Combine
+        std::vector<RowLocation> rows;    // chunks numbered within `chunks` until Combine
+        std::vector<idx_t> chunk_batches; // without PARTITION BY: each chunk's batch index
     };
     WindowLocal(MemoryManager* memory, MemoryStatistics* statistics, idx_t buckets)
         : reservation(std::make_unique<MemoryReservation>(memory, "WINDOW", statistics)),
@@ -67,7 +68,7 @@ std::unique_ptr<LocalState> WindowSink::InitLocal() {
     return std::make_unique<WindowLocal>(memory_, &statistics_, buckets_.size());
 }
 
-SinkResult WindowSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_index*/) {
+SinkResult WindowSink::Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) {
     auto& state = *static_cast<WindowLocal*>(local);
     idx_t count = chunk.size();
     if (count == 0) {
@@ -81,6 +82,7 @@ SinkResult WindowSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_i
         auto& bucket = state.buckets[0];
         auto index = static_cast<uint32_t>(bucket.chunks.size());
         bucket.chunks.push_back(ReferenceChunk(chunk));
+        bucket.chunk_batches.push_back(batch_index);
         for (idx_t row = 0; row < count; row++) {
             bucket.rows.push_back({index, static_cast<uint32_t>(row)});
             bucket.hashes.push_back(0);
@@ -173,13 +175,15 @@ void WindowSink::Combine(LocalState* local) {
             run.push_back({0, {0, 0}, row});
         }
         SetPrefixes(source.chunks, run);
-        SortBucket(source.chunks, run, true);
+        SortBucket(source.chunks, run, true, &source.chunk_batches);
         std::lock_guard<std::mutex> guard(mutex_);
         Bucket& target = buckets_[0];
         auto base = static_cast<uint32_t>(target.chunks->size());
         for (auto& chunk : source.chunks) {
             target.chunks->push_back(std::move(chunk));
         }
+        target.chunk_batches.insert(target.chunk_batches.end(), source.chunk_batches.begin(),
+                                    source.chunk_batches.end());
         for (Entry& entry : run) {
             entry.location.chunk += base;
             target.entries.push_back(entry);
@@ -224,7 +228,8 @@ void WindowSink::SetPrefixes(const std::vector<std::unique_ptr<DataChunk>>& chun
 }
 
 bool WindowSink::EntryBefore(const std::vector<std::unique_ptr<DataChunk>>& chunks, const Entry& a,
-                             const Entry& b, bool trust_hash) const {
+                             const Entry& b, bool trust_hash,
+                             const std::vector<idx_t>* chunk_batches) const {
     static const std::vector<idx_t> kNone;
     // Trusting the hash, rows that share it are one partition: only ORDER BY keys remain.
     const std::vector<idx_t>& partition_columns = trust_hash ? kNone : partition_columns_;
@@ -243,7 +248,7 @@ bool WindowSink::EntryBefore(const std::vector<std::unique_ptr<DataChunk>>& chun
             }
         }
         if (first_key == order_keys_.size()) {
-            return false;
+            return ArrivedBefore(a, b, chunk_batches);
         }
     }
     const DataChunk& left = *chunks[a.location.chunk];
@@ -280,14 +285,31 @@ bool WindowSink::EntryBefore(const std::vector<std::unique_ptr<DataChunk>>& chun
             }
         }
     }
-    return false;
+    return ArrivedBefore(a, b, chunk_batches);
+}
+
+bool WindowSink::ArrivedBefore(const Entry& a, const Entry& b,
+                               const std::vector<idx_t>* chunk_batches) {
+    if (chunk_batches) {
+        idx_t a_batch = (*chunk_batches)[a.location.chunk];
+        idx_t b_batch = (*chunk_batches)[b.location.chunk];
+        if (a_batch != b_batch) {
+            return a_batch < b_batch;
+        }
+    }
+    if (a.location.chunk != b.location.chunk) {
+        return a.location.chunk < b.location.chunk;
+    }
+    return a.location.row < b.location.row;
 }
 
 void WindowSink::SortBucket(const std::vector<std::unique_ptr<DataChunk>>& chunks,
-                            std::vector<Entry>& entries, bool trust_hash) const {
+                            std::vector<Entry>& entries, bool trust_hash,
+                            const std::vector<idx_t>* chunk_batches) const {
     if (!trust_hash) {
-        std::sort(entries.begin(), entries.end(),
-                  [&](const Entry& a, const Entry& b) { return EntryBefore(chunks, a, b, false); });
+        std::sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
+            return EntryBefore(chunks, a, b, false, chunk_batches);
+        });
         return;
     }
     // Most comparisons end at the hash or the first two prefixes (a date, then an id within
@@ -303,7 +325,7 @@ void WindowSink::SortBucket(const std::vector<std::unique_ptr<DataChunk>>& chunk
         if (second_inline && a.prefix[1] != b.prefix[1] && PrefixDecides(0, a.prefix[0])) {
             return a.prefix[1] < b.prefix[1];
         }
-        return EntryBefore(chunks, a, b, true);
+        return EntryBefore(chunks, a, b, true, chunk_batches);
     };
     if (partition_columns_.empty() || entries.size() < 4 * kRadixRanges) {
         std::sort(entries.begin(), entries.end(), less);
@@ -447,16 +469,22 @@ std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) 
     }
     const auto& chunks = *owner;
     const auto& run_ends = buckets_[bucket].run_ends;
+    // Without PARTITION BY, rows equal in every ORDER BY key keep the input's order (batch
+    // order, as DuckDB keeps insertion order); with it, their order within the bucket.
+    const std::vector<idx_t>* chunk_batches =
+        buckets_.size() == 1 ? &buckets_[bucket].chunk_batches : nullptr;
     if (run_ends.empty()) {
         SetPrefixes(chunks, entries);
-        SortBucket(chunks, entries, true);
+        SortBucket(chunks, entries, true, chunk_batches);
     } else {
         // Sorted runs, one per task: merged pairwise, left to right.
         for (idx_t run = 1; run < run_ends.size(); run++) {
-            std::inplace_merge(
-                entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(run_ends[run - 1]),
-                entries.begin() + static_cast<std::ptrdiff_t>(run_ends[run]),
-                [&](const Entry& a, const Entry& b) { return EntryBefore(chunks, a, b, true); });
+            std::inplace_merge(entries.begin(),
+                               entries.begin() + static_cast<std::ptrdiff_t>(run_ends[run - 1]),
+                               entries.begin() + static_cast<std::ptrdiff_t>(run_ends[run]),
+                               [&](const Entry& a, const Entry& b) {
+                                   return EntryBefore(chunks, a, b, true, chunk_batches);
+                               });
         }
     }
     WindowLayout layout;
@@ -464,7 +492,7 @@ std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) 
     // Rows of one hash are taken to be one partition; should two partitions' keys share a
     // hash, the bucket is sorted again comparing the keys themselves.
     if (!LayOut(chunks, entries, true, layout)) {
-        SortBucket(chunks, entries, false);
+        SortBucket(chunks, entries, false, chunk_batches);
         LayOut(chunks, entries, false, layout);
     }
     idx_t n = entries.size();

@@ -54,11 +54,17 @@ private:
     };
     // Sorts a bucket by partition (hash, then keys) and ORDER BY keys. `trust_hash`: rows with
     // equal hashes are taken to be one partition and ordered by prefix before their keys are
-    // compared; ComputeBucket sorts again without it when two partitions share a hash.
+    // compared; ComputeBucket sorts again without it when two partitions share a hash. Ties
+    // follow the input (ArrivedBefore).
     void SortBucket(const std::vector<std::unique_ptr<DataChunk>>& chunks,
-                    std::vector<Entry>& entries, bool trust_hash) const;
+                    std::vector<Entry>& entries, bool trust_hash,
+                    const std::vector<idx_t>* chunk_batches) const;
     bool EntryBefore(const std::vector<std::unique_ptr<DataChunk>>& chunks, const Entry& a,
-                     const Entry& b, bool trust_hash) const;
+                     const Entry& b, bool trust_hash,
+                     const std::vector<idx_t>* chunk_batches) const;
+    // Input order: by the batch index of the rows' chunks when known, then as they arrived.
+    static bool ArrivedBefore(const Entry& a, const Entry& b,
+                              const std::vector<idx_t>* chunk_batches);
     void SetPrefixes(const std::vector<std::unique_ptr<DataChunk>>& chunks,
                      std::vector<Entry>& entries) const;
     // Equal prefixes of key `key` mean equal keys (its type maps exactly, and the prefix is not
@@ -94,8 +100,10 @@ private:
         std::shared_ptr<std::vector<std::unique_ptr<DataChunk>>> chunks =
             std::make_shared<std::vector<std::unique_ptr<DataChunk>>>();
         std::vector<Entry> entries;
-        // Without PARTITION BY: where each task's sorted run of `entries` ends.
+        // Without PARTITION BY: where each task's sorted run of `entries` ends, and each
+        // chunk's batch index.
         std::vector<size_t> run_ends;
+        std::vector<idx_t> chunk_batches;
         // Rows spilled once the input outgrew memory_limit; read back when computed.
         std::unique_ptr<SpillFile> spill;
     };

@@ -7,6 +7,7 @@
 #include "common/string_util.hpp"
 #include "execution/copy_to_file_sink.hpp"
 #include "execution/expression_executor.hpp"
+#include "execution/parquet_copy_sink.hpp"
 #include "execution/result_collector.hpp"
 #include "memory/allocator.hpp"
 #include "parallel/executor.hpp"
@@ -375,12 +376,21 @@ std::unique_ptr<QueryResult> Connection::ExecuteCopy(const Statement& statement,
     OptimizeQuery(copy.query);
     std::shared_ptr<PipelineSink> sink;
     std::function<uint64_t()> rows_written;
+    // One task keeps the query's row order as a writer streams it; ParquetCopySink runs on all
+    // and puts row groups in order itself.
+    idx_t threads = 1;
     if (copy.format == "csv") {
         auto csv_sink = std::make_shared<CopyToFileSink<csv::CsvFileWriter>>(
             "COPY_TO_CSV",
             std::make_unique<csv::CsvFileWriter>(copy.path, copy.query.names, copy.csv_options));
         rows_written = [csv_sink] { return csv_sink->rows_written(); };
         sink = csv_sink;
+    } else if (copy.options.row_group_size <= ParquetCopySink::kMaxRowGroupRows) {
+        auto parquet_sink = std::make_shared<ParquetCopySink>(copy.path, copy.query.names,
+                                                              copy.query.types, copy.options);
+        rows_written = [parquet_sink] { return parquet_sink->rows_written(); };
+        sink = parquet_sink;
+        threads = 0;
     } else {
         auto parquet_sink = std::make_shared<CopyToFileSink<parquet::ParquetWriter>>(
             "COPY_TO_PARQUET", std::make_unique<parquet::ParquetWriter>(
@@ -389,8 +399,7 @@ std::unique_ptr<QueryResult> Connection::ExecuteCopy(const Statement& statement,
         sink = parquet_sink;
     }
     Executor executor(database_.scheduler());
-    // One task: the file keeps the query's row order.
-    PlanQuery(copy.query, executor, &database_.memory(), sink, 1);
+    PlanQuery(copy.query, executor, &database_.memory(), sink, threads);
     Run(executor);
     FinishTableFunctions(copy.query);
     return SingleValueResult(

@@ -51,7 +51,10 @@ public:
     // How many tasks may pull from this source at once.
     virtual idx_t MaxThreads() const { return 1; }
     // The position of the chunk last returned by GetData in the source's natural order, so that
-    // sinks can restore that order when several tasks produce chunks concurrently.
+    // sinks can restore that order when several tasks produce chunks concurrently. A batch's
+    // chunks all come from one task, in order; batches are handed out in increasing order, so
+    // that every batch below the lowest one a running task is on is complete (COPY to Parquet
+    // relies on it).
     virtual idx_t BatchIndex(LocalState* /*local*/) const { return 0; }
     // Fraction done in [0, 1], or negative when unknown.
     virtual double Progress() const { return -1; }

@@ -18,13 +18,6 @@
 
 namespace sluice {
 
-namespace {
-
-// Batch indices order chunks by job, then by chunk within the job.
-constexpr int kChunkBits = 32;
-
-} // namespace
-
 class MultiFileScan::State : public std::enable_shared_from_this<State> {
 public:
     enum class FileStatus : uint8_t { Waiting, Planning, Planned, Failed };
@@ -501,7 +494,6 @@ struct ScanLocal : LocalState {
     ScanJobHandle job; // claimed; outlives the decoder reading its buffers
     std::unique_ptr<ScanJobDecoder> decoder;
     bool decoder_ready = false;
-    idx_t chunk_in_job = 0;
     int task_id = 0;
     bool parked = false;
     std::chrono::steady_clock::time_point parked_at;
@@ -545,8 +537,8 @@ idx_t MultiFileScan::MaxThreads() const {
 
 idx_t MultiFileScan::BatchIndex(LocalState* local) const {
     auto& scan = *static_cast<ScanLocal*>(local);
-    return (static_cast<idx_t>(scan.job ? scan.job->sequence : 0) << kChunkBits) |
-           scan.chunk_in_job;
+    // A job's chunks all come from the task that claimed it, in order.
+    return scan.job ? scan.job->sequence : 0;
 }
 
 double MultiFileScan::Progress() const {
@@ -615,7 +607,6 @@ SourceResult MultiFileScan::GetData(DataChunk& out, LocalState* local_state, Tas
                 more = local.decoder->Next(out);
             }
             if (more) {
-                local.chunk_in_job++;
                 return SourceResult::HaveMoreOutput;
             }
             state.statistics.rows_filtered += local.decoder->RowsFiltered();
@@ -627,7 +618,6 @@ SourceResult MultiFileScan::GetData(DataChunk& out, LocalState* local_state, Tas
             if (!local.job->ReadyOrPark(context.MakeWaker())) {
                 return park();
             }
-            local.chunk_in_job = 0;
             local.decoder = state.StartDecoding(local.job);
             local.decoder_ready = false;
             if (!local.decoder) {

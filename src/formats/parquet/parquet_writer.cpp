@@ -163,6 +163,20 @@ void ParquetWriter::AppendRowGroup(EncodedRowGroup group) {
     rows_written_ += group.rows;
 }
 
+void ParquetWriter::OrderRowGroups(const std::vector<size_t>& order) {
+    if (order.size() != row_groups_.size()) {
+        throw Exception(ErrorKind::Internal,
+                        "ParquetWriter::OrderRowGroups: " + std::to_string(order.size()) +
+                            " positions for " + std::to_string(row_groups_.size()) + " row groups");
+    }
+    std::vector<PlacedRowGroup> ordered;
+    ordered.reserve(order.size());
+    for (size_t index : order) {
+        ordered.push_back(std::move(row_groups_.at(index)));
+    }
+    row_groups_ = std::move(ordered);
+}
+
 void ParquetWriter::WritePageIndexes() {
     // As parquet-format lays them out: every column index, then every offset index.
     std::vector<uint8_t> bytes;

@@ -33,7 +33,8 @@ Codec CodecFromName(const std::string& name);
 // chunk, and a page index (column and offset index) per chunk; every column OPTIONAL, nested
 // ones shredded into their leaves (see WriteSchema). Rows are
 // encoded as they arrive (Append), so a row group of any size streams through bounded memory; or
-// row groups encoded elsewhere, possibly in parallel, are placed in order (AppendRowGroup).
+// row groups encoded elsewhere, possibly in parallel, are placed (AppendRowGroup, and
+// OrderRowGroups when they were not appended in their order).
 class ParquetWriter {
 public:
     ParquetWriter(std::string path, const std::vector<std::string>& names,
@@ -44,6 +45,10 @@ public:
 
     void Append(const DataChunk& chunk);
     void AppendRowGroup(EncodedRowGroup group);
+    // The footer, which alone says in what order row groups are read, lists the row groups
+    // appended so far in `order` (their indexes in the order they were appended): row groups
+    // encoded in parallel are appended as they are done, and put in order here.
+    void OrderRowGroups(const std::vector<size_t>& order);
     // Writes the last row group and the footer; the file is complete only after this.
     void Finish();
     uint64_t rows_written() const { return rows_written_; }

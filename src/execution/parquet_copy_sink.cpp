@@ -1,0 +1,218 @@
+#include "execution/parquet_copy_sink.hpp"
+
+#include "execution/row_operations.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+namespace sluice {
+
+namespace {
+
+std::unique_ptr<DataChunk> CopyRows(const DataChunk& chunk, idx_t offset, idx_t count) {
+    auto copy = std::make_unique<DataChunk>(chunk.Types(), std::max<idx_t>(count, 1));
+    idx_t selection[kVectorSize];
+    std::iota(selection, selection + count, offset);
+    copy->AppendSelected(chunk, selection, count);
+    copy->Flatten();
+    return copy;
+}
+
+} // namespace
+
+struct ParquetCopySink::Local : LocalState {
+    bool active = false;
+    // The batch being sunk while active; after, the last one sunk (the task may have taken the
+    // next one from the source already: only batches below it are known to be complete).
+    idx_t batch = 0;
+    Rows buffer;
+};
+
+void ParquetCopySink::Rows::Add(std::unique_ptr<DataChunk> chunk) {
+    rows += chunk->size();
+    bytes += ChunkMemory(*chunk);
+    chunks.push_back(std::move(chunk));
+}
+
+ParquetCopySink::ParquetCopySink(std::string path, std::vector<std::string> names,
+                                 std::vector<LogicalType> types,
+                                 parquet::ParquetWriteOptions options)
+    : schema_(names, types), options_(options),
+      column_options_(options.ColumnOptions(parquet::ParquetWriter::DirectoryOf(path))),
+      writer_(std::make_unique<parquet::ParquetWriter>(std::move(path), schema_, options)) {
+}
+
+std::unique_ptr<LocalState> ParquetCopySink::InitLocal() {
+    auto local = std::make_unique<Local>();
+    std::lock_guard<std::mutex> guard(mutex_);
+    running_.push_back(local.get());
+    return local;
+}
+
+SinkResult ParquetCopySink::Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) {
+    auto& state = *static_cast<Local*>(local);
+    if (state.active && state.batch != batch_index) {
+        FinishBatch(state);
+    }
+    if (!state.active) {
+        std::lock_guard<std::mutex> guard(mutex_);
+        state.active = true;
+        state.batch = batch_index;
+        CutGroups(false); // the watermark may have risen
+    }
+    if (chunk.size() > 0) {
+        state.buffer.Add(CopyRows(chunk, 0, chunk.size()));
+    }
+    // Row groups cut wait for whichever task comes by: encoding spreads over the tasks.
+    if (ready_count_.load(std::memory_order_relaxed) > 0) {
+        EncodeReady(1);
+    }
+    return SinkResult::NeedMoreInput;
+}
+
+void ParquetCopySink::FinishBatch(Local& local) {
+    {
+        std::lock_guard<std::mutex> guard(mutex_);
+        local.active = false;
+        if (local.buffer.rows > 0) {
+            held_bytes_ += local.buffer.bytes;
+            held_.emplace(local.batch, std::move(local.buffer));
+        }
+        if (held_bytes_ > kHeldBytes) {
+            // Too much waits above the watermark: those batches are cut alone.
+            for (auto entry = held_.lower_bound(Watermark()); entry != held_.end();) {
+                idx_t batch = entry->first;
+                alone_.insert(batch);
+                held_bytes_ -= entry->second.bytes;
+                Group group{{batch, 0}, {}};
+                for (auto& chunk : entry->second.chunks) {
+                    for (idx_t offset = 0; offset < chunk->size();) {
+                        idx_t take = std::min<idx_t>(chunk->size() - offset,
+                                                     options_.row_group_size - group.rows.rows);
+                        group.rows.Add(CopyRows(*chunk, offset, take));
+                        offset += take;
+                        if (group.rows.rows == options_.row_group_size) {
+                            idx_t part = group.position.part;
+                            Ready(std::move(group));
+                            group = Group{{batch, part + 1}, {}};
+                        }
+                    }
+                }
+                if (group.rows.rows > 0) {
+                    Ready(std::move(group));
+                }
+                entry = held_.erase(entry);
+            }
+        }
+        CutGroups(false);
+    }
+    local.buffer = Rows();
+}
+
+idx_t ParquetCopySink::Watermark() const {
+    idx_t watermark = std::numeric_limits<idx_t>::max();
+    for (const Local* local : running_) {
+        watermark = std::min(watermark, local->batch);
+    }
+    return watermark;
+}
+
+void ParquetCopySink::CutGroups(bool final) {
+    idx_t watermark = final ? std::numeric_limits<idx_t>::max() : Watermark();
+    for (auto entry = held_.begin(); entry != held_.end() && entry->first < watermark;) {
+        held_bytes_ -= entry->second.bytes;
+        Cut(entry->first, std::move(entry->second));
+        entry = held_.erase(entry);
+    }
+    if (final && cutting_.rows.rows > 0) {
+        Ready(std::move(cutting_));
+        cutting_ = Group();
+    }
+}
+
+void ParquetCopySink::Ready(Group group) {
+    ready_.push_back(std::move(group));
+    ready_count_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void ParquetCopySink::Cut(idx_t batch, Rows rows) {
+    if (cut_any_ && cutting_.rows.rows > 0) {
+        auto alone = alone_.upper_bound(last_cut_batch_);
+        if (alone != alone_.end() && *alone < batch) {
+            Ready(std::move(cutting_)); // a batch cut alone comes between
+            cutting_ = Group();
+        }
+    }
+    cut_any_ = true;
+    last_cut_batch_ = batch;
+    parts_in_last_batch_ = 0;
+    for (size_t c = 0; c < rows.chunks.size(); c++) {
+        std::unique_ptr<DataChunk>& chunk = rows.chunks[c];
+        idx_t size = chunk->size();
+        for (idx_t offset = 0; offset < size;) {
+            if (cutting_.rows.rows == 0) {
+                bool at_start = c == 0 && offset == 0;
+                cutting_.position = {batch, at_start ? 0 : ++parts_in_last_batch_};
+            }
+            idx_t take =
+                std::min<idx_t>(size - offset, options_.row_group_size - cutting_.rows.rows);
+            cutting_.rows.Add(take == size ? std::move(chunk) : CopyRows(*chunk, offset, take));
+            offset += take;
+            if (cutting_.rows.rows == options_.row_group_size) {
+                Ready(std::move(cutting_));
+                cutting_ = Group();
+            }
+        }
+    }
+}
+
+void ParquetCopySink::EncodeReady(idx_t most) {
+    for (idx_t done = 0; done < most; done++) {
+        Group group;
+        {
+            std::lock_guard<std::mutex> guard(mutex_);
+            if (ready_.empty()) {
+                return;
+            }
+            group = std::move(ready_.front());
+            ready_.pop_front();
+            ready_count_.fetch_sub(1, std::memory_order_relaxed);
+        }
+        parquet::RowGroupEncoder encoder(schema_, column_options_);
+        for (const auto& chunk : group.rows.chunks) {
+            encoder.Append(*chunk, 0, chunk->size());
+        }
+        group.rows = Rows(); // the rows go before the encoded pages are written
+        parquet::EncodedRowGroup encoded = encoder.Finish();
+        std::lock_guard<std::mutex> guard(mutex_);
+        writer_->AppendRowGroup(std::move(encoded));
+        placed_.push_back(group.position);
+    }
+}
+
+void ParquetCopySink::Combine(LocalState* local) {
+    auto& state = *static_cast<Local*>(local);
+    if (state.active) {
+        FinishBatch(state);
+    }
+    {
+        std::lock_guard<std::mutex> guard(mutex_);
+        running_.erase(std::find(running_.begin(), running_.end(), &state));
+        CutGroups(false);
+    }
+    EncodeReady(std::numeric_limits<idx_t>::max()); // no rows of its own left: it helps
+}
+
+void ParquetCopySink::Finalize() {
+    CutGroups(true); // every task has combined: every held batch is complete
+    EncodeReady(std::numeric_limits<idx_t>::max());
+    std::vector<size_t> order(placed_.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return placed_[a] < placed_[b]; });
+    writer_->OrderRowGroups(order);
+    writer_->Finish();
+}
+
+} // namespace sluice
