@@ -26,13 +26,16 @@ list_entry_t EntryAt(const Vector& list, idx_t row) {
 
 } // namespace
 
-PhysicalUnnest::PhysicalUnnest(std::vector<LogicalType> input_types,
+PhysicalUnnest::PhysicalUnnest(std::vector<LogicalType> input_types, std::vector<idx_t> passed,
                                std::vector<ExpressionPtr> lists)
-    : input_types_(std::move(input_types)), lists_(std::move(lists)) {
+    : input_types_(std::move(input_types)), passed_(std::move(passed)), lists_(std::move(lists)) {
 }
 
 std::vector<LogicalType> PhysicalUnnest::OutputTypes() const {
-    std::vector<LogicalType> types = input_types_;
+    std::vector<LogicalType> types;
+    for (idx_t column : passed_) {
+        types.push_back(input_types_[column]);
+    }
     for (const auto& list : lists_) {
         types.push_back(list->type.element());
     }
@@ -78,9 +81,9 @@ OperatorResult PhysicalUnnest::Execute(DataChunk& input, DataChunk& output, Loca
             state.emitted = 0;
         }
     }
-    idx_t input_columns = input_types_.size();
+    idx_t input_columns = passed_.size();
     for (idx_t column = 0; column < input_columns; column++) {
-        output.column(column).Gather(input.column(column), rows, produced);
+        output.column(column).Gather(input.column(passed_[column]), rows, produced);
     }
     idx_t elements[kVectorSize];
     for (size_t i = 0; i < state.lists.size(); i++) {

@@ -12,7 +12,9 @@ namespace sluice {
 class PhysicalUnnest : public PipelineOperator {
 public:
     std::string Name() const override { return "UNNEST"; }
-    PhysicalUnnest(std::vector<LogicalType> input_types, std::vector<ExpressionPtr> lists);
+    // Output: the input columns listed in `passed`, then each list's elements.
+    PhysicalUnnest(std::vector<LogicalType> input_types, std::vector<idx_t> passed,
+                   std::vector<ExpressionPtr> lists);
 
     std::vector<LogicalType> OutputTypes() const override;
     std::unique_ptr<LocalState> InitLocal() override;
@@ -20,6 +22,7 @@ public:
 
 private:
     std::vector<LogicalType> input_types_;
+    std::vector<idx_t> passed_;
     std::vector<ExpressionPtr> lists_;
 };
 

@@ -110,7 +110,7 @@ std::vector<ColumnBinding> LogicalOperator::Bindings() const {
         }
         return bindings;
     case LogicalOperatorKind::Unnest:
-        bindings = children[0]->Bindings();
+        bindings = passthrough ? *passthrough : children[0]->Bindings();
         for (idx_t i = 0; i < expressions.size(); i++) {
             bindings.push_back({table_index, i});
         }
@@ -154,13 +154,13 @@ std::vector<LogicalType> LogicalOperator::Types() const {
         }
         return types;
     case LogicalOperatorKind::Window:
-        types = children[0]->Types();
+        types = PassedTypes();
         for (const auto& window : windows) {
             types.push_back(window.type);
         }
         return types;
     case LogicalOperatorKind::Unnest:
-        types = children[0]->Types();
+        types = PassedTypes();
         for (const auto& list : expressions) {
             types.push_back(list->type.element());
         }
@@ -178,6 +178,32 @@ std::vector<LogicalType> LogicalOperator::Types() const {
     default:
         return children[0]->Types();
     }
+}
+
+std::vector<LogicalType> LogicalOperator::PassedTypes() const {
+    std::vector<LogicalType> child_types = children[0]->Types();
+    if (!passthrough) {
+        return child_types;
+    }
+    std::vector<ColumnBinding> child_bindings = children[0]->Bindings();
+    std::vector<LogicalType> types;
+    for (const ColumnBinding& binding : *passthrough) {
+        auto found = std::find(child_bindings.begin(), child_bindings.end(), binding);
+        types.push_back(child_types[found - child_bindings.begin()]);
+    }
+    return types;
+}
+
+std::string LogicalOperator::PassingText() const {
+    if (!passthrough) {
+        return "";
+    }
+    std::string out = " passing [";
+    for (size_t i = 0; i < passthrough->size(); i++) {
+        out += (i ? ", " : "") + std::string("#[") + std::to_string((*passthrough)[i].table_index) +
+               "." + std::to_string((*passthrough)[i].column_index) + "]";
+    }
+    return out + "]";
 }
 
 std::string LogicalOperator::ToString(int indent) const {
@@ -246,7 +272,8 @@ std::string LogicalOperator::ToString(int indent) const {
         }
         break;
     case LogicalOperatorKind::Unnest:
-        out += "UNNEST #" + std::to_string(table_index) + " [" + list(expressions) + "]";
+        out += "UNNEST #" + std::to_string(table_index) + " [" + list(expressions) + "]" +
+               PassingText();
         break;
     case LogicalOperatorKind::Window:
         out += "WINDOW #" + std::to_string(table_index) + " PARTITION BY [" + list(expressions) +
@@ -259,15 +286,7 @@ std::string LogicalOperator::ToString(int indent) const {
         for (const auto& window : windows) {
             out += " " + window.name + "(" + list(window.arguments) + ")";
         }
-        if (passthrough) {
-            out += " passing [";
-            for (size_t i = 0; i < passthrough->size(); i++) {
-                out += (i ? ", " : "") + std::string("#[") +
-                       std::to_string((*passthrough)[i].table_index) + "." +
-                       std::to_string((*passthrough)[i].column_index) + "]";
-            }
-            out += "]";
-        }
+        out += PassingText();
         break;
     case LogicalOperatorKind::Limit:
         out += "LIMIT " + (limit ? std::to_string(*limit) : std::string("ALL")) + " OFFSET " +

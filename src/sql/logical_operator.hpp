@@ -113,8 +113,8 @@ struct LogicalOperator {
 
     std::vector<BoundOrder> orders;
     std::vector<BoundWindow> windows; // Window
-    // Window: the child's columns it hands on (unset: all of them); PruneColumns keeps those
-    // read above it, since it consumes its own keys and arguments.
+    // Window and Unnest: the child's columns they hand on (unset: all of them); PruneColumns
+    // keeps those read above, since they consume their own keys, arguments and lists.
     std::optional<std::vector<ColumnBinding>> passthrough;
     std::optional<uint64_t> limit;
     uint64_t offset = 0;
@@ -129,6 +129,11 @@ struct LogicalOperator {
     std::vector<LogicalType> Types() const;
     // The plan as an indented tree, for EXPLAIN.
     std::string ToString(int indent = 0) const;
+
+private:
+    // Window and Unnest: the types of the child's columns they hand on; EXPLAIN's note of them.
+    std::vector<LogicalType> PassedTypes() const;
+    std::string PassingText() const;
 };
 
 using LogicalOperatorPtr = std::unique_ptr<LogicalOperator>;

@@ -516,9 +516,10 @@ void Optimizer::PruneColumns(LogicalOperator& root) {
                 op.column_ids = std::move(kept);
                 return;
             }
-            if (op.kind == LogicalOperatorKind::Window) {
-                // It hands on the child's columns read above it: sorting and gathering a
-                // column nobody reads costs as much as one that is read.
+            if (op.kind == LogicalOperatorKind::Window || op.kind == LogicalOperatorKind::Unnest) {
+                // It hands on the child's columns read above it: sorting (a window) or
+                // repeating per element (UNNEST, the unnested list itself among them) a column
+                // nobody reads costs as much as one that is read.
                 std::set<std::pair<idx_t, idx_t>> above;
                 for (const auto& binding : root.Bindings()) {
                     above.insert({binding.table_index, binding.column_index});

@@ -374,7 +374,16 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
         for (const auto& list : op.expressions) {
             lists.push_back(Resolve(*list, planned.bindings));
         }
-        auto unnest = std::make_shared<PhysicalUnnest>(planned.types, std::move(lists));
+        // The child's columns handed on (op.passthrough: those read above).
+        std::vector<idx_t> passed;
+        for (idx_t i = 0; i < planned.bindings.size(); i++) {
+            if (!op.passthrough || std::find(op.passthrough->begin(), op.passthrough->end(),
+                                             planned.bindings[i]) != op.passthrough->end()) {
+                passed.push_back(i);
+            }
+        }
+        auto unnest =
+            std::make_shared<PhysicalUnnest>(planned.types, std::move(passed), std::move(lists));
         std::vector<LogicalType> types = unnest->OutputTypes();
         AddOperator(planned, std::move(unnest));
         planned.bindings = op.Bindings();

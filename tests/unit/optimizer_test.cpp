@@ -200,6 +200,24 @@ TEST(Optimizer, WindowsHandOnOnlyTheColumnsReadAboveThem) {
                   .ToString());
 }
 
+TEST(Optimizer, UnnestHandsOnOnlyTheColumnsReadAboveIt) {
+    // Each output row would repeat its input row's columns, the unnested list among them: only
+    // those read above are handed on.
+    Database database;
+    Connection connection(database);
+    connection.Query("CREATE TABLE t AS SELECT range AS a, [range, range + 1] AS l, "
+                     "'text ' || range AS s FROM range(100)");
+    std::string plan = Explain(connection, "SELECT a, unnest(l) FROM t");
+    EXPECT_NE(plan.find("passing [#[0.0]]"), std::string::npos) << plan;
+    plan = Explain(connection, "SELECT sum(e) FROM (SELECT unnest(l) AS e FROM t)");
+    EXPECT_NE(plan.find("passing []"), std::string::npos) << plan;
+    auto result = connection.Query("SELECT sum(a * e), count(*), max(s || e) FROM (SELECT a, "
+                                   "unnest(l) AS e, s FROM t)");
+    EXPECT_EQ(result->GetValue(0, 0).ToString(), "661650");
+    EXPECT_EQ(result->GetValue(1, 0).ToString(), "200");
+    EXPECT_EQ(result->GetValue(2, 0).ToString(), "text 9999");
+}
+
 TEST(Optimizer, FoldingGivesUpOnConstantsThatTakeMuchMemoryToCompute) {
     // Folding range(250000000) evaluated it in full (2 GB) before finding it too large to keep
     // (the SQL fuzzer's out-of-memory finding); repeat builds big strings from small inputs.

@@ -36,8 +36,8 @@ TEST(ParquetCopySink, BatchesHeldPastTheLimitAreWrittenAloneAndStayInOrder) {
     constexpr idx_t kFastBatches = 50;             // about 150 MB of copies
     auto sink_batch = [&](LocalState* local, idx_t batch) {
         for (idx_t chunk = 0; chunk < kBatchRows / kVectorSize; chunk++) {
-            DataChunk rows = Numbers(
-                static_cast<int64_t>(batch * kBatchRows + chunk * kVectorSize), kVectorSize);
+            DataChunk rows = Numbers(static_cast<int64_t>(batch * kBatchRows + chunk * kVectorSize),
+                                     kVectorSize);
             sink.Sink(rows, local, batch);
         }
     };
@@ -61,11 +61,13 @@ TEST(ParquetCopySink, BatchesHeldPastTheLimitAreWrittenAloneAndStayInOrder) {
     connection.Query("SET threads = 1");
     std::string file = "'" + path.string() + "'";
     auto groups = connection.Query("SELECT count(*), min(row_group_num_rows) FROM "
-                                   "parquet_metadata(" + file + ") WHERE column_id = 0");
+                                   "parquet_metadata(" +
+                                   file + ") WHERE column_id = 0");
     // Merged full row groups would be 6 (and a short one); batches written alone are more.
     EXPECT_GT(groups->GetValue(0, 0).GetInteger(), 60);
     auto order = connection.Query("SELECT count(*), sum(x), min(d), max(d) FROM (SELECT x, x - "
-                                  "lag(x) OVER () AS d FROM " + file + ")");
+                                  "lag(x) OVER () AS d FROM " +
+                                  file + ")");
     EXPECT_EQ(order->GetValue(0, 0).GetInteger(), static_cast<int64_t>(total));
     EXPECT_EQ(order->GetValue(1, 0).GetInteger(),
               static_cast<int64_t>(total) * static_cast<int64_t>(total - 1) / 2);
