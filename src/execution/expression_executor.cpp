@@ -4,9 +4,18 @@
 #include "common/cast.hpp"
 #include "common/exception.hpp"
 
+#include <numeric>
+
 namespace sluice {
 
 namespace {
+
+// Errors a value's evaluation can raise (a bad cast, an overflow), as opposed to the query's
+// own (interrupted, out of memory, internal).
+bool EvaluationError(ErrorKind kind) {
+    return kind == ErrorKind::Conversion || kind == ErrorKind::OutOfRange ||
+           kind == ErrorKind::InvalidInput;
+}
 
 bool AllConstant(const std::vector<std::unique_ptr<Vector>>& vectors) {
     for (const auto& vector : vectors) {
@@ -92,26 +101,23 @@ void ExpressionExecutor::Execute(const Expression& expression, const DataChunk& 
                                  : VectorType::FLAT);
         return;
     }
-    case ExpressionKind::Function: {
-        std::vector<std::unique_ptr<Vector>> arguments;
-        std::vector<const Vector*> pointers;
-        for (const auto& child : expression.children) {
-            // A constant fills one row (an IN list's constants would otherwise allocate a
-            // vector's worth each, for every chunk).
-            idx_t capacity =
-                child->kind == ExpressionKind::Constant ? 1 : std::max<idx_t>(count, 1);
-            arguments.push_back(std::make_unique<Vector>(child->type, capacity));
-            Execute(*child, input, *arguments.back());
-            pointers.push_back(arguments.back().get());
+    case ExpressionKind::Function:
+        if (expression.function_name != "case") {
+            ExecuteFunction(expression, input, result);
+            return;
         }
-        result.Reset();
-        // Functions of only constants run once.
-        expression.function(pointers, AllConstant(arguments) ? 1 : count, result);
-        if (AllConstant(arguments) && !arguments.empty()) {
-            result.SetVectorType(VectorType::CONSTANT);
+        // Every branch over every row is fastest; but a branch may fail on rows that another
+        // branch takes (CASE WHEN s ~ '^[0-9]+$' THEN CAST(s AS INTEGER) END): then each
+        // condition and value is evaluated on the rows it decides, as SQL says.
+        try {
+            ExecuteFunction(expression, input, result);
+        } catch (const Exception& error) {
+            if (!EvaluationError(error.Kind())) {
+                throw;
+            }
+            ExecuteCaseByRows(expression, input, result);
         }
         return;
-    }
     case ExpressionKind::And:
     case ExpressionKind::Or: {
         Vector left(LogicalTypeId::BOOLEAN, std::max<idx_t>(count, 1));
@@ -180,6 +186,71 @@ idx_t NestedElementCount(const Vector& vector) {
 }
 
 } // namespace
+
+void ExpressionExecutor::ExecuteFunction(const Expression& expression, const DataChunk& input,
+                                         Vector& result) {
+    idx_t count = input.size();
+    std::vector<std::unique_ptr<Vector>> arguments;
+    std::vector<const Vector*> pointers;
+    for (const auto& child : expression.children) {
+        // A constant fills one row (an IN list's constants would otherwise allocate a
+        // vector's worth each, for every chunk).
+        idx_t capacity = child->kind == ExpressionKind::Constant ? 1 : std::max<idx_t>(count, 1);
+        arguments.push_back(std::make_unique<Vector>(child->type, capacity));
+        Execute(*child, input, *arguments.back());
+        pointers.push_back(arguments.back().get());
+    }
+    result.Reset();
+    // Functions of only constants run once.
+    expression.function(pointers, AllConstant(arguments) ? 1 : count, result);
+    if (AllConstant(arguments) && !arguments.empty()) {
+        result.SetVectorType(VectorType::CONSTANT);
+    }
+}
+
+void ExpressionExecutor::ExecuteCaseByRows(const Expression& expression, const DataChunk& input,
+                                           Vector& result) {
+    idx_t count = input.size();
+    result.Reset();
+    result.SetVectorType(VectorType::FLAT);
+    // The input rows not yet decided, and the rows of `input` a sub-chunk holds.
+    std::vector<idx_t> undecided(count);
+    std::iota(undecided.begin(), undecided.end(), 0);
+    auto evaluate_on = [&](const Expression& child, const std::vector<idx_t>& rows, Vector& out) {
+        DataChunk part(input.Types(), std::max<idx_t>(rows.size(), 1));
+        part.AppendSelected(input, rows.data(), rows.size());
+        Execute(child, part, out);
+    };
+    size_t branches = (expression.children.size() - 1) / 2;
+    for (size_t branch = 0; branch <= branches && !undecided.empty(); branch++) {
+        std::vector<idx_t> taken;
+        if (branch == branches) {
+            taken = std::move(undecided); // ELSE (NULL when unsaid)
+            undecided.clear();
+        } else {
+            Vector condition(LogicalTypeId::BOOLEAN, std::max<idx_t>(undecided.size(), 1));
+            evaluate_on(*expression.children[2 * branch], undecided, condition);
+            std::vector<idx_t> rest;
+            for (idx_t i = 0; i < undecided.size(); i++) {
+                idx_t index = condition.RowIndex(i);
+                bool holds =
+                    condition.validity().RowIsValid(index) && condition.data<bool>()[index];
+                (holds ? taken : rest).push_back(undecided[i]);
+            }
+            undecided = std::move(rest);
+        }
+        if (taken.empty()) {
+            continue;
+        }
+        const Expression& value =
+            *expression.children[branch == branches ? 2 * branch : 2 * branch + 1];
+        Vector values(value.type, std::max<idx_t>(taken.size(), 1));
+        evaluate_on(value, taken, values);
+        for (idx_t i = 0; i < taken.size(); i++) {
+            result.CopyRow(values, values.RowIndex(i), taken[i]);
+        }
+    }
+}
 
 Value ExpressionExecutor::EvaluateConstant(const Expression& expression) {
     return EvaluateOneRow(expression).GetValue(0);

@@ -24,6 +24,12 @@ public:
                                                       idx_t max_elements, idx_t max_bytes);
     // Fills `selection` with the rows of `input` where the BOOLEAN `predicate` is true.
     idx_t Select(const Expression& predicate, const DataChunk& input, idx_t* selection);
+
+private:
+    void ExecuteFunction(const Expression& expression, const DataChunk& input, Vector& result);
+    // CASE evaluated branch by branch on the rows each decides (after evaluating every branch
+    // on every row failed).
+    void ExecuteCaseByRows(const Expression& expression, const DataChunk& input, Vector& result);
 };
 
 } // namespace sluice
