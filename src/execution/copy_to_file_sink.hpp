@@ -8,10 +8,10 @@
 
 namespace sluice {
 
-// The sink of COPY (query) TO 'file': streams the query's rows into a file writer (CsvFileWriter,
-// or ParquetWriter for row groups too large to hold: Append(chunk), Finish(), rows_written()).
-// The pipeline feeding it runs as one task, so rows keep the query's order (ParquetCopySink
-// runs on all).
+// The sink of COPY (query) TO 'file.parquet' when row groups are too large to hold
+// (ParquetCopySink::kMaxRowGroupRows): streams the query's rows into a file writer (Append(chunk),
+// Finish(), rows_written()). The pipeline feeding it runs as one task, so rows keep the query's
+// order.
 template <class Writer>
 class CopyToFileSink : public PipelineSink {
 public:

@@ -21,12 +21,8 @@ std::unique_ptr<DataChunk> CopyRows(const DataChunk& chunk, idx_t offset, idx_t 
 
 } // namespace
 
-struct ParquetCopySink::Local : LocalState {
-    bool active = false;
-    // The batch being sunk while active; after, the last one sunk (the task may have taken the
-    // next one from the source already: only batches below it are known to be complete).
-    idx_t batch = 0;
-    Rows buffer;
+struct ParquetCopySink::Local : TaskState {
+    Rows buffer; // the batch's rows
 };
 
 void ParquetCopySink::Rows::Add(std::unique_ptr<DataChunk> chunk) {
@@ -43,45 +39,37 @@ ParquetCopySink::ParquetCopySink(std::string path, std::vector<std::string> name
       writer_(std::make_unique<parquet::ParquetWriter>(std::move(path), schema_, options)) {
 }
 
-std::unique_ptr<LocalState> ParquetCopySink::InitLocal() {
-    auto local = std::make_unique<Local>();
-    std::lock_guard<std::mutex> guard(mutex_);
-    running_.push_back(local.get());
-    return local;
+std::unique_ptr<OrderedBatchSink::TaskState> ParquetCopySink::NewTaskState() {
+    return std::make_unique<Local>();
 }
 
-SinkResult ParquetCopySink::Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) {
-    auto& state = *static_cast<Local*>(local);
-    if (state.active && state.batch != batch_index) {
-        FinishBatch(state);
-    }
-    if (!state.active) {
-        std::lock_guard<std::mutex> guard(mutex_);
-        state.active = true;
-        state.batch = batch_index;
-        CutGroups(false); // the watermark may have risen
-    }
+void ParquetCopySink::Append(DataChunk& chunk, TaskState& task) {
     if (chunk.size() > 0) {
-        state.buffer.Add(CopyRows(chunk, 0, chunk.size()));
+        static_cast<Local&>(task).buffer.Add(CopyRows(chunk, 0, chunk.size()));
     }
     // Row groups cut wait for whichever task comes by: encoding spreads over the tasks.
     if (ready_count_.load(std::memory_order_relaxed) > 0) {
         EncodeReady(1);
     }
-    return SinkResult::NeedMoreInput;
 }
 
-void ParquetCopySink::FinishBatch(Local& local) {
+void ParquetCopySink::AfterWatermarkMoved(bool task_done) {
+    if (task_done) {
+        EncodeReady(std::numeric_limits<idx_t>::max()); // no rows of its own left: it helps
+    }
+}
+
+void ParquetCopySink::FinishBatch(TaskState& task) {
+    auto& local = static_cast<Local&>(task);
     {
         std::lock_guard<std::mutex> guard(mutex_);
-        local.active = false;
         if (local.buffer.rows > 0) {
             held_bytes_ += local.buffer.bytes;
             held_.emplace(local.batch, std::move(local.buffer));
         }
         if (held_bytes_ > kHeldBytes) {
             // Too much waits above the watermark: those batches are cut alone.
-            for (auto entry = held_.lower_bound(Watermark()); entry != held_.end();) {
+            for (auto entry = held_.lower_bound(watermark_.Lowest()); entry != held_.end();) {
                 idx_t batch = entry->first;
                 alone_.insert(batch);
                 held_bytes_ -= entry->second.bytes;
@@ -110,16 +98,8 @@ void ParquetCopySink::FinishBatch(Local& local) {
     local.buffer = Rows();
 }
 
-idx_t ParquetCopySink::Watermark() const {
-    idx_t watermark = std::numeric_limits<idx_t>::max();
-    for (const Local* local : running_) {
-        watermark = std::min(watermark, local->batch);
-    }
-    return watermark;
-}
-
 void ParquetCopySink::CutGroups(bool final) {
-    idx_t watermark = final ? std::numeric_limits<idx_t>::max() : Watermark();
+    idx_t watermark = final ? std::numeric_limits<idx_t>::max() : watermark_.Lowest();
     for (auto entry = held_.begin(); entry != held_.end() && entry->first < watermark;) {
         held_bytes_ -= entry->second.bytes;
         Cut(entry->first, std::move(entry->second));
@@ -189,19 +169,6 @@ void ParquetCopySink::EncodeReady(idx_t most) {
         writer_->AppendRowGroup(std::move(encoded));
         placed_.push_back(group.position);
     }
-}
-
-void ParquetCopySink::Combine(LocalState* local) {
-    auto& state = *static_cast<Local*>(local);
-    if (state.active) {
-        FinishBatch(state);
-    }
-    {
-        std::lock_guard<std::mutex> guard(mutex_);
-        running_.erase(std::find(running_.begin(), running_.end(), &state));
-        CutGroups(false);
-    }
-    EncodeReady(std::numeric_limits<idx_t>::max()); // no rows of its own left: it helps
 }
 
 void ParquetCopySink::Finalize() {

@@ -1,13 +1,12 @@
 #pragma once
 
+#include "execution/ordered_batch_sink.hpp"
 #include "formats/parquet/parquet_writer.hpp"
-#include "parallel/pipeline.hpp"
 
 #include <atomic>
 #include <deque>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,27 +17,22 @@ namespace sluice {
 // rows in the query's order and its row groups full all the same (as DuckDB's batch copy).
 //
 // Each task copies the rows of the batch it is producing; a finished batch is held until it is
-// known what comes before it. Sources hand batches out in increasing order and each task takes
-// them in that order, so every batch below the lowest one a running task is on is complete (the
-// watermark). Held batches below it are cut, in order, into row groups of exactly
-// `row_group_size` rows (the last one of the file excepted), and every row group cut is encoded
-// by whichever task comes by next (each takes one per chunk it sinks, all once it has no rows
-// left), so row groups are encoded in parallel and placed in the file as they are done; the
-// footer, which alone says in what order row groups are read, lists them in order. Past
-// kHeldBytes held above the watermark (a task slow on an early batch), those batches are
+// known what comes before it (BatchWatermark). Held batches below the watermark are cut, in order,
+// into row groups of exactly `row_group_size` rows (the last one of the file excepted), and every
+// row group cut is encoded by whichever task comes by next (each takes one per chunk it sinks, all
+// once it has no rows left), so row groups are encoded in parallel and placed in the file as they
+// are done; the footer, which alone says in what order row groups are read, lists them in order.
+// Past kHeldBytes held above the watermark (a task slow on an early batch), those batches are
 // written as they are, cut alone: memory stays bounded, a few row groups come out short.
 //
 // Memory: about a row group of rows per task, and the batches held. ParquetWriter's own
 // streaming (one task) suits very large row groups: see kMaxRowGroupRows.
-class ParquetCopySink : public PipelineSink {
+class ParquetCopySink : public OrderedBatchSink {
 public:
     ParquetCopySink(std::string path, std::vector<std::string> names,
                     std::vector<LogicalType> types, parquet::ParquetWriteOptions options);
 
     std::string Name() const override { return "COPY_TO_PARQUET"; }
-    std::unique_ptr<LocalState> InitLocal() override;
-    SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) override;
-    void Combine(LocalState* local) override;
     void Finalize() override;
     uint64_t rows_written() const { return writer_->rows_written(); }
 
@@ -68,9 +62,11 @@ private:
     };
     struct Local;
 
-    void FinishBatch(Local& local);
-    // Under mutex_: the lowest batch a running task is on (all below it are complete).
-    idx_t Watermark() const;
+    std::unique_ptr<TaskState> NewTaskState() override;
+    void Append(DataChunk& chunk, TaskState& task) override;
+    void FinishBatch(TaskState& task) override;
+    void WatermarkMoved() override { CutGroups(false); }
+    void AfterWatermarkMoved(bool task_done) override;
     // Under mutex_: cuts the complete held batches into row groups ready to encode (`final`:
     // all of them, the last row group short).
     void CutGroups(bool final);
@@ -84,10 +80,9 @@ private:
     parquet::ParquetWriteOptions options_;
     parquet::ColumnEncodeOptions column_options_;
 
-    std::mutex mutex_;
+    // Under mutex_:
     std::unique_ptr<parquet::ParquetWriter> writer_;
     std::vector<Position> placed_; // each row group appended, in file order
-    std::vector<Local*> running_;  // tasks that have not combined
     std::map<idx_t, Rows> held_;   // complete batches not cut yet
     idx_t held_bytes_ = 0;
     std::set<idx_t> alone_; // batches cut alone: the group being cut ends before them

@@ -6,6 +6,7 @@
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "execution/copy_to_file_sink.hpp"
+#include "execution/csv_copy_sink.hpp"
 #include "execution/expression_executor.hpp"
 #include "execution/parquet_copy_sink.hpp"
 #include "execution/result_collector.hpp"
@@ -376,15 +377,15 @@ std::unique_ptr<QueryResult> Connection::ExecuteCopy(const Statement& statement,
     OptimizeQuery(copy.query);
     std::shared_ptr<PipelineSink> sink;
     std::function<uint64_t()> rows_written;
-    // One task keeps the query's row order as a writer streams it; ParquetCopySink runs on all
-    // and puts row groups in order itself.
+    // One task keeps the query's row order as a writer streams it; CsvCopySink and
+    // ParquetCopySink run on all and put their batches in order themselves.
     idx_t threads = 1;
     if (copy.format == "csv") {
-        auto csv_sink = std::make_shared<CopyToFileSink<csv::CsvFileWriter>>(
-            "COPY_TO_CSV",
-            std::make_unique<csv::CsvFileWriter>(copy.path, copy.query.names, copy.csv_options));
+        auto csv_sink = std::make_shared<CsvCopySink>(copy.path, copy.query.names, copy.csv_options,
+                                                      &database_.memory());
         rows_written = [csv_sink] { return csv_sink->rows_written(); };
         sink = csv_sink;
+        threads = 0;
     } else if (copy.options.row_group_size <= ParquetCopySink::kMaxRowGroupRows) {
         auto parquet_sink = std::make_shared<ParquetCopySink>(copy.path, copy.query.names,
                                                               copy.query.types, copy.options);

@@ -1,10 +1,10 @@
-// COPY ... TO 'f.parquet' runs on every thread and must still write the query's rows in the
-// query's order, in full row groups: whole batches encoded by the tasks that made them, small
-// batches (chunks of a sorted result, filtered row groups, batches between empty ones) merged
-// with their neighbours. DuckDB reads each file back in file order (file_row_number) and checks
-// the order, the rows against its own answer to the query, and the row group sizes.
+// COPY ... TO 'f.parquet' and 'f.csv' run on every thread and must still write the query's rows
+// in the query's order; Parquet in full row groups, cut in order from batches of any size
+// (chunks of a sorted result, filtered row groups, batches between empty ones). DuckDB reads
+// each file back in file order (file_row_number; a CSV's line order) and checks the order, the
+// rows against its own answer to the query, and the row group sizes.
 //
-//   node parquet_copy_order.mjs SLUICE WORK_DIR
+//   node copy_order.mjs SLUICE WORK_DIR
 import { DuckDBInstance } from '@duckdb/node-api';
 import { sluiceRows } from './sluice_cli.mjs';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -40,24 +40,30 @@ const cases = [
 
 for (const threads of [2, 4]) {
   for (const [name, query, direction, rowGroupSize] of cases) {
-    const file = join(workDir, `${name}_${threads}.parquet`);
-    sluiceRows(sluice, `SET threads = ${threads}; COPY (${query}) TO '${file}'
-      (ROW_GROUP_SIZE ${rowGroupSize})`);
     const label = `${name} on ${threads} threads`;
+    const file = join(workDir, `${name}_${threads}.parquet`);
+    const csv = join(workDir, `${name}_${threads}.csv`);
+    sluiceRows(sluice, `SET threads = ${threads};
+      COPY (${query}) TO '${file}' (ROW_GROUP_SIZE ${rowGroupSize});
+      COPY (SELECT x FROM (${query})) TO '${csv}'`);
     const [count, sum] = await one(`SELECT count(*), sum(x) FROM (${query})`);
-    const [gotCount, gotSum] = await one(`SELECT count(*), sum(x) FROM '${file}'`);
-    if (gotCount !== count || gotSum !== sum) {
-      failures.push(`${label}: ${gotCount} rows summing to ${gotSum}, DuckDB ${count}, ${sum}`);
-    }
     // Strictly increasing (0: the sorted case's two keys) or decreasing in file order.
     const key = direction === 0 ? '(x * 7919 % 1000, x)' : 'x';
     const wrong = direction < 0 ? 'key >= previous' : 'key <= previous';
-    const [disordered] = await one(`SELECT count(*) FROM (SELECT ${key} AS key,
-        lag(${key}) OVER (ORDER BY file_row_number) AS previous
-        FROM read_parquet('${file}', file_row_number = true))
-      WHERE previous IS NOT NULL AND ${wrong}`);
-    if (disordered !== 0n) {
-      failures.push(`${label}: ${disordered} rows out of order`);
+    for (const [format, source, position] of [
+      ['parquet', `read_parquet('${file}', file_row_number = true)`, 'file_row_number'],
+      ['csv', `(SELECT *, row_number() OVER () AS line FROM read_csv('${csv}'))`, 'line']]) {
+      const [gotCount, gotSum] = await one(`SELECT count(*), sum(x) FROM ${source}`);
+      if (gotCount !== count || gotSum !== sum) {
+        failures.push(`${label}, ${format}: ${gotCount} rows summing to ${gotSum}, DuckDB ` +
+          `${count}, ${sum}`);
+      }
+      const [disordered] = await one(`SELECT count(*) FROM (SELECT ${key} AS key,
+          lag(${key}) OVER (ORDER BY ${position}) AS previous FROM ${source})
+        WHERE previous IS NOT NULL AND ${wrong}`);
+      if (disordered !== 0n) {
+        failures.push(`${label}, ${format}: ${disordered} rows out of order`);
+      }
     }
     // Full row groups: all but the last hold exactly ROW_GROUP_SIZE rows.
     const [groups, short] = await one(`SELECT count(*), count(*) FILTER (WHERE
@@ -67,7 +73,7 @@ for (const threads of [2, 4]) {
     if (short !== 0n || groups !== BigInt(Math.ceil(Number(count) / rowGroupSize))) {
       failures.push(`${label}: ${groups} row groups, ${short} of them short before the last`);
     }
-    console.log(`${label}: ${gotCount} rows in order, ${groups} row groups`);
+    console.log(`${label}: ${count} rows in order, ${groups} row groups`);
   }
 }
 if (failures.length) {
