@@ -417,16 +417,23 @@ TEST(ReadAheadScan, ARemoteFilesFirstJobIsFetchedWhileItsPageIndexIsRead) {
     LocalFileSystem local_files;
     auto opened = OpenParquetFile(local_files, (TestDirectory() / "big.parquet").string());
     const auto& reader = opened->reader();
-    // Group 0's chunks start the file; the page index lies after the last group's chunks.
-    uint64_t group_one = reader.PlanRowGroup(1, {0, 1})[0].offset;
-    uint64_t data_end = 0;
-    for (const ByteRange& range : reader.PlanRowGroup(reader.RowGroupCount() - 1, {0, 1, 2, 3})) {
-        data_end = std::max(data_end, range.offset + range.length);
+    // Where group 0's chunks lie (COPY places row groups as they are encoded, so not
+    // necessarily first); the page index lies after every group's chunks.
+    uint64_t group_zero_start = UINT64_MAX, group_zero_end = 0, data_end = 0;
+    for (const ByteRange& range : reader.PlanRowGroup(0, {0, 1})) {
+        group_zero_start = std::min(group_zero_start, range.offset);
+        group_zero_end = std::max(group_zero_end, range.offset + range.length);
+    }
+    for (idx_t group = 0; group < reader.RowGroupCount(); group++) {
+        for (const ByteRange& range : reader.PlanRowGroup(group, {0, 1, 2, 3})) {
+            data_end = std::max(data_end, range.offset + range.length);
+        }
     }
     std::lock_guard<std::mutex> guard(fixture.file_system->records_mutex);
     const auto& records = fixture.file_system->records;
-    auto first_data = std::find_if(records.begin(), records.end(),
-                                   [&](const auto& record) { return record.offset < group_one; });
+    auto first_data = std::find_if(records.begin(), records.end(), [&](const auto& record) {
+        return record.offset < group_zero_end && record.offset + record.length > group_zero_start;
+    });
     auto index = std::find_if(records.begin(), records.end(), [&](const auto& record) {
         return record.offset >= data_end && record.offset + record.length < reader.file_size();
     });
