@@ -70,23 +70,11 @@ void ParquetCopySink::FinishBatch(TaskState& task) {
         if (held_bytes_ > kHeldBytes) {
             // Too much waits above the watermark: those batches are cut alone.
             for (auto entry = held_.lower_bound(watermark_.Lowest()); entry != held_.end();) {
-                idx_t batch = entry->first;
-                alone_.insert(batch);
+                alone_.insert(entry->first);
                 held_bytes_ -= entry->second.bytes;
-                Group group{{batch, 0}, {}};
-                for (auto& chunk : entry->second.chunks) {
-                    for (idx_t offset = 0; offset < chunk->size();) {
-                        idx_t take = std::min<idx_t>(chunk->size() - offset,
-                                                     options_.row_group_size - group.rows.rows);
-                        group.rows.Add(CopyRows(*chunk, offset, take));
-                        offset += take;
-                        if (group.rows.rows == options_.row_group_size) {
-                            idx_t part = group.position.part;
-                            Ready(std::move(group));
-                            group = Group{{batch, part + 1}, {}};
-                        }
-                    }
-                }
+                Group group;
+                idx_t parts = 0;
+                CutInto(entry->first, std::move(entry->second), group, parts);
                 if (group.rows.rows > 0) {
                     Ready(std::move(group));
                 }
@@ -117,31 +105,33 @@ void ParquetCopySink::Ready(Group group) {
 }
 
 void ParquetCopySink::Cut(idx_t batch, Rows rows) {
-    if (cut_any_ && cutting_.rows.rows > 0) {
+    if (cutting_.rows.rows > 0) {
         auto alone = alone_.upper_bound(last_cut_batch_);
         if (alone != alone_.end() && *alone < batch) {
             Ready(std::move(cutting_)); // a batch cut alone comes between
             cutting_ = Group();
         }
     }
-    cut_any_ = true;
     last_cut_batch_ = batch;
-    parts_in_last_batch_ = 0;
+    idx_t parts = 0;
+    CutInto(batch, std::move(rows), cutting_, parts);
+}
+
+void ParquetCopySink::CutInto(idx_t batch, Rows rows, Group& group, idx_t& parts) {
     for (size_t c = 0; c < rows.chunks.size(); c++) {
         std::unique_ptr<DataChunk>& chunk = rows.chunks[c];
         idx_t size = chunk->size();
         for (idx_t offset = 0; offset < size;) {
-            if (cutting_.rows.rows == 0) {
+            if (group.rows.rows == 0) {
                 bool at_start = c == 0 && offset == 0;
-                cutting_.position = {batch, at_start ? 0 : ++parts_in_last_batch_};
+                group.position = {batch, at_start ? 0 : ++parts};
             }
-            idx_t take =
-                std::min<idx_t>(size - offset, options_.row_group_size - cutting_.rows.rows);
-            cutting_.rows.Add(take == size ? std::move(chunk) : CopyRows(*chunk, offset, take));
+            idx_t take = std::min<idx_t>(size - offset, options_.row_group_size - group.rows.rows);
+            group.rows.Add(take == size ? std::move(chunk) : CopyRows(*chunk, offset, take));
             offset += take;
-            if (cutting_.rows.rows == options_.row_group_size) {
-                Ready(std::move(cutting_));
-                cutting_ = Group();
+            if (group.rows.rows == options_.row_group_size) {
+                Ready(std::move(group));
+                group = Group();
             }
         }
     }

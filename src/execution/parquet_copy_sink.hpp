@@ -72,6 +72,9 @@ private:
     void CutGroups(bool final);
     // Under mutex_: appends `batch`'s rows to the group being cut.
     void Cut(idx_t batch, Rows rows);
+    // Under mutex_: appends `batch`'s rows to `group`, readying each that fills; a group that
+    // starts inside the batch is placed after the `parts` already started there.
+    void CutInto(idx_t batch, Rows rows, Group& group, idx_t& parts);
     void Ready(Group group); // under mutex_
     // Encodes up to `most` ready row groups and places them in the file.
     void EncodeReady(idx_t most);
@@ -88,10 +91,8 @@ private:
     std::set<idx_t> alone_; // batches cut alone: the group being cut ends before them
     // The row group being cut, from the complete batches in order.
     Group cutting_;
-    bool cut_any_ = false;
     idx_t last_cut_batch_ = 0;
-    idx_t parts_in_last_batch_ = 0; // row groups started inside it
-    std::deque<Group> ready_;       // cut, to be encoded
+    std::deque<Group> ready_; // cut, to be encoded
     std::atomic<idx_t> ready_count_{0};
 };
 
