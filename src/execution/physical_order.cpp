@@ -220,7 +220,8 @@ void OrderSink::Finalize() {
         idx_t limit = memory_->limit();
         idx_t used = memory_->used();
         idx_t free_memory = limit > used ? limit - used : 0;
-        idx_t fan_in = std::clamp<idx_t>(free_memory / 2 / cursor, 2, 128);
+        auto share = static_cast<idx_t>(static_cast<double>(free_memory) * merge_memory_share_);
+        idx_t fan_in = std::clamp<idx_t>(share / cursor, 2, 128);
         merge_reservation_ = std::make_unique<MemoryReservation>(memory_, "ORDER BY", &statistics_);
         // The merge cursors are the least the sort needs to progress.
         merge_reservation_->ForceResize(std::min<idx_t>(fan_in, spilled_.size()) * cursor);
@@ -231,6 +232,7 @@ void OrderSink::Finalize() {
             statistics_.read_back_bytes.fetch_add(run->bytes());
         }
         merger_ = std::make_unique<SortedRunMerger>(types_, inputs, MergeOrder(), kMergeReadBuffer);
+        external_ = true;
         return;
     }
     // Concatenate the runs' chunks, renumbering their rows, then merge run by run.
@@ -260,6 +262,36 @@ void OrderSink::Finalize() {
     }
     order_ = std::move(merged);
     runs_.clear();
+}
+
+std::unique_ptr<SortedRunMerger> OrderSink::TakeMerger() {
+    if (merger_) {
+        return std::move(merger_);
+    }
+    std::vector<const SpillFile*> inputs;
+    for (const auto& run : spilled_) {
+        inputs.push_back(run.get());
+    }
+    return std::make_unique<SortedRunMerger>(types_, inputs, MergeOrder(), kMergeReadBuffer);
+}
+
+SortedRows::SortedRows(OrderSink& sink) : sink_(sink) {
+    if (sink.external()) {
+        merger_ = sink.TakeMerger();
+    }
+}
+
+bool SortedRows::Next(DataChunk& out) {
+    if (merger_) {
+        return merger_->Next(out);
+    }
+    if (offset_ >= sink_.RowCount()) {
+        return false;
+    }
+    idx_t count = std::min(kVectorSize, sink_.RowCount() - offset_);
+    sink_.Scan(offset_, count, out);
+    offset_ += count;
+    return true;
 }
 
 void OrderSink::Scan(idx_t offset, idx_t count, DataChunk& out) const {

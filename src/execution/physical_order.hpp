@@ -32,6 +32,10 @@ public:
     OrderSink(std::vector<LogicalType> types, std::vector<SortKey> keys, std::optional<idx_t> limit,
               MemoryManager* memory);
 
+    // The share of the free memory the final merge's cursors may take (half by default): less
+    // for a consumer that needs memory of its own while it reads the merge.
+    void SetMergeMemoryShare(double share) { merge_memory_share_ = share; }
+
     std::unique_ptr<LocalState> InitLocal() override;
     SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) override;
     void Combine(LocalState* local) override;
@@ -44,8 +48,12 @@ public:
     // Rows [offset, offset + count) of the sorted result into `out`.
     void Scan(idx_t offset, idx_t count, DataChunk& out) const;
     // The runs were spilled: the result is read through merger() (one task) instead of Scan.
-    bool external() const { return merger_ != nullptr; }
+    bool external() const { return external_; }
     SortedRunMerger& merger() { return *merger_; }
+    // The merge (external() only), for a consumer that reads the sorted rows more than once:
+    // the first time the one Finalize made (whose memory the sink keeps reserved), then a new
+    // one from the runs' first rows. One at a time.
+    std::unique_ptr<SortedRunMerger> TakeMerger();
 
 private:
     struct Run {
@@ -78,9 +86,25 @@ private:
     // External sort: the spilled runs and, after Finalize, their merge.
     std::vector<std::unique_ptr<SpillFile>> spilled_;
     std::unique_ptr<SortedRunMerger> merger_;
+    bool external_ = false;
+    double merge_memory_share_ = 0.5;
     std::unique_ptr<MemoryReservation> merge_reservation_;
     MemoryStatistics statistics_;
     idx_t merge_passes_ = 0;
+};
+
+// Reads a finished OrderSink's rows in order from the first, a full chunk at a time (the last
+// may be short): scanned from memory, or merged again from the runs on disk. Readers of one
+// sink may follow one another, each seeing the same rows in the same order.
+class SortedRows {
+public:
+    explicit SortedRows(OrderSink& sink);
+    bool Next(DataChunk& out);
+
+private:
+    OrderSink& sink_;
+    std::unique_ptr<SortedRunMerger> merger_;
+    idx_t offset_ = 0;
 };
 
 // Emits the rows of a finished OrderSink in order, a chunk per call; batch indices keep the

@@ -1,5 +1,6 @@
 #include "execution/physical_window.hpp"
 
+#include "common/exception.hpp"
 #include "common/memory_size.hpp"
 #include "execution/window_evaluator.hpp"
 
@@ -23,6 +24,9 @@ struct WindowLocal : public LocalState {
     std::vector<Bucket> buckets;
     std::vector<uint64_t> row_hashes;
     std::vector<std::vector<idx_t>> selections; // an input chunk's rows per bucket
+    // Once the rows go to the external sort: its task state, and the rows handed so far.
+    std::unique_ptr<LocalState> sort_local;
+    int64_t handed = 0;
 };
 
 struct SourceLocal : public LocalState {
@@ -32,7 +36,13 @@ struct SourceLocal : public LocalState {
     // The computed bucket's rows until they are emitted: counted, so that other operators see
     // the memory is taken (and spill), though a bucket itself cannot spill.
     std::unique_ptr<MemoryReservation> reservation;
+    std::unique_ptr<WindowSink::SortedResults> sorted; // external: the one task's stream
+    idx_t next_result = 0;
 };
+
+// Per row evaluated after an external sort, besides its columns: its place in the layout (row,
+// partition, peer group, peer start).
+constexpr idx_t kLayoutBytesPerRow = sizeof(RowLocation) + 3 * sizeof(uint32_t);
 
 idx_t IndexIn(const Vector& vector, idx_t row) {
     return vector.vector_type() == VectorType::CONSTANT ? 0 : row;
@@ -47,6 +57,19 @@ WindowSink::WindowSink(std::vector<LogicalType> input_types, idx_t passthrough,
       partition_columns_(std::move(partition_columns)), order_keys_(std::move(order_keys)),
       functions_(std::move(functions)), memory_(memory),
       buckets_(partition_columns_.empty() ? 1 : kBuckets) {
+    if (partition_columns_.empty()) {
+        // Ties keep the input's order: by batch index, then the place in a task's input.
+        std::vector<LogicalType> types = input_types_;
+        types.push_back(LogicalTypeId::BIGINT);
+        types.push_back(LogicalTypeId::BIGINT);
+        std::vector<SortKey> keys = order_keys_;
+        keys.push_back({input_types_.size()});
+        keys.push_back({input_types_.size() + 1});
+        sort_ =
+            std::make_unique<OrderSink>(std::move(types), std::move(keys), std::nullopt, memory);
+        // Evaluating the sorted rows needs memory beside the merge.
+        sort_->SetMergeMemoryShare(0.125);
+    }
     prefix_keys_ = std::min(kPrefixKeys, order_keys_.size());
     for (idx_t k = 0; k < prefix_keys_; k++) {
         PhysicalType type = input_types_[order_keys_[k].column].physical();
@@ -77,6 +100,11 @@ SinkResult WindowSink::Sink(DataChunk& chunk, LocalState* local, idx_t batch_ind
     state.row_hashes.assign(count, 0);
     for (idx_t i = 0; i < partition_columns_.size(); i++) {
         HashVector(chunk.column(partition_columns_[i]), count, state.row_hashes.data(), i == 0);
+    }
+    if (buckets_.size() == 1 && external_.load()) {
+        HandToSort(state);
+        AppendToSort(state, chunk, batch_index);
+        return SinkResult::NeedMoreInput;
     }
     if (buckets_.size() == 1) {
         auto& bucket = state.buckets[0];
@@ -118,12 +146,47 @@ SinkResult WindowSink::Sink(DataChunk& chunk, LocalState* local, idx_t batch_ind
         return SinkResult::NeedMoreInput;
     }
     TemporaryDirectory* directory = memory_ ? memory_->temporary_directory() : nullptr;
-    if (buckets_.size() == 1 || !directory) {
-        // One partition cannot be split; without a temporary directory nothing can spill.
-        state.reservation->Resize(wanted); // the Out of Memory error
+    if (!directory) {
+        state.reservation->Resize(wanted); // the Out of Memory error: nothing can spill
+    }
+    if (buckets_.size() == 1) {
+        // One partition cannot be split by hash: every task's rows go to the external sort.
+        external_.store(true);
+        HandToSort(state);
+        return SinkResult::NeedMoreInput;
     }
     SpillBuckets(state);
     return SinkResult::NeedMoreInput;
+}
+
+void WindowSink::HandToSort(LocalState& local) {
+    auto& state = static_cast<WindowLocal&>(local);
+    WindowLocal::Bucket& bucket = state.buckets[0];
+    for (idx_t i = 0; i < bucket.chunks.size(); i++) {
+        AppendToSort(state, *bucket.chunks[i], bucket.chunk_batches[i]);
+    }
+    bucket = WindowLocal::Bucket();
+    state.reservation->Resize(0);
+}
+
+void WindowSink::AppendToSort(LocalState& local, const DataChunk& chunk, idx_t batch_index) {
+    auto& state = static_cast<WindowLocal&>(local);
+    if (!state.sort_local) {
+        state.sort_local = sort_->InitLocal();
+    }
+    DataChunk extended(sort_->types());
+    for (idx_t column = 0; column < input_types_.size(); column++) {
+        extended.column(column).Reference(chunk.column(column));
+    }
+    idx_t count = chunk.size();
+    extended.column(input_types_.size())
+        .SetConstant(Value::Integer(LogicalTypeId::BIGINT, static_cast<int64_t>(batch_index)));
+    auto* handed = extended.column(input_types_.size() + 1).data<int64_t>();
+    for (idx_t row = 0; row < count; row++) {
+        handed[row] = state.handed++;
+    }
+    extended.SetSize(count);
+    sort_->Sink(extended, state.sort_local.get(), batch_index);
 }
 
 void WindowSink::SpillBuckets(LocalState& local) {
@@ -164,6 +227,13 @@ void WindowSink::Combine(LocalState* local) {
         // Buckets are computed one at a time: once some went to disk, all go, so that memory is
         // free for computing them.
         SpillBuckets(state);
+    }
+    if (buckets_.size() == 1 && external_.load()) {
+        HandToSort(state);
+        if (state.sort_local) {
+            sort_->Combine(state.sort_local.get());
+        }
+        return;
     }
     if (buckets_.size() == 1) {
         // One partition: each task sorts its rows here, in parallel, as a run that
@@ -213,6 +283,10 @@ std::unique_ptr<MemoryReservation> WindowSink::BucketReservation() {
 }
 
 std::string WindowSink::ProfileDetails() const {
+    if (external_.load()) {
+        return statistics_.Render() + "    one partition larger than memory: external sort\n" +
+               sort_->ProfileDetails();
+    }
     return statistics_.Render();
 }
 
@@ -420,6 +494,21 @@ bool WindowSink::Peers(const std::vector<std::unique_ptr<DataChunk>>& chunks, co
 }
 
 void WindowSink::Finalize() {
+    if (external_.load()) {
+        // Tasks that finished before the switch left their rows here: to the sort as well, in
+        // their order (each task's chunks follow one another).
+        WindowLocal rest(memory_, &statistics_, 1);
+        rest.buckets[0].chunks = std::move(*buckets_[0].chunks);
+        rest.buckets[0].chunk_batches = std::move(buckets_[0].chunk_batches);
+        buckets_[0] = Bucket();
+        HandToSort(rest);
+        if (rest.sort_local) {
+            sort_->Combine(rest.sort_local.get());
+        }
+        reservations_.clear();
+        sort_->Finalize();
+        return;
+    }
     for (auto& bucket : buckets_) {
         if (bucket.spill) {
             bucket.spill->Flush();
@@ -508,13 +597,132 @@ std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) 
         chunk->SetSize(count);
         output.push_back(std::move(chunk));
     }
+    EvaluateFunctions(layout, output, passthrough_);
+    return output;
+}
+
+void WindowSink::EvaluateFunctions(const WindowLayout& layout,
+                                   std::vector<std::unique_ptr<DataChunk>>& output,
+                                   idx_t first_column) const {
     idx_t order_key = order_keys_.empty() ? 0 : order_keys_[0].column;
     bool descending = !order_keys_.empty() && order_keys_[0].descending;
     for (idx_t i = 0; i < functions_.size(); i++) {
         EvaluateWindowFunction(functions_[i], layout, order_key, descending,
-                               {&output, passthrough_ + i});
+                               {&output, first_column + i});
     }
-    return output;
+}
+
+void WindowSink::LayOutSorted(const std::vector<std::unique_ptr<DataChunk>>& chunks,
+                              WindowLayout& layout) const {
+    auto chunk = static_cast<uint32_t>(chunks.size() - 1);
+    for (idx_t row = 0; row < chunks.back()->size(); row++) {
+        RowLocation location{chunk, static_cast<uint32_t>(row)};
+        bool peer = !layout.rows.empty();
+        for (idx_t k = 0; k < order_keys_.size() && peer; k++) {
+            const RowLocation& last = layout.rows.back();
+            idx_t column = order_keys_[k].column;
+            peer = RowsEqual(chunks[last.chunk]->column(column), last.row,
+                             chunks[chunk]->column(column), row);
+        }
+        if (!peer) {
+            layout.peer_start.push_back(static_cast<uint32_t>(layout.rows.size()));
+        }
+        layout.rows.push_back(location);
+        layout.partition_of.push_back(0);
+        layout.peer_of.push_back(static_cast<uint32_t>(layout.peer_start.size() - 1));
+    }
+}
+
+std::vector<bool> WindowSink::ColumnsEvaluated() const {
+    std::vector<bool> evaluated(input_types_.size(), false);
+    for (const SortKey& key : order_keys_) {
+        evaluated[key.column] = true;
+    }
+    auto offset_column = [&](const WindowFrameBound& bound) {
+        bool offset =
+            bound.kind == FrameBoundKind::Preceding || bound.kind == FrameBoundKind::Following;
+        if (offset && !bound.constant) {
+            evaluated[bound.column] = true;
+        }
+    };
+    for (const WindowFunction& function : functions_) {
+        for (idx_t column : function.arguments) {
+            evaluated[column] = true;
+        }
+        if (function.filter) {
+            evaluated[*function.filter] = true;
+        }
+        offset_column(function.frame.start);
+        offset_column(function.frame.end);
+    }
+    return evaluated;
+}
+
+WindowSink::SortedResults WindowSink::EvaluateSorted(MemoryReservation& reservation) {
+    // First reading: the columns the functions read, the others NULL constants (no memory).
+    std::vector<bool> evaluated = ColumnsEvaluated();
+    idx_t result_bytes = 0;
+    for (const auto& function : functions_) {
+        result_bytes += PhysicalTypeSize(function.type.physical());
+    }
+    auto chunks = std::make_shared<std::vector<std::unique_ptr<DataChunk>>>();
+    WindowLayout layout;
+    layout.chunks = chunks.get();
+    {
+        SortedRows rows(*sort_);
+        while (true) {
+            DataChunk sorted(sort_->types());
+            if (!rows.Next(sorted)) {
+                break;
+            }
+            auto narrow = std::make_unique<DataChunk>(input_types_, 1);
+            for (idx_t column = 0; column < input_types_.size(); column++) {
+                if (evaluated[column]) {
+                    narrow->column(column).Reference(sorted.column(column));
+                } else {
+                    narrow->column(column).SetConstant(Value::Null(input_types_[column]));
+                }
+            }
+            idx_t count = sorted.size();
+            narrow->SetSize(count);
+            idx_t wanted = reservation.size() + ChunkMemory(*narrow) +
+                           count * (kLayoutBytesPerRow + result_bytes);
+            if (!reservation.TryResize(wanted)) {
+                throw Exception(ErrorKind::OutOfMemory,
+                                "a window without PARTITION BY keeps the columns its functions "
+                                "read (ORDER BY keys, arguments) in memory, the other columns "
+                                "spilled: " +
+                                    FormatMemorySize(wanted) + " for its first " +
+                                    std::to_string(layout.size() + count) +
+                                    " rows is more than memory_limit (" +
+                                    FormatMemorySize(memory_->limit()) + ", " +
+                                    FormatMemorySize(memory_->used()) + " in use) allows");
+            }
+            chunks->push_back(std::move(narrow));
+            LayOutSorted(*chunks, layout);
+        }
+    }
+    layout.partition_start = {0, static_cast<uint32_t>(layout.size())};
+    layout.peer_start.push_back(static_cast<uint32_t>(layout.size()));
+    std::vector<LogicalType> types;
+    for (const auto& function : functions_) {
+        types.push_back(function.type);
+    }
+    SortedResults sorted;
+    idx_t bytes = 0;
+    for (idx_t start = 0; start < layout.size(); start += kVectorSize) {
+        sorted.results.push_back(std::make_unique<DataChunk>(types));
+        sorted.results.back()->SetSize(std::min(kVectorSize, layout.size() - start));
+    }
+    EvaluateFunctions(layout, sorted.results, 0);
+    for (const auto& chunk : sorted.results) {
+        bytes += ChunkMemory(*chunk);
+    }
+    reservation.ForceResize(bytes);
+    // The second reading streams the whole rows out beside these results.
+    sorted.types = sort_->types();
+    sorted.rows = std::make_unique<SortedRows>(*sort_);
+    return sorted;
 }
 
 std::unique_ptr<LocalState> WindowSource::InitLocal() {
@@ -523,6 +731,9 @@ std::unique_ptr<LocalState> WindowSource::InitLocal() {
 
 SourceResult WindowSource::GetData(DataChunk& out, LocalState* local, TaskContext& /*context*/) {
     auto& state = *static_cast<SourceLocal*>(local);
+    if (sink_->external()) {
+        return GetSorted(out, state);
+    }
     while (state.next == state.pending.size()) {
         idx_t bucket = next_bucket_.fetch_add(1);
         if (bucket >= sink_->BucketCount()) {
@@ -544,6 +755,32 @@ SourceResult WindowSource::GetData(DataChunk& out, LocalState* local, TaskContex
         out.column(column).Reference(chunk->column(column));
     }
     out.SetSize(chunk->size());
+    return SourceResult::HaveMoreOutput;
+}
+
+SourceResult WindowSource::GetSorted(DataChunk& out, LocalState& local) {
+    auto& state = static_cast<SourceLocal&>(local);
+    if (!state.sorted) {
+        state.sorted =
+            std::make_unique<WindowSink::SortedResults>(sink_->EvaluateSorted(*state.reservation));
+        next_bucket_.store(1);
+    }
+    DataChunk rows(state.sorted->types);
+    if (!state.sorted->rows->Next(rows)) {
+        return SourceResult::Finished;
+    }
+    const DataChunk& results = *state.sorted->results.at(state.next_result++);
+    if (results.size() != rows.size()) {
+        throw Exception(ErrorKind::Internal, "WINDOW: the sorted rows' second reading differs");
+    }
+    // The passthrough columns lead both the input and the output; the results follow.
+    idx_t passthrough = out.ColumnCount() - results.ColumnCount();
+    for (idx_t column = 0; column < out.ColumnCount(); column++) {
+        out.column(column).Reset();
+        out.column(column).Reference(column < passthrough ? rows.column(column)
+                                                          : results.column(column - passthrough));
+    }
+    out.SetSize(rows.size());
     return SourceResult::HaveMoreOutput;
 }
 

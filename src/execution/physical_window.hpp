@@ -20,6 +20,11 @@ namespace sluice {
 // without PARTITION BY); WindowSource then computes the buckets in parallel, each sorted by
 // partition and ORDER BY keys and every function evaluated over it. Output: the first
 // `passthrough` input columns and one column per function, in no particular row order.
+//
+// Without PARTITION BY, once the rows outgrow memory_limit they go to an external sort
+// (OrderSink) by the ORDER BY keys and their input order instead: the sorted rows are read
+// twice, first keeping only the columns the functions read (evaluated in memory), then whole,
+// each row joined with its results as it streams out.
 class WindowSink : public PipelineSink {
 public:
     static constexpr idx_t kBuckets = 256;
@@ -43,6 +48,20 @@ public:
     std::unique_ptr<MemoryReservation> BucketReservation();
     // Bucket `bucket`'s rows with their window values, in window order. Thread-safe.
     std::vector<std::unique_ptr<DataChunk>> ComputeBucket(idx_t bucket) const;
+
+    // The rows went to the external sort (one partition larger than memory): read through
+    // EvaluateSorted by one task instead of ComputeBucket.
+    bool external() const { return external_.load(); }
+    // The sorted rows (the input's columns, then the two of input order) and, per full chunk of
+    // them in the same order, the functions' results.
+    struct SortedResults {
+        std::vector<LogicalType> types; // of the sorted rows
+        std::vector<std::unique_ptr<DataChunk>> results;
+        std::unique_ptr<SortedRows> rows;
+    };
+    // Evaluates the functions over the external sort's rows; `reservation` then holds the memory
+    // of the results.
+    SortedResults EvaluateSorted(MemoryReservation& reservation);
 
 private:
     // The first ORDER BY keys whose OrderPrefix an entry carries.
@@ -82,6 +101,19 @@ private:
     // Whether the entries at `a` and `b` of a sorted bucket are peers in the ORDER BY keys.
     bool Peers(const std::vector<std::unique_ptr<DataChunk>>& chunks, const Entry& a,
                const Entry& b) const;
+    // Every function over `layout` into `output`, the first function's column `first_column`.
+    void EvaluateFunctions(const WindowLayout& layout,
+                           std::vector<std::unique_ptr<DataChunk>>& output,
+                           idx_t first_column) const;
+
+    // The external sort's input: a task's rows so far, then each chunk as it comes.
+    void HandToSort(LocalState& local);
+    void AppendToSort(LocalState& local, const DataChunk& chunk, idx_t batch_index);
+    // Adds the last of `chunks` to `layout`, rows in window order of one partition.
+    void LayOutSorted(const std::vector<std::unique_ptr<DataChunk>>& chunks,
+                      WindowLayout& layout) const;
+    // The columns the functions read: ORDER BY keys, arguments, filters, frame offsets.
+    std::vector<bool> ColumnsEvaluated() const;
 
     std::vector<LogicalType> input_types_;
     idx_t passthrough_;
@@ -116,6 +148,10 @@ private:
     ReadBackBucket(idx_t bucket, std::vector<Entry>& entries) const;
     std::atomic<bool> spilled_{false};
     std::vector<Bucket> buckets_;
+    // Without PARTITION BY: the external sort, by the ORDER BY keys, then the batch index and
+    // the place in its task's input (two BIGINT columns after the input's).
+    std::unique_ptr<OrderSink> sort_;
+    std::atomic<bool> external_{false};
 };
 
 // Emits the rows of a finished WindowSink: each task computes a bucket at a time.
@@ -127,10 +163,13 @@ public:
     std::vector<LogicalType> OutputTypes() const override { return sink_->OutputTypes(); }
     std::unique_ptr<LocalState> InitLocal() override;
     SourceResult GetData(DataChunk& out, LocalState* local, TaskContext& context) override;
-    idx_t MaxThreads() const override { return 64; }
+    idx_t MaxThreads() const override { return sink_->external() ? 1 : 64; }
     double Progress() const override;
 
 private:
+    // After an external sort: the one task evaluates, then streams the rows with the results.
+    SourceResult GetSorted(DataChunk& out, LocalState& local);
+
     std::shared_ptr<WindowSink> sink_;
     std::atomic<idx_t> next_bucket_{0};
 };

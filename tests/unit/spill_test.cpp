@@ -117,6 +117,7 @@ struct SpillCase {
     std::string sql;
     bool spills = true;                // at the limit on SF 0.1
     std::string memory_limit = "10MB"; // far below the query's working set
+    std::string profile_shows = "";    // what EXPLAIN ANALYZE at the limit must mention
 };
 
 std::vector<SpillCase> SpillCases() {
@@ -160,6 +161,14 @@ std::vector<SpillCase> SpillCases() {
          "SELECT l_orderkey, l_linenumber, sum(l_quantity) OVER (PARTITION BY l_orderkey ORDER "
          "BY l_linenumber), rank() OVER (PARTITION BY l_suppkey ORDER BY l_extendedprice, "
          "l_orderkey, l_linenumber), l_comment FROM lineitem ORDER BY l_orderkey, l_linenumber"},
+        // Without PARTITION BY, one partition: the external sort, ties (l_shipdate) kept in
+        // input order, a moving frame and lag across the runs' edges.
+        {"window_one_partition",
+         "SELECT l_orderkey, l_linenumber, l_comment, l_shipinstruct, row_number() OVER (ORDER BY "
+         "l_shipdate) AS rn, lag(l_partkey) OVER (ORDER BY l_shipdate), sum(l_quantity) OVER "
+         "(ORDER BY l_orderkey, l_linenumber ROWS BETWEEN 3 PRECEDING AND 3 FOLLOWING) FROM "
+         "lineitem ORDER BY rn",
+         true, "56MB", "one partition larger than memory: external sort"},
         // Nested keys and values through the aggregate's, the join's and the sort's spill files.
         {"nested",
          "SELECT k, s, count(*), sum(q) FROM (SELECT [l_orderkey, l_linenumber % 2] AS k, "
@@ -196,6 +205,10 @@ TEST_P(SpillingQuery, GivesTheUnlimitedResultAtTenMegabytes) {
     connection.Query("SET memory_limit = '" + spill.memory_limit + "'");
     connection.Query("SET temp_directory = '" + temp.string() + "'");
     EXPECT_TRUE(ResultBytes(connection, spill.sql) == expected) << "results differ";
+    if (!spill.profile_shows.empty()) {
+        std::string profile = Rows(connection, "EXPLAIN ANALYZE " + spill.sql);
+        EXPECT_NE(profile.find(spill.profile_shows), std::string::npos) << profile;
+    }
     if (spill.spills) {
         EXPECT_GT(database.temporary_directory().files_created(), 0u) << "nothing spilled";
     }
