@@ -11,7 +11,8 @@ struct CsvCopySink::Local : TaskState {
 
 CsvCopySink::CsvCopySink(std::string path, const std::vector<std::string>& names,
                          const csv::CsvWriteOptions& options, MemoryManager* memory)
-    : formatter_(options), memory_(memory), writer_(std::move(path), names, options) {
+    : formatter_(options), memory_(memory), reservation_(memory, "COPY_TO_CSV"),
+      writer_(std::move(path), names, options) {
 }
 
 std::unique_ptr<OrderedBatchSink::TaskState> CsvCopySink::NewTaskState() {
@@ -33,12 +34,19 @@ void CsvCopySink::FinishBatch(TaskState& task) {
     Held held;
     held.rows = local.rows;
     TemporaryDirectory* directory = memory_ ? memory_->temporary_directory() : nullptr;
-    if (held_bytes_ + local.text.size() > kHeldBytes && directory) {
+    idx_t wanted = held_bytes_ + local.text.size();
+    bool fits = wanted <= kHeldBytes && reservation_.TryResize(wanted);
+    if (!fits && !directory) {
+        reservation_.Resize(wanted); // else the Out of Memory error: nothing can spill
+        fits = true;
+    }
+    if (!fits) {
         // Waiting behind a slow batch: the text waits on disk.
         if (!spill_) {
-            spill_ = std::make_unique<SpillFile>(*directory, "COPY TO CSV holds more than " +
-                                                                 FormatMemorySize(kHeldBytes) +
-                                                                 " waiting for earlier rows");
+            spill_ = std::make_unique<SpillFile>(
+                *directory, "COPY TO CSV holds more than " +
+                                FormatMemorySize(std::min<idx_t>(kHeldBytes, memory_->limit())) +
+                                " waiting for earlier rows");
         }
         DataChunk text({LogicalTypeId::VARCHAR}, 1);
         text.column(0).data<string_t>()[0] = text.column(0).AddString(local.text);
@@ -78,6 +86,7 @@ void CsvCopySink::WriteReady() {
                     held.text.assign(value.data(), value.size());
                 } else {
                     held_bytes_ -= held.text.size();
+                    reservation_.Resize(held_bytes_);
                 }
                 ready.push_back(std::move(held));
                 entry = held_.erase(entry);

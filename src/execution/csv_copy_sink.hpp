@@ -17,7 +17,8 @@ namespace sluice {
 // in the query's order all the same. Each task formats the rows of the batch it is producing
 // (the expensive part); a finished batch's text is held until the batches before it are
 // complete (BatchWatermark), then written in order by whichever task comes by (one at a time).
-// Past kHeldBytes held, more text goes to a temporary file until its turn comes.
+// Past kHeldBytes held, or past what memory_limit allows (the text held counts against it),
+// more text goes to a temporary file until its turn comes.
 class CsvCopySink : public OrderedBatchSink {
 public:
     CsvCopySink(std::string path, const std::vector<std::string>& names,
@@ -54,6 +55,7 @@ private:
     // Under mutex_:
     std::map<idx_t, Held> held_;
     size_t held_bytes_ = 0;
+    MemoryReservation reservation_; // of held_bytes_
     std::unique_ptr<SpillFile> spill_;
 
     std::mutex write_mutex_; // the file: held by the task writing

@@ -33,10 +33,11 @@ void ParquetCopySink::Rows::Add(std::unique_ptr<DataChunk> chunk) {
 
 ParquetCopySink::ParquetCopySink(std::string path, std::vector<std::string> names,
                                  std::vector<LogicalType> types,
-                                 parquet::ParquetWriteOptions options)
+                                 parquet::ParquetWriteOptions options, MemoryManager* memory)
     : schema_(names, types), options_(options),
       column_options_(options.ColumnOptions(parquet::ParquetWriter::DirectoryOf(path))),
-      writer_(std::make_unique<parquet::ParquetWriter>(std::move(path), schema_, options)) {
+      writer_(std::make_unique<parquet::ParquetWriter>(std::move(path), schema_, options)),
+      reservation_(memory, "COPY_TO_PARQUET") {
 }
 
 std::unique_ptr<OrderedBatchSink::TaskState> ParquetCopySink::NewTaskState() {
@@ -67,7 +68,8 @@ void ParquetCopySink::FinishBatch(TaskState& task) {
             held_bytes_ += local.buffer.bytes;
             held_.emplace(local.batch, std::move(local.buffer));
         }
-        if (held_bytes_ > kHeldBytes) {
+        idx_t total = held_bytes_ + cutting_.rows.bytes + ready_bytes_;
+        if (held_bytes_ > kHeldBytes || !reservation_.TryResize(total)) {
             // Too much waits above the watermark: those batches are cut alone.
             for (auto entry = held_.lower_bound(watermark_.Lowest()); entry != held_.end();) {
                 alone_.insert(entry->first);
@@ -82,8 +84,13 @@ void ParquetCopySink::FinishBatch(TaskState& task) {
             }
         }
         CutGroups(false);
+        Account();
     }
     local.buffer = Rows();
+}
+
+void ParquetCopySink::Account() {
+    reservation_.ForceResize(held_bytes_ + cutting_.rows.bytes + ready_bytes_);
 }
 
 void ParquetCopySink::CutGroups(bool final) {
@@ -100,6 +107,7 @@ void ParquetCopySink::CutGroups(bool final) {
 }
 
 void ParquetCopySink::Ready(Group group) {
+    ready_bytes_ += group.rows.bytes;
     ready_.push_back(std::move(group));
     ready_count_.fetch_add(1, std::memory_order_relaxed);
 }
@@ -148,6 +156,8 @@ void ParquetCopySink::EncodeReady(idx_t most) {
             group = std::move(ready_.front());
             ready_.pop_front();
             ready_count_.fetch_sub(1, std::memory_order_relaxed);
+            ready_bytes_ -= group.rows.bytes;
+            Account();
         }
         parquet::RowGroupEncoder encoder(schema_, column_options_);
         for (const auto& chunk : group.rows.chunks) {

@@ -2,6 +2,7 @@
 
 #include "execution/ordered_batch_sink.hpp"
 #include "formats/parquet/parquet_writer.hpp"
+#include "memory/memory_manager.hpp"
 
 #include <atomic>
 #include <deque>
@@ -22,15 +23,18 @@ namespace sluice {
 // row group cut is encoded by whichever task comes by next (each takes one per chunk it sinks, all
 // once it has no rows left), so row groups are encoded in parallel and placed in the file as they
 // are done; the footer, which alone says in what order row groups are read, lists them in order.
-// Past kHeldBytes held above the watermark (a task slow on an early batch), those batches are
-// written as they are, cut alone: memory stays bounded, a few row groups come out short.
+// Past kHeldBytes held above the watermark (a task slow on an early batch), or past what
+// memory_limit allows, those batches are written as they are, cut alone: memory stays bounded,
+// a few row groups come out short.
 //
-// Memory: about a row group of rows per task, and the batches held. ParquetWriter's own
-// streaming (one task) suits very large row groups: see kMaxRowGroupRows.
+// Memory: about a row group of rows per task, and the rows held, cut and waiting to be encoded
+// (counted against memory_limit). ParquetWriter's own streaming (one task) suits very large
+// row groups: see kMaxRowGroupRows.
 class ParquetCopySink : public OrderedBatchSink {
 public:
     ParquetCopySink(std::string path, std::vector<std::string> names,
-                    std::vector<LogicalType> types, parquet::ParquetWriteOptions options);
+                    std::vector<LogicalType> types, parquet::ParquetWriteOptions options,
+                    MemoryManager* memory);
 
     std::string Name() const override { return "COPY_TO_PARQUET"; }
     void Finalize() override;
@@ -76,6 +80,9 @@ private:
     // starts inside the batch is placed after the `parts` already started there.
     void CutInto(idx_t batch, Rows rows, Group& group, idx_t& parts);
     void Ready(Group group); // under mutex_
+    // Under mutex_: the reservation made the bytes held, cut and ready (past the limit if
+    // need be: they are needed to progress).
+    void Account();
     // Encodes up to `most` ready row groups and places them in the file.
     void EncodeReady(idx_t most);
 
@@ -93,6 +100,8 @@ private:
     Group cutting_;
     idx_t last_cut_batch_ = 0;
     std::deque<Group> ready_; // cut, to be encoded
+    idx_t ready_bytes_ = 0;
+    MemoryReservation reservation_;
     std::atomic<idx_t> ready_count_{0};
 };
 

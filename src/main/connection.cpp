@@ -387,8 +387,8 @@ std::unique_ptr<QueryResult> Connection::ExecuteCopy(const Statement& statement,
         sink = csv_sink;
         threads = 0;
     } else if (copy.options.row_group_size <= ParquetCopySink::kMaxRowGroupRows) {
-        auto parquet_sink = std::make_shared<ParquetCopySink>(copy.path, copy.query.names,
-                                                              copy.query.types, copy.options);
+        auto parquet_sink = std::make_shared<ParquetCopySink>(
+            copy.path, copy.query.names, copy.query.types, copy.options, &database_.memory());
         rows_written = [parquet_sink] { return parquet_sink->rows_written(); };
         sink = parquet_sink;
         threads = 0;

@@ -58,7 +58,7 @@ TEST(ParquetCopySink, BatchesHeldPastTheLimitAreWrittenAloneAndStayInOrder) {
     options.row_group_size = 100000;
     ParquetCopySink sink(path.string(), {"x", "y", "z"},
                          {LogicalTypeId::BIGINT, LogicalTypeId::BIGINT, LogicalTypeId::BIGINT},
-                         options);
+                         options, nullptr);
     // Batches of 102,400 rows, about 150 MB of copies in all.
     const idx_t total = SinkBehindASlowTask(sink, 50, 50);
     EXPECT_EQ(sink.rows_written(), total);
@@ -83,6 +83,35 @@ TEST(ParquetCopySink, BatchesHeldPastTheLimitAreWrittenAloneAndStayInOrder) {
     std::filesystem::remove(path);
 }
 
+// The rows held count against memory_limit: at 4 MB, 10 MB of later batches (far below
+// kHeldBytes) are cut alone too; the reservation is given back at the end.
+TEST(ParquetCopySink, BatchesHeldPastMemoryLimitAreWrittenAlone) {
+    auto path = std::filesystem::temp_directory_path() / "sluice_copy_sink_limit.parquet";
+    parquet::ParquetWriteOptions options;
+    options.row_group_size = 100000;
+    auto row_groups = [&](idx_t limit) {
+        Database database;
+        database.memory().SetLimit(limit);
+        {
+            ParquetCopySink sink(
+                path.string(), {"x", "y", "z"},
+                {LogicalTypeId::BIGINT, LogicalTypeId::BIGINT, LogicalTypeId::BIGINT}, options,
+                &database.memory());
+            // Batches of 40,960 rows, about 10 MB of copies after the first.
+            const idx_t total = SinkBehindASlowTask(sink, 20, 10);
+            EXPECT_EQ(sink.rows_written(), total);
+        }
+        EXPECT_EQ(database.memory().used(), 0u);
+        Connection connection(database);
+        auto groups = connection.Query("SELECT count(*) FROM parquet_metadata('" + path.string() +
+                                       "') WHERE column_id = 0");
+        return groups->GetValue(0, 0).GetInteger();
+    };
+    EXPECT_EQ(row_groups(idx_t(1) << 30), 5); // 450,560 rows merged into full row groups
+    EXPECT_GT(row_groups(4 << 20), 5);
+    std::filesystem::remove(path);
+}
+
 // The same for CSV, whose text cannot be written out of order: past the limit it waits in a
 // temporary file, and the file still holds every row once, in batch order.
 TEST(CsvCopySink, TextHeldPastTheLimitWaitsOnDiskAndStaysInOrder) {
@@ -104,6 +133,28 @@ TEST(CsvCopySink, TextHeldPastTheLimitWaitsOnDiskAndStaysInOrder) {
         expected++;
     }
     EXPECT_EQ(expected, total);
+    std::filesystem::remove(path);
+}
+
+// Text held counts against memory_limit: at 4 MB it waits on disk though far below kHeldBytes.
+TEST(CsvCopySink, TextHeldPastMemoryLimitWaitsOnDisk) {
+    auto path = std::filesystem::temp_directory_path() / "sluice_copy_sink_limit.csv";
+    auto temp = std::filesystem::temp_directory_path() / "sluice_copy_sink_limit_temp";
+    auto spilled = [&](idx_t limit) {
+        Database database;
+        Connection connection(database);
+        connection.Query("SET temp_directory = '" + temp.string() + "'");
+        database.memory().SetLimit(limit);
+        CsvCopySink sink(path.string(), {"x", "y", "z"}, csv::CsvWriteOptions(),
+                         &database.memory());
+        // Batches of 40,960 rows, about 1.2 MB of text each.
+        const idx_t total = SinkBehindASlowTask(sink, 20, 10);
+        EXPECT_EQ(sink.rows_written(), total);
+        EXPECT_EQ(database.memory().used(), 0u);
+        return sink.spilled_bytes();
+    };
+    EXPECT_EQ(spilled(idx_t(1) << 30), 0u);
+    EXPECT_GT(spilled(4 << 20), 0u);
     std::filesystem::remove(path);
 }
 
