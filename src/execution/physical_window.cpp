@@ -246,19 +246,22 @@ void WindowSink::Combine(LocalState* local) {
         }
         SetPrefixes(source.chunks, run);
         SortBucket(source.chunks, run, true, &source.chunk_batches);
-        std::lock_guard<std::mutex> guard(mutex_);
         Bucket& target = buckets_[0];
-        auto base = static_cast<uint32_t>(target.chunks->size());
-        for (auto& chunk : source.chunks) {
-            target.chunks->push_back(std::move(chunk));
+        uint32_t base;
+        {
+            std::lock_guard<std::mutex> guard(mutex_);
+            base = static_cast<uint32_t>(target.chunks->size());
+            for (auto& chunk : source.chunks) {
+                target.chunks->push_back(std::move(chunk));
+            }
+            target.chunk_batches.insert(target.chunk_batches.end(),
+                                        source.chunk_batches.begin(), source.chunk_batches.end());
         }
-        target.chunk_batches.insert(target.chunk_batches.end(), source.chunk_batches.begin(),
-                                    source.chunk_batches.end());
         for (Entry& entry : run) {
             entry.location.chunk += base;
-            target.entries.push_back(entry);
         }
-        target.run_ends.push_back(target.entries.size());
+        std::lock_guard<std::mutex> guard(mutex_);
+        target.runs.push_back(std::move(run));
         reservations_.push_back(std::move(state.reservation));
         return;
     }
@@ -436,6 +439,7 @@ bool WindowSink::LayOut(const std::vector<std::unique_ptr<DataChunk>>& chunks,
     layout.peer_start.clear();
     layout.partition_of.resize(n);
     layout.peer_of.resize(n);
+    layout.rows.reserve(n);
     for (const Entry& entry : entries) {
         layout.rows.push_back(entry.location);
     }
@@ -546,35 +550,39 @@ WindowSink::ReadBackBucket(idx_t bucket, std::vector<Entry>& entries) const {
     return chunks;
 }
 
-std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) const {
-    std::vector<Entry> entries = buckets_[bucket].entries;
+std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) {
+    std::vector<Entry> entries = std::move(buckets_[bucket].entries);
     std::shared_ptr<std::vector<std::unique_ptr<DataChunk>>> owner = buckets_[bucket].chunks;
     if (buckets_[bucket].spill) {
         owner = ReadBackBucket(bucket, entries);
     }
-    std::vector<std::unique_ptr<DataChunk>> output;
-    if (entries.empty()) {
-        return output;
-    }
     const auto& chunks = *owner;
-    const auto& run_ends = buckets_[bucket].run_ends;
+    auto& runs = buckets_[bucket].runs;
     // Without PARTITION BY, rows equal in every ORDER BY key keep the input's order (batch
     // order, as DuckDB keeps insertion order); with it, their order within the bucket.
     const std::vector<idx_t>* chunk_batches =
         buckets_.size() == 1 ? &buckets_[bucket].chunk_batches : nullptr;
-    if (run_ends.empty()) {
+    if (runs.empty()) {
         SetPrefixes(chunks, entries);
         SortBucket(chunks, entries, true, chunk_batches);
     } else {
-        // Sorted runs, one per task: merged pairwise, left to right.
-        for (idx_t run = 1; run < run_ends.size(); run++) {
-            std::inplace_merge(entries.begin(),
-                               entries.begin() + static_cast<std::ptrdiff_t>(run_ends[run - 1]),
-                               entries.begin() + static_cast<std::ptrdiff_t>(run_ends[run]),
-                               [&](const Entry& a, const Entry& b) {
-                                   return EntryBefore(chunks, a, b, true, chunk_batches);
-                               });
+        // Sorted runs, one per task: merged pairwise, left to right, ties to the left.
+        entries = std::move(runs[0]);
+        for (idx_t run = 1; run < runs.size(); run++) {
+            std::vector<Entry> merged;
+            merged.reserve(entries.size() + runs[run].size());
+            std::merge(entries.begin(), entries.end(), runs[run].begin(), runs[run].end(),
+                       std::back_inserter(merged), [&](const Entry& a, const Entry& b) {
+                           return EntryBefore(chunks, a, b, true, chunk_batches);
+                       });
+            entries = std::move(merged);
+            runs[run] = std::vector<Entry>();
         }
+        runs.clear();
+    }
+    std::vector<std::unique_ptr<DataChunk>> output;
+    if (entries.empty()) {
+        return output;
     }
     WindowLayout layout;
     layout.chunks = &chunks;

@@ -46,8 +46,9 @@ public:
     idx_t BucketCount() const { return buckets_.size(); }
     // A reservation for the rows of a computed bucket, in this sink's statistics.
     std::unique_ptr<MemoryReservation> BucketReservation();
-    // Bucket `bucket`'s rows with their window values, in window order. Thread-safe.
-    std::vector<std::unique_ptr<DataChunk>> ComputeBucket(idx_t bucket) const;
+    // Bucket `bucket`'s rows with their window values, in window order. Thread-safe; each
+    // bucket is computed once (its entries are taken).
+    std::vector<std::unique_ptr<DataChunk>> ComputeBucket(idx_t bucket);
 
     // The rows went to the external sort (one partition larger than memory): read through
     // EvaluateSorted by one task instead of ComputeBucket.
@@ -123,7 +124,7 @@ private:
     idx_t prefix_keys_ = 0;               // ORDER BY keys with a prefix in entries
     bool exact_prefix_[kPrefixKeys] = {}; // whose OrderPrefix is one-to-one
     MemoryManager* memory_;
-    mutable MemoryStatistics statistics_; // read-back counted by the const ComputeBucket
+    mutable MemoryStatistics statistics_; // read-back counted by the const ReadBackBucket
     std::mutex mutex_;
     std::vector<std::unique_ptr<MemoryReservation>> reservations_;
     // A bucket's rows: with PARTITION BY copied into chunks of their own, so that sorting and
@@ -132,9 +133,9 @@ private:
         std::shared_ptr<std::vector<std::unique_ptr<DataChunk>>> chunks =
             std::make_shared<std::vector<std::unique_ptr<DataChunk>>>();
         std::vector<Entry> entries;
-        // Without PARTITION BY: where each task's sorted run of `entries` ends, and each
+        // Without PARTITION BY: each task's sorted run (instead of `entries`), and each
         // chunk's batch index.
-        std::vector<size_t> run_ends;
+        std::vector<std::vector<Entry>> runs;
         std::vector<idx_t> chunk_batches;
         // Rows spilled once the input outgrew memory_limit; read back when computed.
         std::unique_ptr<SpillFile> spill;
