@@ -5,6 +5,7 @@
 #include "execution/window_evaluator.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace sluice {
 
@@ -46,6 +47,30 @@ constexpr idx_t kLayoutBytesPerRow = sizeof(RowLocation) + 3 * sizeof(uint32_t);
 
 idx_t IndexIn(const Vector& vector, idx_t row) {
     return vector.vector_type() == VectorType::CONSTANT ? 0 : row;
+}
+
+// Sorts `entries` by `less` in kRadixRanges ranges: `range_of` (below kRadixRanges, in the order
+// `less` puts entries) places each entry with a counting pass; each range is then sorted alone.
+template <typename Entry, typename Less, typename RangeOf>
+void SortInRanges(std::vector<Entry>& entries, const Less& less, const RangeOf& range_of) {
+    constexpr idx_t kRanges = WindowSink::kRadixRanges;
+    std::vector<size_t> starts(kRanges + 1, 0);
+    for (const Entry& entry : entries) {
+        starts[range_of(entry) + 1]++;
+    }
+    for (idx_t range = 0; range < kRanges; range++) {
+        starts[range + 1] += starts[range];
+    }
+    std::vector<Entry> split(entries.size());
+    std::vector<size_t> next(starts.begin(), starts.end() - 1);
+    for (const Entry& entry : entries) {
+        split[next[range_of(entry)]++] = entry;
+    }
+    for (idx_t range = 0; range < kRanges; range++) {
+        std::sort(split.begin() + static_cast<std::ptrdiff_t>(starts[range]),
+                  split.begin() + static_cast<std::ptrdiff_t>(starts[range + 1]), less);
+    }
+    entries.swap(split);
 }
 
 } // namespace
@@ -404,30 +429,35 @@ void WindowSink::SortBucket(const std::vector<std::unique_ptr<DataChunk>>& chunk
         }
         return EntryBefore(chunks, a, b, true, chunk_batches);
     };
-    if (partition_columns_.empty() || entries.size() < 4 * kRadixRanges) {
+    if (entries.size() < 4 * kRadixRanges) {
         std::sort(entries.begin(), entries.end(), less);
         return;
     }
-    // A counting pass on the hash bits below those that chose the bucket splits it into small
-    // ranges, each sorted in cache; the ranges follow in hash order.
-    auto range_of = [](const Entry& entry) { return (entry.hash >> 48) & (kRadixRanges - 1); };
-    std::vector<size_t> starts(kRadixRanges + 1, 0);
+    // A counting pass splits the entries into small ranges that follow in sort order, each then
+    // sorted in cache: by the hash bits below those that chose the bucket, or without PARTITION
+    // BY (one hash) by the highest bits in which the first ORDER BY prefixes differ.
+    if (!partition_columns_.empty()) {
+        // The bucket is the top 8 bits: the range the next ones.
+        constexpr int kShift = 56 - std::bit_width(kRadixRanges - 1);
+        SortInRanges(entries, less, [](const Entry& entry) {
+            return (entry.hash >> kShift) & (kRadixRanges - 1);
+        });
+        return;
+    }
+    uint64_t low = ~uint64_t(0), high = 0;
     for (const Entry& entry : entries) {
-        starts[range_of(entry) + 1]++;
+        low = std::min(low, entry.prefix[0]);
+        high = std::max(high, entry.prefix[0]);
     }
-    for (idx_t range = 0; range < kRadixRanges; range++) {
-        starts[range + 1] += starts[range];
+    if (prefix_keys_ == 0 || low == high) {
+        std::sort(entries.begin(), entries.end(), less);
+        return;
     }
-    std::vector<Entry> split(entries.size());
-    std::vector<size_t> next(starts.begin(), starts.end() - 1);
-    for (const Entry& entry : entries) {
-        split[next[range_of(entry)]++] = entry;
-    }
-    for (idx_t range = 0; range < kRadixRanges; range++) {
-        std::sort(split.begin() + static_cast<std::ptrdiff_t>(starts[range]),
-                  split.begin() + static_cast<std::ptrdiff_t>(starts[range + 1]), less);
-    }
-    entries.swap(split);
+    // (high - low) >> shift is below kRadixRanges.
+    auto bits = static_cast<int>(std::bit_width(high - low));
+    int shift = std::max(0, bits - static_cast<int>(std::bit_width(kRadixRanges - 1)));
+    SortInRanges(entries, less,
+                 [low, shift](const Entry& entry) { return (entry.prefix[0] - low) >> shift; });
 }
 
 bool WindowSink::LayOut(const std::vector<std::unique_ptr<DataChunk>>& chunks,

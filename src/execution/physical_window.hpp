@@ -29,7 +29,7 @@ class WindowSink : public PipelineSink {
 public:
     static constexpr idx_t kBuckets = 256;
     // A bucket's sort first splits it into this many ranges by hash (a counting pass).
-    static constexpr idx_t kRadixRanges = 256;
+    static constexpr idx_t kRadixRanges = 2048;
 
     std::string Name() const override { return "WINDOW"; }
     WindowSink(std::vector<LogicalType> input_types, idx_t passthrough,

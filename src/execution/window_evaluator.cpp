@@ -367,27 +367,66 @@ void EvaluateFrameValue(const WindowFunction& function, const WindowLayout& layo
     }
 }
 
+// Frames combined without a segment tree, whose leaves can be made as the frames reach them
+// and dropped behind them: edges that never move back (no per-row offsets), and either a
+// running frame (from the partition's start, only growing, without EXCLUDE) or one of at most
+// `direct_rows` rows.
+bool FramesStream(const WindowFrame& frame, idx_t direct_rows) {
+    auto fixed = [&](const WindowFrameBound& bound) {
+        bool offset = bound.kind == FrameBoundKind::Preceding ||
+                      bound.kind == FrameBoundKind::Following;
+        return !offset || (frame.unit != FrameUnit::Range && bound.constant);
+    };
+    if (!fixed(frame.start) || !fixed(frame.end)) {
+        return false;
+    }
+    if (frame.start.kind == FrameBoundKind::UnboundedPreceding) {
+        return frame.exclude == FrameExclude::NoOthers;
+    }
+    // ROWS between two offsets from the row: the frame's width.
+    auto place = [](const WindowFrameBound& bound) -> std::optional<int64_t> {
+        switch (bound.kind) {
+        case FrameBoundKind::Preceding:
+            return -*bound.constant;
+        case FrameBoundKind::CurrentRow:
+            return 0;
+        case FrameBoundKind::Following:
+            return *bound.constant;
+        default:
+            return std::nullopt;
+        }
+    };
+    std::optional<int64_t> start = place(frame.start), end = place(frame.end);
+    return frame.unit == FrameUnit::Rows && start && end &&
+           *end - *start < static_cast<int64_t>(direct_rows);
+}
+
 // An aggregate over each row's frame: a state per row (the leaves), then per row the frame's
 // states combined, reusing the previous row's result when the frame only grew at its end (a
-// running total), and a segment tree for wide frames that move.
+// running total), and a segment tree for wide frames that move. Leaves live in blocks: all of
+// them at once where a tree may need them, else (FramesStream) a block made when a frame first
+// reaches it and dropped once frames have passed it, so that memory stays a few blocks.
 class FrameAggregator {
 public:
     FrameAggregator(const WindowFunction& function, const WindowLayout& layout)
         : function_(function), aggregate_(*function.aggregate), layout_(layout),
-          size_((aggregate_.state_size + 15) / 16 * 16), leaves_(layout.size() * size_),
-          running_(size_) {
-        for (idx_t position = 0; position < layout.size(); position++) {
-            aggregate_.initialize(Leaf(position));
-        }
+          size_((aggregate_.state_size + 15) / 16 * 16),
+          streaming_(FramesStream(function.frame, kDirectRows)),
+          block_rows_(streaming_ ? kStreamedBlockRows : std::max<idx_t>(layout.size(), 1)),
+          blocks_((layout.size() + block_rows_ - 1) / block_rows_), running_(size_) {
         aggregate_.initialize(running_.data());
-        FillLeaves();
+        if (!streaming_) {
+            for (idx_t block = 0; block < blocks_.size(); block++) {
+                FillBlock(block);
+            }
+        }
     }
     ~FrameAggregator() {
         tree_.reset();
+        for (idx_t block = 0; block < blocks_.size(); block++) {
+            DropBlock(block);
+        }
         if (aggregate_.destroy) {
-            for (idx_t position = 0; position < layout_.size(); position++) {
-                aggregate_.destroy(Leaf(position));
-            }
             aggregate_.destroy(running_.data());
         }
     }
@@ -429,17 +468,54 @@ public:
             previous_begin = begin;
             previous_end = end;
             aggregate_.finalize(running_.data(), result, row);
+            if (streaming_) {
+                // Frames never reach back before this one's start.
+                for (; first_block_ < begin / block_rows_; first_block_++) {
+                    DropBlock(first_block_);
+                }
+            }
         }
     }
 
 private:
     // Frames up to this many rows combine the rows' states directly.
     static constexpr idx_t kDirectRows = 64;
+    static constexpr idx_t kStreamedBlockRows = 4 * kVectorSize;
 
-    uint8_t* Leaf(idx_t position) { return leaves_.data() + position * size_; }
+    uint8_t* Leaf(idx_t position) {
+        idx_t block = position / block_rows_;
+        if (!blocks_[block]) {
+            FillBlock(block);
+        }
+        return blocks_[block].get() + (position % block_rows_) * size_;
+    }
 
-    // Each row's argument values into its own state, a vector of rows at a time.
-    void FillLeaves() {
+    void FillBlock(idx_t block) {
+        idx_t begin = block * block_rows_;
+        idx_t end = std::min(layout_.size(), begin + block_rows_);
+        // Left uninitialised (not zeroed): every state is initialised below.
+        blocks_[block].reset(new uint8_t[(end - begin) * size_]);
+        for (idx_t i = 0; i < end - begin; i++) {
+            aggregate_.initialize(blocks_[block].get() + i * size_);
+        }
+        FillLeaves(begin, end);
+    }
+
+    void DropBlock(idx_t block) {
+        if (!blocks_[block]) {
+            return;
+        }
+        if (aggregate_.destroy) {
+            idx_t rows = std::min(layout_.size() - block * block_rows_, block_rows_);
+            for (idx_t i = 0; i < rows; i++) {
+                aggregate_.destroy(blocks_[block].get() + i * size_);
+            }
+        }
+        blocks_[block].reset();
+    }
+
+    // Rows [begin, end)'s argument values into their own states, a vector of rows at a time.
+    void FillLeaves(idx_t begin, idx_t end) {
         std::vector<Vector> arguments;
         for (idx_t column : function_.arguments) {
             idx_t row;
@@ -454,8 +530,8 @@ private:
         std::vector<RowLocation> locations;
         std::vector<uint8_t*> states;
         auto owner = std::shared_ptr<const void>(layout_.chunks, [](const void*) {});
-        for (idx_t start = 0; start < layout_.size(); start += kVectorSize) {
-            idx_t count = std::min(kVectorSize, layout_.size() - start);
+        for (idx_t start = begin; start < end; start += kVectorSize) {
+            idx_t count = std::min(kVectorSize, end - start);
             locations.clear();
             states.clear();
             for (idx_t position = start; position < start + count; position++) {
@@ -489,7 +565,7 @@ private:
     // Rows [begin, end) of `position`'s partition into the running state: directly when
     // few, else through the partition's segment tree.
     void CombineRange(idx_t position, idx_t begin, idx_t end) {
-        if (end - begin > kDirectRows) {
+        if (end - begin > kDirectRows && !streaming_) {
             idx_t low = layout_.PartitionBegin(position);
             Tree(position).Combine(begin - low, end - low, running_.data(), running_heap_);
         } else {
@@ -522,7 +598,10 @@ private:
     const AggregateFunction& aggregate_;
     const WindowLayout& layout_;
     idx_t size_; // a state's bytes, rounded up to keep every state aligned
-    std::vector<uint8_t> leaves_;
+    bool streaming_;
+    idx_t block_rows_;
+    std::vector<std::unique_ptr<uint8_t[]>> blocks_; // of the leaves, null where not made
+    idx_t first_block_ = 0;                          // streaming: the blocks before are dropped
     std::vector<uint8_t> running_;
     StringHeap heap_;         // long strings the leaves keep
     StringHeap running_heap_; // what the running state owns, until the next reset
