@@ -279,8 +279,8 @@ void WindowSink::Combine(LocalState* local) {
             for (auto& chunk : source.chunks) {
                 target.chunks->push_back(std::move(chunk));
             }
-            target.chunk_batches.insert(target.chunk_batches.end(),
-                                        source.chunk_batches.begin(), source.chunk_batches.end());
+            target.chunk_batches.insert(target.chunk_batches.end(), source.chunk_batches.begin(),
+                                        source.chunk_batches.end());
         }
         for (Entry& entry : run) {
             entry.location.chunk += base;
@@ -414,21 +414,7 @@ void WindowSink::SortBucket(const std::vector<std::unique_ptr<DataChunk>>& chunk
         });
         return;
     }
-    // Most comparisons end at the hash or the first two prefixes (a date, then an id within
-    // it): inline, before the general one.
-    bool second_inline = order_keys_.size() > 1 && prefix_keys_ > 1;
-    auto less = [&](const Entry& a, const Entry& b) {
-        if (a.hash != b.hash) {
-            return a.hash < b.hash;
-        }
-        if (a.prefix[0] != b.prefix[0]) {
-            return a.prefix[0] < b.prefix[0];
-        }
-        if (second_inline && a.prefix[1] != b.prefix[1] && PrefixDecides(0, a.prefix[0])) {
-            return a.prefix[1] < b.prefix[1];
-        }
-        return EntryBefore(chunks, a, b, true, chunk_batches);
-    };
+    EntryLess less{*this, chunks, chunk_batches};
     if (entries.size() < 4 * kRadixRanges) {
         std::sort(entries.begin(), entries.end(), less);
         return;
@@ -470,6 +456,7 @@ bool WindowSink::LayOut(const std::vector<std::unique_ptr<DataChunk>>& chunks,
     layout.partition_of.resize(n);
     layout.peer_of.resize(n);
     layout.rows.reserve(n);
+    layout.peer_start.reserve(n + 1);
     for (const Entry& entry : entries) {
         layout.rows.push_back(entry.location);
     }
@@ -581,6 +568,12 @@ WindowSink::ReadBackBucket(idx_t bucket, std::vector<Entry>& entries) const {
 }
 
 std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) {
+    ComputedBucket computed;
+    PrepareBucket(bucket, false, computed);
+    return std::move(computed.output);
+}
+
+void WindowSink::PrepareBucket(idx_t bucket, bool defer_ranges, ComputedBucket& computed) {
     std::vector<Entry> entries = std::move(buckets_[bucket].entries);
     std::shared_ptr<std::vector<std::unique_ptr<DataChunk>>> owner = buckets_[bucket].chunks;
     if (buckets_[bucket].spill) {
@@ -602,19 +595,18 @@ std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) 
             std::vector<Entry> merged;
             merged.reserve(entries.size() + runs[run].size());
             std::merge(entries.begin(), entries.end(), runs[run].begin(), runs[run].end(),
-                       std::back_inserter(merged), [&](const Entry& a, const Entry& b) {
-                           return EntryBefore(chunks, a, b, true, chunk_batches);
-                       });
+                       std::back_inserter(merged), EntryLess{*this, chunks, chunk_batches});
             entries = std::move(merged);
             runs[run] = std::vector<Entry>();
         }
         runs.clear();
     }
-    std::vector<std::unique_ptr<DataChunk>> output;
+    computed.owner = owner;
+    std::vector<std::unique_ptr<DataChunk>>& output = computed.output;
     if (entries.empty()) {
-        return output;
+        return;
     }
-    WindowLayout layout;
+    WindowLayout& layout = computed.layout;
     layout.chunks = &chunks;
     // Rows of one hash are taken to be one partition; should two partitions' keys share a
     // hash, the bucket is sorted again comparing the keys themselves.
@@ -635,19 +627,36 @@ std::vector<std::unique_ptr<DataChunk>> WindowSink::ComputeBucket(idx_t bucket) 
         chunk->SetSize(count);
         output.push_back(std::move(chunk));
     }
-    EvaluateFunctions(layout, output, passthrough_);
-    return output;
+    entries = std::vector<Entry>();
+    EvaluateFunctions(layout, output, passthrough_,
+                      defer_ranges ? Deferral::NotInRanges : Deferral::None);
+}
+
+void WindowSink::EvaluateRange(ComputedBucket& computed, idx_t begin, idx_t end) const {
+    EvaluateFunctions(computed.layout, computed.output, passthrough_, Deferral::OnlyInRanges, begin,
+                      end);
 }
 
 void WindowSink::EvaluateFunctions(const WindowLayout& layout,
                                    std::vector<std::unique_ptr<DataChunk>>& output,
-                                   idx_t first_column) const {
+                                   idx_t first_column, Deferral deferral, idx_t begin,
+                                   idx_t end) const {
     idx_t order_key = order_keys_.empty() ? 0 : order_keys_[0].column;
     bool descending = !order_keys_.empty() && order_keys_[0].descending;
     for (idx_t i = 0; i < functions_.size(); i++) {
+        bool in_ranges = EvaluatesInRanges(functions_[i]);
+        if ((deferral == Deferral::NotInRanges && in_ranges) ||
+            (deferral == Deferral::OnlyInRanges && !in_ranges)) {
+            continue;
+        }
         EvaluateWindowFunction(functions_[i], layout, order_key, descending,
-                               {&output, first_column + i});
+                               {&output, first_column + i}, begin, std::min(end, layout.size()));
     }
+}
+
+bool WindowSink::AnyInRanges() const {
+    return std::any_of(functions_.begin(), functions_.end(),
+                       [](const WindowFunction& function) { return EvaluatesInRanges(function); });
 }
 
 void WindowSink::LayOutSorted(const std::vector<std::unique_ptr<DataChunk>>& chunks,
@@ -767,25 +776,17 @@ std::unique_ptr<LocalState> WindowSource::InitLocal() {
     return std::make_unique<SourceLocal>(sink_->BucketReservation());
 }
 
-SourceResult WindowSource::GetData(DataChunk& out, LocalState* local, TaskContext& /*context*/) {
+SourceResult WindowSource::GetData(DataChunk& out, LocalState* local, TaskContext& context) {
     auto& state = *static_cast<SourceLocal*>(local);
     if (sink_->external()) {
         return GetSorted(out, state);
     }
+    bool one_partition = sink_->BucketCount() == 1 && sink_->AnyInRanges();
     while (state.next == state.pending.size()) {
-        idx_t bucket = next_bucket_.fetch_add(1);
-        if (bucket >= sink_->BucketCount()) {
-            return SourceResult::Finished;
+        SourceResult result = one_partition ? NextRange(state, context) : NextBucket(state);
+        if (result != SourceResult::HaveMoreOutput) {
+            return result;
         }
-        state.pending.clear();
-        state.reservation->Resize(0);
-        state.pending = sink_->ComputeBucket(bucket);
-        state.next = 0;
-        idx_t bytes = 0;
-        for (const auto& chunk : state.pending) {
-            bytes += ChunkMemory(*chunk);
-        }
-        state.reservation->ForceResize(bytes);
     }
     std::unique_ptr<DataChunk> chunk = std::move(state.pending[state.next++]);
     for (idx_t column = 0; column < chunk->ColumnCount(); column++) {
@@ -793,6 +794,87 @@ SourceResult WindowSource::GetData(DataChunk& out, LocalState* local, TaskContex
         out.column(column).Reference(chunk->column(column));
     }
     out.SetSize(chunk->size());
+    return SourceResult::HaveMoreOutput;
+}
+
+SourceResult WindowSource::NextBucket(LocalState& local) {
+    auto& state = static_cast<SourceLocal&>(local);
+    idx_t bucket = next_bucket_.fetch_add(1);
+    if (bucket >= sink_->BucketCount()) {
+        return SourceResult::Finished;
+    }
+    state.pending.clear();
+    state.reservation->Resize(0);
+    state.pending = sink_->ComputeBucket(bucket);
+    state.next = 0;
+    idx_t bytes = 0;
+    for (const auto& chunk : state.pending) {
+        bytes += ChunkMemory(*chunk);
+    }
+    state.reservation->ForceResize(bytes);
+    return SourceResult::HaveMoreOutput;
+}
+
+SourceResult WindowSource::NextRange(LocalState& local, TaskContext& context) {
+    auto& state = static_cast<SourceLocal&>(local);
+    OnePartition& one = one_;
+    std::unique_lock<std::mutex> lock(one.mutex);
+    if (!one.ready && one.preparing) {
+        one.waiting.push_back(context.MakeWaker());
+        return SourceResult::Blocked;
+    }
+    if (!one.ready) {
+        one.preparing = true;
+        lock.unlock();
+        std::vector<Waker> waiting;
+        try {
+            sink_->PrepareBucket(0, true, one.bucket);
+        } catch (...) {
+            lock.lock();
+            one.ready = one.failed = true;
+            waiting.swap(one.waiting);
+            lock.unlock();
+            for (Waker& waker : waiting) {
+                waker.Wake();
+            }
+            throw;
+        }
+        idx_t bytes = 0;
+        for (const auto& chunk : one.bucket.output) {
+            bytes += ChunkMemory(*chunk);
+        }
+        one.reservation = sink_->BucketReservation();
+        one.reservation->ForceResize(bytes);
+        lock.lock();
+        one.ranges = (one.bucket.layout.size() + kRangeRows - 1) / kRangeRows;
+        one.ready = true;
+        waiting.swap(one.waiting);
+        lock.unlock();
+        for (Waker& waker : waiting) {
+            waker.Wake();
+        }
+    } else {
+        lock.unlock();
+    }
+    idx_t range = one.next_range.fetch_add(1);
+    if (one.failed || range >= one.ranges) {
+        return SourceResult::Finished;
+    }
+    idx_t begin = range * kRangeRows;
+    idx_t end = std::min(begin + kRangeRows, one.bucket.layout.size());
+    sink_->EvaluateRange(one.bucket, begin, end);
+    // Ranges are whole chunks of the output: each task takes its own.
+    state.pending.clear();
+    state.next = 0;
+    for (idx_t chunk = begin / kVectorSize; chunk * kVectorSize < end; chunk++) {
+        state.pending.push_back(std::move(one.bucket.output[chunk]));
+    }
+    if (one.ranges_done.fetch_add(1) + 1 == one.ranges) {
+        // The last range done: the layout and the rows it points into are no longer read.
+        one.bucket.layout = WindowLayout();
+        one.bucket.owner.reset();
+        one.reservation->Resize(0);
+    }
     return SourceResult::HaveMoreOutput;
 }
 
@@ -823,6 +905,10 @@ SourceResult WindowSource::GetSorted(DataChunk& out, LocalState& local) {
 }
 
 double WindowSource::Progress() const {
+    if (one_.ranges_done.load() > 0) {
+        // one_.ranges is set before any range is done.
+        return static_cast<double>(one_.ranges_done.load()) / static_cast<double>(one_.ranges);
+    }
     idx_t buckets = sink_->BucketCount();
     return buckets == 0 ? -1 : std::min(1.0, static_cast<double>(next_bucket_.load()) / buckets);
 }

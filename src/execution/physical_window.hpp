@@ -50,6 +50,22 @@ public:
     // bucket is computed once (its entries are taken).
     std::vector<std::unique_ptr<DataChunk>> ComputeBucket(idx_t bucket);
 
+    // A bucket laid out, its passthrough columns gathered into `output` in window order and
+    // some functions evaluated into it.
+    struct ComputedBucket {
+        std::shared_ptr<std::vector<std::unique_ptr<DataChunk>>> owner; // the rows
+        WindowLayout layout;
+        std::vector<std::unique_ptr<DataChunk>> output;
+    };
+    // ComputeBucket in two steps, for one partition computed by several tasks: sorts and lays
+    // out the bucket and evaluates the functions that cannot be computed in ranges of positions
+    // (all of them unless `defer_ranges`), ...
+    void PrepareBucket(idx_t bucket, bool defer_ranges, ComputedBucket& computed);
+    // ... then the others over positions [begin, end): ranges apart may be computed at once.
+    void EvaluateRange(ComputedBucket& computed, idx_t begin, idx_t end) const;
+    // Whether some function can be computed in ranges (EvaluatesInRanges).
+    bool AnyInRanges() const;
+
     // The rows went to the external sort (one partition larger than memory): read through
     // EvaluateSorted by one task instead of ComputeBucket.
     bool external() const { return external_.load(); }
@@ -76,6 +92,26 @@ private:
     // equal hashes are taken to be one partition and ordered by prefix before their keys are
     // compared; ComputeBucket sorts again without it when two partitions share a hash. Ties
     // follow the input (ArrivedBefore).
+    // EntryBefore trusting the hash, the comparisons most end at (the hash, the first two
+    // prefixes: a date, then an id within it) inline.
+    struct EntryLess {
+        const WindowSink& sink;
+        const std::vector<std::unique_ptr<DataChunk>>& chunks;
+        const std::vector<idx_t>* chunk_batches;
+        bool operator()(const Entry& a, const Entry& b) const {
+            if (a.hash != b.hash) {
+                return a.hash < b.hash;
+            }
+            if (a.prefix[0] != b.prefix[0]) {
+                return a.prefix[0] < b.prefix[0];
+            }
+            if (sink.prefix_keys_ > 1 && a.prefix[1] != b.prefix[1] &&
+                sink.PrefixDecides(0, a.prefix[0])) {
+                return a.prefix[1] < b.prefix[1];
+            }
+            return sink.EntryBefore(chunks, a, b, true, chunk_batches);
+        }
+    };
     void SortBucket(const std::vector<std::unique_ptr<DataChunk>>& chunks,
                     std::vector<Entry>& entries, bool trust_hash,
                     const std::vector<idx_t>* chunk_batches) const;
@@ -102,10 +138,13 @@ private:
     // Whether the entries at `a` and `b` of a sorted bucket are peers in the ORDER BY keys.
     bool Peers(const std::vector<std::unique_ptr<DataChunk>>& chunks, const Entry& a,
                const Entry& b) const;
-    // Every function over `layout` into `output`, the first function's column `first_column`.
+    // The functions over positions [begin, end) of `layout` into `output`, the first
+    // function's column `first_column`: all of them, or only those computed (or not) in ranges.
+    enum class Deferral : uint8_t { None, NotInRanges, OnlyInRanges };
     void EvaluateFunctions(const WindowLayout& layout,
-                           std::vector<std::unique_ptr<DataChunk>>& output,
-                           idx_t first_column) const;
+                           std::vector<std::unique_ptr<DataChunk>>& output, idx_t first_column,
+                           Deferral deferral = Deferral::None, idx_t begin = 0,
+                           idx_t end = ~idx_t(0)) const;
 
     // The external sort's input: a task's rows so far, then each chunk as it comes.
     void HandToSort(LocalState& local);
@@ -155,7 +194,9 @@ private:
     std::atomic<bool> external_{false};
 };
 
-// Emits the rows of a finished WindowSink: each task computes a bucket at a time.
+// Emits the rows of a finished WindowSink: each task computes a bucket at a time. One partition
+// (without PARTITION BY) is one bucket: the first task sorts and lays it out while the others
+// wait (parked), then every task takes ranges of its positions to evaluate and emit.
 class WindowSource : public PipelineSource {
 public:
     std::string Name() const override { return "WINDOW (scan)"; }
@@ -168,11 +209,32 @@ public:
     double Progress() const override;
 
 private:
+    // Positions per range of one partition: small enough to share out evenly.
+    static constexpr idx_t kRangeRows = 64 * kVectorSize;
+
+    // The next bucket computed into the task's pending chunks.
+    SourceResult NextBucket(LocalState& local);
+    // One partition: the next range evaluated into the task's pending chunks.
+    SourceResult NextRange(LocalState& local, TaskContext& context);
     // After an external sort: the one task evaluates, then streams the rows with the results.
     SourceResult GetSorted(DataChunk& out, LocalState& local);
 
     std::shared_ptr<WindowSink> sink_;
     std::atomic<idx_t> next_bucket_{0};
+
+    struct OnePartition {
+        std::mutex mutex;
+        bool preparing = false;
+        bool ready = false;  // laid out (or failed)
+        bool failed = false; // the task preparing it threw (the query fails with its error)
+        std::vector<Waker> waiting;
+        WindowSink::ComputedBucket bucket;
+        idx_t ranges = 0;
+        std::atomic<idx_t> next_range{0};
+        std::atomic<idx_t> ranges_done{0};
+        std::unique_ptr<MemoryReservation> reservation; // of the output
+    };
+    OnePartition one_;
 };
 
 } // namespace sluice

@@ -212,18 +212,13 @@ bool IsValid(const WindowLayout& layout, idx_t column, idx_t position) {
 }
 
 void EvaluateRanking(const WindowFunction& function, const WindowLayout& layout,
-                     const WindowOutput& output) {
-    int64_t dense = 0;
-    for (idx_t position = 0; position < layout.size(); position++) {
+                     const WindowOutput& output, idx_t first, idx_t last) {
+    for (idx_t position = first; position < last; position++) {
         idx_t begin = layout.PartitionBegin(position);
         auto rows = static_cast<int64_t>(layout.PartitionEnd(position) - begin);
         auto rank = static_cast<int64_t>(layout.PeerBegin(position) - begin) + 1;
-        if (position == begin) {
-            dense = 0;
-        }
-        if (position == layout.PeerBegin(position)) {
-            dense++;
-        }
+        // Peer groups since the partition's first.
+        auto dense = static_cast<int64_t>(layout.peer_of[position] - layout.peer_of[begin]) + 1;
         switch (function.kind) {
         case WindowFunctionKind::RowNumber:
             WriteInteger(output, position, static_cast<int64_t>(position - begin) + 1);
@@ -275,9 +270,9 @@ void EvaluateRanking(const WindowFunction& function, const WindowLayout& layout,
 // lag and lead: the value `offset` rows before or after (counting only non-NULL values with
 // IGNORE NULLS), else the default.
 void EvaluateShift(const WindowFunction& function, const WindowLayout& layout,
-                   const WindowOutput& output) {
+                   const WindowOutput& output, idx_t first, idx_t last) {
     idx_t value = function.arguments[0];
-    for (idx_t position = 0; position < layout.size(); position++) {
+    for (idx_t position = first; position < last; position++) {
         int64_t offset = 1;
         if (function.arguments.size() > 1) {
             bool valid;
@@ -321,9 +316,10 @@ void EvaluateShift(const WindowFunction& function, const WindowLayout& layout,
 
 // first_value, last_value, nth_value over each row's frame.
 void EvaluateFrameValue(const WindowFunction& function, const WindowLayout& layout,
-                        const FrameFinder& frames, const WindowOutput& output) {
+                        const FrameFinder& frames, const WindowOutput& output, idx_t first,
+                        idx_t last) {
     idx_t value = function.arguments[0];
-    for (idx_t position = 0; position < layout.size(); position++) {
+    for (idx_t position = first; position < last; position++) {
         idx_t begin, end;
         frames.Find(position, begin, end);
         int64_t n = 1;
@@ -373,8 +369,8 @@ void EvaluateFrameValue(const WindowFunction& function, const WindowLayout& layo
 // `direct_rows` rows.
 bool FramesStream(const WindowFrame& frame, idx_t direct_rows) {
     auto fixed = [&](const WindowFrameBound& bound) {
-        bool offset = bound.kind == FrameBoundKind::Preceding ||
-                      bound.kind == FrameBoundKind::Following;
+        bool offset =
+            bound.kind == FrameBoundKind::Preceding || bound.kind == FrameBoundKind::Following;
         return !offset || (frame.unit != FrameUnit::Range && bound.constant);
     };
     if (!fixed(frame.start) || !fixed(frame.end)) {
@@ -410,8 +406,7 @@ class FrameAggregator {
 public:
     FrameAggregator(const WindowFunction& function, const WindowLayout& layout)
         : function_(function), aggregate_(*function.aggregate), layout_(layout),
-          size_((aggregate_.state_size + 15) / 16 * 16),
-          streaming_(FramesStream(function.frame, kDirectRows)),
+          size_((aggregate_.state_size + 15) / 16 * 16), streaming_(Streams(function.frame)),
           block_rows_(streaming_ ? kStreamedBlockRows : std::max<idx_t>(layout.size(), 1)),
           blocks_((layout.size() + block_rows_ - 1) / block_rows_), running_(size_) {
         aggregate_.initialize(running_.data());
@@ -433,10 +428,12 @@ public:
     FrameAggregator(const FrameAggregator&) = delete;
     FrameAggregator& operator=(const FrameAggregator&) = delete;
 
-    void Evaluate(const FrameFinder& frames, const WindowOutput& output) {
+    static bool Streams(const WindowFrame& frame) { return FramesStream(frame, kDirectRows); }
+
+    void Evaluate(const FrameFinder& frames, const WindowOutput& output, idx_t first, idx_t last) {
         idx_t previous_begin = 0, previous_end = 0;
         bool running = false;
-        for (idx_t position = 0; position < layout_.size(); position++) {
+        for (idx_t position = first; position < last; position++) {
             idx_t begin, end;
             frames.Find(position, begin, end);
             idx_t row;
@@ -612,27 +609,34 @@ private:
 } // namespace
 
 void EvaluateWindowFunction(const WindowFunction& function, const WindowLayout& layout,
-                            idx_t order_key, bool descending, const WindowOutput& output) {
+                            idx_t order_key, bool descending, const WindowOutput& output,
+                            idx_t begin, idx_t end) {
     FrameFinder frames(function.frame, layout, order_key, descending);
     switch (function.kind) {
     case WindowFunctionKind::Aggregate: {
         FrameAggregator aggregator(function, layout);
-        aggregator.Evaluate(frames, output);
+        aggregator.Evaluate(frames, output, begin, end);
         return;
     }
     case WindowFunctionKind::Lag:
     case WindowFunctionKind::Lead:
-        EvaluateShift(function, layout, output);
+        EvaluateShift(function, layout, output, begin, end);
         return;
     case WindowFunctionKind::FirstValue:
     case WindowFunctionKind::LastValue:
     case WindowFunctionKind::NthValue:
-        EvaluateFrameValue(function, layout, frames, output);
+        EvaluateFrameValue(function, layout, frames, output, begin, end);
         return;
     default:
-        EvaluateRanking(function, layout, output);
+        EvaluateRanking(function, layout, output, begin, end);
         return;
     }
+}
+
+bool EvaluatesInRanges(const WindowFunction& function) {
+    return function.kind != WindowFunctionKind::Aggregate ||
+           (FrameAggregator::Streams(function.frame) &&
+            function.frame.start.kind != FrameBoundKind::UnboundedPreceding);
 }
 
 } // namespace sluice

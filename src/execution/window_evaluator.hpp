@@ -45,9 +45,15 @@ struct WindowOutput {
     }
 };
 
-// Computes one window function over every row of a layout. `order_key` is the first ORDER BY
-// key's column and direction (RANGE frames with offsets search it).
+// Computes one window function over positions [begin, end) of a layout. `order_key` is the
+// first ORDER BY key's column and direction (RANGE frames with offsets search it).
 void EvaluateWindowFunction(const WindowFunction& function, const WindowLayout& layout,
-                            idx_t order_key, bool descending, const WindowOutput& output);
+                            idx_t order_key, bool descending, const WindowOutput& output,
+                            idx_t begin, idx_t end);
+
+// Whether a range of positions costs about its length alone, so that ranges of one partition
+// may be computed apart (on several threads): every function but aggregates whose frames need
+// a segment tree or run from the partition's start (which would be combined again per range).
+bool EvaluatesInRanges(const WindowFunction& function);
 
 } // namespace sluice
