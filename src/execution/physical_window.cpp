@@ -616,23 +616,43 @@ void WindowSink::PrepareBucket(idx_t bucket, bool defer_ranges, ComputedBucket& 
     }
     idx_t n = entries.size();
 
-    std::vector<LogicalType> types = OutputTypes();
-    for (idx_t start = 0; start < n; start += kVectorSize) {
-        idx_t count = std::min(kVectorSize, n - start);
-        auto chunk = std::make_unique<DataChunk>(types);
-        for (idx_t column = 0; column < passthrough_; column++) {
-            GatherRows(chunks, column, layout.rows.data() + start, count, chunk->column(column), 0,
-                       owner);
+    // Deferring every function, each range makes its own output chunks when it is computed.
+    bool all_deferred =
+        defer_ranges && std::all_of(functions_.begin(), functions_.end(), EvaluatesInRanges);
+    output.resize((n + kVectorSize - 1) / kVectorSize);
+    for (idx_t chunk = 0; chunk < output.size() && !all_deferred; chunk++) {
+        NewOutputChunk(computed, chunk);
+        if (!defer_ranges) {
+            GatherPassthrough(computed, chunk);
         }
-        chunk->SetSize(count);
-        output.push_back(std::move(chunk));
     }
     entries = std::vector<Entry>();
     EvaluateFunctions(layout, output, passthrough_,
                       defer_ranges ? Deferral::NotInRanges : Deferral::None);
 }
 
+void WindowSink::NewOutputChunk(ComputedBucket& computed, idx_t chunk) const {
+    computed.output[chunk] = std::make_unique<DataChunk>(OutputTypes());
+    computed.output[chunk]->SetSize(
+        std::min(kVectorSize, computed.layout.size() - chunk * kVectorSize));
+}
+
+void WindowSink::GatherPassthrough(ComputedBucket& computed, idx_t chunk) const {
+    DataChunk& target = *computed.output[chunk];
+    const RowLocation* rows = computed.layout.rows.data() + chunk * kVectorSize;
+    for (idx_t column = 0; column < passthrough_; column++) {
+        GatherRows(*computed.owner, column, rows, target.size(), target.column(column), 0,
+                   computed.owner);
+    }
+}
+
 void WindowSink::EvaluateRange(ComputedBucket& computed, idx_t begin, idx_t end) const {
+    for (idx_t chunk = begin / kVectorSize; chunk * kVectorSize < end; chunk++) {
+        if (!computed.output[chunk]) {
+            NewOutputChunk(computed, chunk);
+        }
+        GatherPassthrough(computed, chunk);
+    }
     EvaluateFunctions(computed.layout, computed.output, passthrough_, Deferral::OnlyInRanges, begin,
                       end);
 }
@@ -839,12 +859,15 @@ SourceResult WindowSource::NextRange(LocalState& local, TaskContext& context) {
             }
             throw;
         }
-        idx_t bytes = 0;
-        for (const auto& chunk : one.bucket.output) {
-            bytes += ChunkMemory(*chunk);
+        // The output's vectors made already; what the ranges make and gather, their tasks count.
+        idx_t row_bytes = 0;
+        for (const LogicalType& type : sink_->OutputTypes()) {
+            row_bytes += PhysicalTypeSize(type.physical());
         }
+        idx_t made = std::count_if(one.bucket.output.begin(), one.bucket.output.end(),
+                                   [](const auto& chunk) { return chunk != nullptr; });
         one.reservation = sink_->BucketReservation();
-        one.reservation->ForceResize(bytes);
+        one.reservation->ForceResize(made * kVectorSize * row_bytes);
         lock.lock();
         one.ranges = (one.bucket.layout.size() + kRangeRows - 1) / kRangeRows;
         one.ready = true;
@@ -866,9 +889,12 @@ SourceResult WindowSource::NextRange(LocalState& local, TaskContext& context) {
     // Ranges are whole chunks of the output: each task takes its own.
     state.pending.clear();
     state.next = 0;
+    idx_t gathered = 0;
     for (idx_t chunk = begin / kVectorSize; chunk * kVectorSize < end; chunk++) {
         state.pending.push_back(std::move(one.bucket.output[chunk]));
+        gathered += ChunkMemory(*state.pending.back());
     }
+    state.reservation->ForceResize(gathered);
     if (one.ranges_done.fetch_add(1) + 1 == one.ranges) {
         // The last range done: the layout and the rows it points into are no longer read.
         one.bucket.layout = WindowLayout();

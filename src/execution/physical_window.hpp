@@ -59,9 +59,10 @@ public:
     };
     // ComputeBucket in two steps, for one partition computed by several tasks: sorts and lays
     // out the bucket and evaluates the functions that cannot be computed in ranges of positions
-    // (all of them unless `defer_ranges`), ...
+    // (all of them, and the passthrough columns gathered, unless `defer_ranges`), ...
     void PrepareBucket(idx_t bucket, bool defer_ranges, ComputedBucket& computed);
-    // ... then the others over positions [begin, end): ranges apart may be computed at once.
+    // ... then the passthrough columns and the other functions over positions [begin, end)
+    // (whole output chunks): ranges apart may be computed at once.
     void EvaluateRange(ComputedBucket& computed, idx_t begin, idx_t end) const;
     // Whether some function can be computed in ranges (EvaluatesInRanges).
     bool AnyInRanges() const;
@@ -138,6 +139,10 @@ private:
     // Whether the entries at `a` and `b` of a sorted bucket are peers in the ORDER BY keys.
     bool Peers(const std::vector<std::unique_ptr<DataChunk>>& chunks, const Entry& a,
                const Entry& b) const;
+    // Output chunk `chunk` of a computed bucket, its size set.
+    void NewOutputChunk(ComputedBucket& computed, idx_t chunk) const;
+    // The passthrough columns of output chunk `chunk`, gathered in window order.
+    void GatherPassthrough(ComputedBucket& computed, idx_t chunk) const;
     // The functions over positions [begin, end) of `layout` into `output`, the first
     // function's column `first_column`: all of them, or only those computed (or not) in ranges.
     enum class Deferral : uint8_t { None, NotInRanges, OnlyInRanges };
