@@ -54,5 +54,14 @@ TEST(ParallelOperators, ResultsDoNotDependOnTheThreadCount) {
                                   "BY i % 7 ORDER BY i ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) "
                                   "s FROM range(100000) t(i))"),
                   "5050000|14997750133");
+        // One partition shared out in ranges of 131,072 positions, a running sum evaluated
+        // whole beside them: row numbers 1..300000; each row in its own frame and the next two
+        // rows' (3 * sum(0..299999) - 2 * 299999 - 299998); each row in the running sums of
+        // itself and every later row (sum of i * (300000 - i)).
+        EXPECT_EQ(Row(connection, "SELECT sum(rn), sum(s), sum(r) FROM (SELECT row_number() OVER "
+                                  "w rn, sum(i) OVER (w ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) "
+                                  "s, sum(i) OVER w r FROM range(300000) t(i) WINDOW w AS (ORDER "
+                                  "BY i))"),
+                  "45000150000|134998650004|4499999999950000");
     }
 }
