@@ -17,8 +17,9 @@ void Usage() {
                  "  -c SQL        run SQL and exit\n"
                  "  -f FILE       run the statements in FILE and exit\n"
                  "  -init FILE    run FILE before anything else\n"
-                 "  -box | -csv | -json | -line   output mode (default box)\n"
+                 "  -box | -csv | -json | -line | -markdown   output mode (default box)\n"
                  "  -nullvalue TEXT   print NULL as TEXT\n"
+                 "  -bail         stop after the first statement that fails\n"
                  "  -help         show this message\n"
                  "Without -c or -f, statements are read from stdin (interactively on a terminal).\n"
                  "\n"
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
     std::string command, file, init;
     std::optional<std::string> null_value;
     OutputMode mode = OutputMode::Box;
+    bool bail = false;
     for (int i = 1; i < argc; i++) {
         std::string argument = argv[i];
         if (argument.size() > 2 && argument.rfind("--", 0) == 0) {
@@ -57,6 +59,8 @@ int main(int argc, char** argv) {
             init = next("a file name");
         } else if (argument == "-nullvalue") {
             null_value = next("a text");
+        } else if (argument == "-bail") {
+            bail = true;
         } else if (argument.size() > 1 && ParseOutputMode(argument.substr(1), parsed)) {
             mode = parsed;
         } else if (argument == "-help" || argument == "-h") {
@@ -75,6 +79,7 @@ int main(int argc, char** argv) {
         Connection connection(database);
         Shell shell(connection);
         shell.SetMode(mode);
+        shell.SetBail(bail);
         if (null_value) {
             shell.SetNullValue(*null_value);
         }

@@ -1,6 +1,7 @@
 #include "cli/result_renderer.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <vector>
 
 namespace sluice {
@@ -61,19 +62,27 @@ std::string Pad(const std::string& text, size_t width, int align) { // -1 left, 
     return std::string(left, ' ') + text + std::string(padding - left, ' ');
 }
 
-void RenderBox(const Table& table, std::ostream& out) {
-    static constexpr size_t kMaxRows = 40;
+// The least width of column `column` that .width asks for.
+size_t LeastWidth(const RenderOptions& options, size_t column) {
+    return column < options.widths.size() ? options.widths[column] : 0;
+}
+
+void RenderBox(const Table& table, const RenderOptions& options, std::ostream& out) {
     size_t columns = table.names.size();
     std::vector<std::string> type_names;
     std::vector<size_t> widths;
     for (size_t c = 0; c < columns; c++) {
         type_names.push_back(table.types[c].DisplayName());
-        widths.push_back(std::max(DisplayWidth(table.names[c]), DisplayWidth(type_names[c])));
+        widths.push_back(std::max(
+            {DisplayWidth(table.names[c]), DisplayWidth(type_names[c]), LeastWidth(options, c)}));
     }
-    bool truncated = table.rows.size() > kMaxRows;
+    // The first half and the last half of max_rows, the rest elided (the odd one goes first).
+    size_t max_rows = options.max_rows;
+    bool truncated = max_rows > 0 && table.rows.size() > max_rows;
+    size_t head = (max_rows + 1) / 2, tail = max_rows / 2;
     std::vector<size_t> shown;
     for (size_t r = 0; r < table.rows.size(); r++) {
-        if (!truncated || r < kMaxRows / 2 || r >= table.rows.size() - kMaxRows / 2) {
+        if (!truncated || r < head || r >= table.rows.size() - tail) {
             shown.push_back(r);
         }
     }
@@ -81,6 +90,21 @@ void RenderBox(const Table& table, std::ostream& out) {
         for (size_t c = 0; c < columns; c++) {
             widths[c] = std::max(widths[c], DisplayWidth(table.rows[r][c]));
         }
+    }
+    std::string footer = std::to_string(table.rows.size()) + " rows";
+    if (truncated) {
+        footer += " (" + std::to_string(max_rows) + " shown)";
+    }
+    // The footer spans the columns and their separators: the last column widens to hold it.
+    size_t inner = 0;
+    for (size_t c = 0; c < columns; c++) {
+        inner += widths[c] + 3;
+    }
+    inner -= 1;
+    bool footed = table.rows.empty() || truncated;
+    if (footed && columns > 0 && DisplayWidth(footer) + 2 > inner) {
+        widths.back() += DisplayWidth(footer) + 2 - inner;
+        inner = DisplayWidth(footer) + 2;
     }
     auto line = [&](const char* left, const char* middle, const char* right) {
         out << left;
@@ -105,28 +129,83 @@ void RenderBox(const Table& table, std::ostream& out) {
         row([&](size_t c) {
             return Pad(table.rows[r][c], widths[c], RightAligned(table.types[c]) ? 1 : -1);
         });
-        if (truncated && i + 1 == kMaxRows / 2) {
+        if (truncated && i + 1 == head) {
             for (int dots = 0; dots < 3; dots++) {
                 row([&](size_t c) { return Pad("·", widths[c], 0); });
             }
         }
     }
-    if (table.rows.empty() || truncated) {
-        size_t inner = 0;
-        for (size_t c = 0; c < columns; c++) {
-            inner += widths[c] + 3;
-        }
-        inner -= 1;
-        std::string footer = std::to_string(table.rows.size()) + " rows";
-        if (truncated) {
-            footer += " (" + std::to_string(kMaxRows) + " shown)";
-        }
+    if (footed) {
         line("├", "┴", "┤");
         out << "│" << Pad(footer, inner, 0) << "│\n";
         out << "└" << Repeat("─", inner) << "┘\n";
         return;
     }
     line("└", "┴", "┘");
+}
+
+// Markdown: a pipe table, numbers right-aligned (`---:`), pipes in cells escaped.
+void RenderMarkdown(const Table& table, const RenderOptions& options, std::ostream& out) {
+    size_t columns = table.names.size();
+    auto escape = [](const std::string& text) {
+        std::string escaped;
+        for (char c : text) {
+            escaped += c == '|' ? "\\|" : c == '\n' ? " " : std::string(1, c);
+        }
+        return escaped;
+    };
+    std::vector<size_t> widths;
+    for (size_t c = 0; c < columns; c++) {
+        widths.push_back(
+            std::max({DisplayWidth(escape(table.names[c])), LeastWidth(options, c), size_t(3)}));
+        for (const auto& row : table.rows) {
+            widths[c] = std::max(widths[c], DisplayWidth(escape(row[c])));
+        }
+    }
+    auto row = [&](auto cell) {
+        for (size_t c = 0; c < columns; c++) {
+            out << "| " << cell(c) << " ";
+        }
+        out << "|\n";
+    };
+    row([&](size_t c) {
+        return Pad(escape(table.names[c]), widths[c], RightAligned(table.types[c]) ? 1 : -1);
+    });
+    for (size_t c = 0; c < columns; c++) {
+        bool right = RightAligned(table.types[c]);
+        out << "|" << Repeat("-", widths[c] + (right ? 1 : 2)) << (right ? ":" : "");
+    }
+    out << "|\n";
+    for (const auto& cells : table.rows) {
+        row([&](size_t c) {
+            return Pad(escape(cells[c]), widths[c], RightAligned(table.types[c]) ? 1 : -1);
+        });
+    }
+}
+
+// EXPLAIN's result: (explain_key, explain_value) rows, each value a plan drawn as lines.
+bool IsExplain(const QueryResult& result) {
+    return result.names() == std::vector<std::string>{"explain_key", "explain_value"};
+}
+
+// Each plan under a boxed title ("logical_plan" -> "Logical Plan"), its lines as they are.
+void RenderExplain(QueryResult& result, std::ostream& out) {
+    Table table = Collect(result, std::nullopt);
+    for (const auto& row : table.rows) {
+        std::string title;
+        bool word_start = true;
+        for (char c : row[0]) {
+            title += c == '_' ? ' ' : word_start ? static_cast<char>(std::toupper(c)) : c;
+            word_start = c == '_';
+        }
+        out << "┌" << Repeat("─", title.size() + 2) << "┐\n";
+        out << "│ " << title << " │\n";
+        out << "└" << Repeat("─", title.size() + 2) << "┘\n";
+        out << row[1];
+        if (!row[1].empty() && row[1].back() != '\n') {
+            out << "\n";
+        }
+    }
 }
 
 std::string CsvField(const std::string& text) {
@@ -194,22 +273,31 @@ bool ParseOutputMode(const std::string& name, OutputMode& mode) {
         mode = OutputMode::Json;
     } else if (name == "line") {
         mode = OutputMode::Line;
+    } else if (name == "markdown") {
+        mode = OutputMode::Markdown;
     } else {
         return false;
     }
     return true;
 }
 
-void RenderResult(QueryResult& result, OutputMode mode, std::ostream& out,
-                  const std::optional<std::string>& null_text) {
+void RenderResult(QueryResult& result, const RenderOptions& options, std::ostream& out) {
     if (result.ColumnCount() == 0) {
         return;
     }
+    if (IsExplain(result)) {
+        RenderExplain(result, out);
+        return;
+    }
+    const std::optional<std::string>& null_text = options.null_text;
     Table table = Collect(result, null_text);
     size_t columns = table.names.size();
-    switch (mode) {
+    switch (options.mode) {
     case OutputMode::Box:
-        RenderBox(table, out);
+        RenderBox(table, options, out);
+        return;
+    case OutputMode::Markdown:
+        RenderMarkdown(table, options, out);
         return;
     case OutputMode::Csv:
         for (size_t c = 0; c < columns; c++) {

@@ -77,11 +77,12 @@ bool Shell::RunStatements(const std::string& sql) {
     double user = CpuSeconds(true), system = CpuSeconds(false);
     bool ok = true;
     try {
-        QueryMonitor monitor(connection_,
-                             connection_.database().settings().GetBoolean("enable_progress_bar"));
+        const Settings& settings = connection_.database().settings();
+        QueryMonitor monitor(connection_, settings.GetBoolean("enable_progress_bar"), "",
+                             std::chrono::milliseconds(settings.GetInteger("progress_bar_time")));
         connection_.QueryEach(sql, [&](std::unique_ptr<QueryResult> result) {
-            RenderResult(*result, mode_, std::cout, null_value_);
-            std::cout.flush();
+            RenderResult(*result, options_, Out());
+            Out().flush();
         });
     } catch (const Exception& error) {
         std::cerr << error.what() << std::endl;
@@ -90,6 +91,7 @@ bool Shell::RunStatements(const std::string& sql) {
         std::cerr << "INTERNAL Error: " << error.what() << std::endl;
         ok = false;
     }
+    once_.reset(); // .once covers one statement's results, failed or not
     if (timer_) {
         double real =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -99,19 +101,160 @@ bool Shell::RunStatements(const std::string& sql) {
     return ok;
 }
 
+std::ostream& Shell::Out() {
+    if (once_) {
+        return *once_;
+    }
+    if (output_) {
+        return *output_;
+    }
+    return std::cout;
+}
+
 void Shell::PrintHelp() {
-    std::cout << ".exit                  Leave the shell (also .quit, Ctrl-D)\n"
+    std::cout << ".bail on|off           Stop after the first error (batch input)\n"
+                 ".exit                  Leave the shell (also .quit, Ctrl-D)\n"
                  ".help                  Show this message\n"
-                 ".mode box|csv|json|line  Set the output mode\n"
-                 ".nullvalue TEXT         Print NULL as TEXT\n"
+                 ".maxrows N             Show at most N rows in box mode (0: all; default 40)\n"
+                 ".mode box|csv|json|line|markdown  Set the output mode\n"
+                 ".nullvalue TEXT        Print NULL as TEXT\n"
+                 ".once FILE             Write the next statement's results to FILE\n"
+                 ".output [FILE]         Write results to FILE (to the terminal without one)\n"
                  ".read FILE             Run the statements in FILE\n"
-                 ".timer on|off          Print the run time of each statement\n";
+                 ".schema [PATTERN]      Show the CREATE statements of tables and views\n"
+                 ".tables [PATTERN]      List the tables and views\n"
+                 ".timer on|off          Print the run time of each statement\n"
+                 ".width N1 N2 ...       Least widths of the columns in box and markdown modes\n";
+}
+
+bool Shell::Redirect(const std::string& path, bool once) {
+    if (path.empty()) {
+        if (once) {
+            std::cerr << "Error: .once takes a file name" << std::endl;
+            return false;
+        }
+        output_.reset();
+        return true;
+    }
+    auto file = std::make_unique<std::ofstream>(path, std::ios::trunc);
+    if (!*file) {
+        std::cerr << "IO Error: cannot open \"" << path << "\" for writing" << std::endl;
+        return false;
+    }
+    (once ? once_ : output_) = std::move(file);
+    return true;
+}
+
+namespace {
+
+// A LIKE pattern in a quoted SQL string.
+std::string PatternLiteral(const std::string& pattern) {
+    std::string literal = "'";
+    for (char c : pattern) {
+        literal += c == '\'' ? "''" : std::string(1, c);
+    }
+    return literal + "'";
+}
+
+} // namespace
+
+bool Shell::ListTables(const std::string& pattern) {
+    std::string sql = "SELECT name FROM sluice_tables()";
+    if (!pattern.empty()) {
+        sql += " WHERE name ILIKE " + PatternLiteral(pattern);
+    }
+    try {
+        auto result = connection_.Query(sql + " ORDER BY name");
+        std::vector<std::string> names;
+        size_t width = 0;
+        while (auto chunk = result->Fetch()) {
+            for (idx_t row = 0; row < chunk->size(); row++) {
+                names.push_back(chunk->GetValue(0, row).ToString());
+                width = std::max(width, names.back().size());
+            }
+        }
+        // In columns, as DuckDB and SQLite list them: down each column, 80 characters wide.
+        size_t columns = std::max<size_t>(1, 80 / (width + 2));
+        size_t rows = (names.size() + columns - 1) / columns;
+        for (size_t r = 0; r < rows; r++) {
+            std::string line;
+            for (size_t c = 0; c < columns && c * rows + r < names.size(); c++) {
+                const std::string& name = names[c * rows + r];
+                line += name + std::string(width + 2 - name.size(), ' ');
+            }
+            Out() << line.substr(0, line.find_last_not_of(' ') + 1) << "\n";
+        }
+    } catch (const Exception& error) {
+        std::cerr << error.what() << std::endl;
+        return false;
+    }
+    return true;
+}
+
+bool Shell::PrintSchema(const std::string& pattern) {
+    std::string sql = "SELECT sql FROM sluice_tables()";
+    if (!pattern.empty()) {
+        sql += " WHERE name ILIKE " + PatternLiteral(pattern);
+    }
+    try {
+        auto result = connection_.Query(sql + " ORDER BY name");
+        while (auto chunk = result->Fetch()) {
+            for (idx_t row = 0; row < chunk->size(); row++) {
+                Out() << chunk->GetValue(0, row).ToString() << "\n";
+            }
+        }
+    } catch (const Exception& error) {
+        std::cerr << error.what() << std::endl;
+        return false;
+    }
+    return true;
 }
 
 bool Shell::RunDotCommand(const std::string& line) {
     std::istringstream words(line);
     std::string command, argument;
     words >> command >> argument;
+    if (command == ".bail") {
+        if (argument != "on" && argument != "off") {
+            std::cerr << "Error: .bail takes on or off" << std::endl;
+            return false;
+        }
+        bail_ = argument == "on";
+        return true;
+    }
+    if (command == ".maxrows") {
+        char* end = nullptr;
+        long rows = std::strtol(argument.c_str(), &end, 10);
+        if (argument.empty() || *end != '\0' || rows < 0) {
+            std::cerr << "Error: .maxrows takes a row count (0 for all)" << std::endl;
+            return false;
+        }
+        options_.max_rows = static_cast<size_t>(rows);
+        return true;
+    }
+    if (command == ".width") {
+        std::vector<size_t> widths;
+        for (std::string word = argument; !word.empty(); word.clear(), words >> word) {
+            char* end = nullptr;
+            long width = std::strtol(word.c_str(), &end, 10);
+            if (*end != '\0' || width < 0 || width > 10000) {
+                std::cerr << "Error: .width takes column widths (0 to 10000)" << std::endl;
+                return false;
+            }
+            widths.push_back(static_cast<size_t>(width));
+        }
+        options_.widths = widths;
+        return true;
+    }
+    if (command == ".output" || command == ".once") {
+        return Redirect(argument, command == ".once");
+    }
+    if (command == ".tables") {
+        return ListTables(argument);
+    }
+    if (command == ".schema") {
+        return PrintSchema(argument);
+    }
     if (command == ".exit" || command == ".quit") {
         exit_requested_ = true;
         return true;
@@ -129,15 +272,15 @@ bool Shell::RunDotCommand(const std::string& line) {
         return true;
     }
     if (command == ".mode") {
-        if (!ParseOutputMode(argument, mode_)) {
-            std::cerr << "Error: unknown mode \"" << argument << "\"; use box, csv, json or line"
-                      << std::endl;
+        if (!ParseOutputMode(argument, options_.mode)) {
+            std::cerr << "Error: unknown mode \"" << argument
+                      << "\"; use box, csv, json, line or markdown" << std::endl;
             return false;
         }
         return true;
     }
     if (command == ".nullvalue") {
-        null_value_ = argument;
+        options_.null_text = argument;
         return true;
     }
     if (command == ".read") {
@@ -172,7 +315,7 @@ bool Shell::RunFile(const std::string& path) {
 bool Shell::RunStream(std::istream& in) {
     bool ok = true;
     std::string buffer, line;
-    while (!exit_requested_ && std::getline(in, line)) {
+    while (!exit_requested_ && (ok || !bail_) && std::getline(in, line)) {
         if (Trim(buffer).empty() && !Trim(line).empty() && Trim(line)[0] == '.') {
             ok = RunDotCommand(std::string(Trim(line))) && ok;
             buffer.clear();
@@ -184,7 +327,7 @@ bool Shell::RunStream(std::istream& in) {
             buffer.clear();
         }
     }
-    if (!exit_requested_ && !Trim(buffer).empty()) {
+    if (!exit_requested_ && (ok || !bail_) && !Trim(buffer).empty()) {
         ok = RunStatements(buffer) && ok; // a last statement without ';'
     }
     return ok;

@@ -3,7 +3,9 @@
 #include "cli/result_renderer.hpp"
 #include "main/connection.hpp"
 
+#include <fstream>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -15,8 +17,10 @@ class Shell {
 public:
     explicit Shell(Connection& connection) : connection_(connection) {}
 
-    void SetMode(OutputMode mode) { mode_ = mode; }
-    void SetNullValue(std::string text) { null_value_ = std::move(text); }
+    void SetMode(OutputMode mode) { options_.mode = mode; }
+    void SetNullValue(std::string text) { options_.null_text = std::move(text); }
+    // -bail: stop reading statements after the first that fails.
+    void SetBail(bool bail) { bail_ = bail; }
     // Runs one -c argument: SQL statements, or a single dot command. False if anything failed.
     bool RunCommand(const std::string& text);
     bool RunFile(const std::string& path);
@@ -29,13 +33,21 @@ public:
 private:
     bool RunStatements(const std::string& sql);
     bool RunDotCommand(const std::string& line);
+    // .output / .once FILE: where results go from now on, or for the next statement only.
+    bool Redirect(const std::string& path, bool once);
+    // .tables and .schema, from sluice_tables().
+    bool ListTables(const std::string& pattern);
+    bool PrintSchema(const std::string& pattern);
+    std::ostream& Out();
     void PrintHelp();
 
     Connection& connection_;
-    OutputMode mode_ = OutputMode::Box;
-    std::optional<std::string> null_value_;
+    RenderOptions options_;
     bool timer_ = false;
+    bool bail_ = false;
     bool exit_requested_ = false;
+    std::unique_ptr<std::ofstream> output_; // .output FILE, until .output alone
+    std::unique_ptr<std::ofstream> once_;   // .once FILE, for the next statement's results
 };
 
 // Whether `text` ends a complete statement: the last token outside quotes and comments is ';'.

@@ -2,6 +2,8 @@
 
 #include "common/cast.hpp"
 #include "common/exception.hpp"
+#include "common/sql_keywords.hpp"
+#include "common/string_util.hpp"
 #include "execution/range_source.hpp"
 #include "execution/rows_source.hpp"
 #include "formats/parquet/parquet_metadata_tables.hpp"
@@ -89,6 +91,44 @@ TableFunction MemoryFunction(Database& database) {
         }
         rows.push_back(row("scan read-ahead", database.temporary_memory().Granted(), 0));
         rows.push_back(row("spill files", 0, database.temporary_directory().used()));
+        bound.make_source = MaterializedSource(bound.types, std::move(rows));
+        return bound;
+    };
+    return function;
+}
+
+// sluice_tables(): every table and view with its column count and a CREATE statement (as
+// DuckDB's duckdb_tables() and duckdb_views()); the shell's .tables and .schema read it.
+TableFunction TablesFunction(Database& database) {
+    TableFunction function;
+    function.name = "sluice_tables";
+    function.bind = [&database](const TableFunctionInput& input) {
+        if (!input.positional.empty()) {
+            throw Exception(ErrorKind::Binder, "sluice_tables() takes no arguments");
+        }
+        input.CheckNamed({}, "sluice_tables");
+        BoundTableFunction bound;
+        bound.names = {"name", "type", "column_count", "sql"};
+        bound.types = {LogicalTypeId::VARCHAR, LogicalTypeId::VARCHAR, LogicalTypeId::BIGINT,
+                       LogicalTypeId::VARCHAR};
+        std::vector<std::vector<Value>> rows;
+        const Catalog& catalog = database.catalog();
+        for (const auto& table : catalog.Tables()) {
+            std::string sql = "CREATE TABLE " + QuoteIdentifierIfNeeded(table->name, false) + "(";
+            for (idx_t i = 0; i < table->names.size(); i++) {
+                sql += (i ? ", " : "") + QuoteIdentifierIfNeeded(table->names[i], false) + " " +
+                       table->types[i].ToString();
+            }
+            rows.push_back({Value::Varchar(table->name), Value::Varchar("table"),
+                            Value::Integer(LogicalTypeId::BIGINT, table->names.size()),
+                            Value::Varchar(sql + ");")});
+        }
+        for (const auto& view : catalog.Views()) {
+            // The view's columns are known once it is bound, which is not done here.
+            rows.push_back({Value::Varchar(view->name), Value::Varchar("view"),
+                            Value::Null(LogicalTypeId::BIGINT),
+                            Value::Varchar(std::string(Trim(view->sql)) + ";")});
+        }
         bound.make_source = MaterializedSource(bound.types, std::move(rows));
         return bound;
     };
@@ -246,6 +286,7 @@ void RegisterBuiltinTableFunctions(Database& database) {
     VirtualFileSystem& file_system = database.file_system();
     catalog.Register(SettingsFunction(database.settings()));
     catalog.Register(MemoryFunction(database));
+    catalog.Register(TablesFunction(database));
     RegisterFileScanFunctions(database);
     catalog.Register(RangeFunction());
     catalog.Register(TpchQueriesFunction());

@@ -1,4 +1,5 @@
 #include "main/connection.hpp"
+#include "main/summarize.hpp"
 
 #include "main/copy_from.hpp"
 
@@ -134,6 +135,8 @@ std::unique_ptr<QueryResult> Connection::Execute(const Statement& statement,
         return ExecuteSelect(statement, sql);
     case StatementKind::Describe:
         return ExecuteDescribe(statement, sql);
+    case StatementKind::Summarize:
+        return Summarize(*this, statement, sql);
     case StatementKind::Copy:
         return ExecuteCopy(statement, sql);
     case StatementKind::Call:

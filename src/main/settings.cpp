@@ -206,14 +206,19 @@ std::vector<SettingDefinition> BuildDefinitions() {
              return Convert("enable_external_file_cache", value, LogicalTypeId::BOOLEAN);
          },
          Plain});
+    definitions.push_back({"enable_progress_bar", "BOOLEAN",
+                           "Show a progress bar in the shell for statements running longer than "
+                           "progress_bar_time",
+                           [](const Settings&) { return Value::Boolean(true); },
+                           [](const Value& value) {
+                               return Convert("enable_progress_bar", value, LogicalTypeId::BOOLEAN);
+                           },
+                           Plain});
     definitions.push_back(
-        {"enable_progress_bar", "BOOLEAN",
-         "Show a progress bar in the shell for queries running longer than two seconds",
-         [](const Settings&) { return Value::Boolean(true); },
-         [](const Value& value) {
-             return Convert("enable_progress_bar", value, LogicalTypeId::BOOLEAN);
-         },
-         Plain});
+        {"progress_bar_time", "BIGINT",
+         "How long a statement runs, in milliseconds, before the shell shows its progress bar",
+         [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, 2000); },
+         IntegerRange("progress_bar_time", 0, 86400000, "between 0 and 86400000"), Plain});
     definitions.push_back(
         {"http_hedging", "BOOLEAN",
          "Send a GET again on another connection when it waits for its first byte far longer "

@@ -215,7 +215,8 @@ struct SelectStatement {
 
 enum class StatementKind : uint8_t {
     Select,
-    Describe,
+    Describe,  // DESCRIBE select | table, SHOW table
+    Summarize, // SUMMARIZE select | table: query_text holds the summarized query
     Set,
     Reset,
     Copy,        // COPY (select) | table TO 'path' (options)
@@ -256,6 +257,7 @@ struct Statement {
     bool drop_view = false;
     bool analyze = false;                  // EXPLAIN ANALYZE
     std::vector<ColumnDefinition> columns; // CREATE TABLE name (columns)
+    std::string query_text;                // SUMMARIZE
     SourceLocation location;
 };
 

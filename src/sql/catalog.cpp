@@ -29,6 +29,24 @@ std::vector<std::string> Catalog::Names() const {
     return names;
 }
 
+std::vector<std::shared_ptr<const TableEntry>> Catalog::Tables() const {
+    std::lock_guard<std::mutex> guard(mutex_);
+    std::vector<std::shared_ptr<const TableEntry>> tables;
+    for (const auto& [key, table] : tables_) {
+        tables.push_back(table);
+    }
+    return tables;
+}
+
+std::vector<std::shared_ptr<const ViewEntry>> Catalog::Views() const {
+    std::lock_guard<std::mutex> guard(mutex_);
+    std::vector<std::shared_ptr<const ViewEntry>> views;
+    for (const auto& [key, view] : views_) {
+        views.push_back(view);
+    }
+    return views;
+}
+
 void Catalog::CreateTable(std::shared_ptr<TableEntry> table, bool replace, bool if_not_exists) {
     std::lock_guard<std::mutex> guard(mutex_);
     std::string key = Lower(table->name);

@@ -24,7 +24,7 @@ struct TableEntry {
 struct ViewEntry {
     std::string name;
     std::shared_ptr<SelectStatement> query;
-    std::string sql; // the view's SELECT text, for error messages
+    std::string sql; // the CREATE VIEW statement's text, for errors and sluice_tables()
 };
 
 // Tables, views and table functions by (case-insensitive) name. Thread-safe.
@@ -37,6 +37,9 @@ public:
     std::shared_ptr<const ViewEntry> FindView(const std::string& name) const;
     // Table and view names, for "did you mean" hints.
     std::vector<std::string> Names() const;
+    // Every table and view, by name (sluice_tables()).
+    std::vector<std::shared_ptr<const TableEntry>> Tables() const;
+    std::vector<std::shared_ptr<const ViewEntry>> Views() const;
 
     // Throw a Catalog error if the name is taken (unless `replace`), or missing on drop.
     void CreateTable(std::shared_ptr<TableEntry> table, bool replace, bool if_not_exists);

@@ -161,12 +161,23 @@ Statement Parser::ParseStatement() {
     if (AtQueryStart()) {
         statement.kind = StatementKind::Select;
         statement.select = ParseQuery();
-    } else if (IsKeyword("DESCRIBE")) {
+    } else if (IsKeyword("DESCRIBE") || IsKeyword("SUMMARIZE")) {
+        bool summarize = IsKeyword("SUMMARIZE");
         Take();
-        statement.kind = StatementKind::Describe;
-        if (AtQueryStart()) {
-            statement.select = ParseQuery();
-        } else { // DESCRIBE table
+        statement.kind = summarize ? StatementKind::Summarize : StatementKind::Describe;
+        size_t start = Peek().location.offset;
+        bool query = AtQueryStart();
+        statement.select = query ? ParseQuery() : SelectAllFromTable();
+        std::string text(text_.substr(start, Peek().location.offset - start));
+        statement.query_text = query ? text : "SELECT * FROM " + text;
+    } else if (IsKeyword("SHOW")) {
+        // SHOW TABLES lists them (as .tables); SHOW table describes it.
+        Take();
+        if (AcceptKeyword("TABLES")) {
+            Parser listing("SELECT name FROM sluice_tables() ORDER BY name");
+            statement.select = listing.ParseQuery();
+        } else {
+            statement.kind = StatementKind::Describe;
             statement.select = SelectAllFromTable();
         }
     } else if (IsKeyword("EXPLAIN")) {

@@ -95,6 +95,39 @@ repl=$( (printf 'SELECT\n'; sleep 0.3; printf '40 + 2 AS answer;\n'; sleep 0.3; 
 contains "REPL runs multi-line statements" "│     42 │" "$repl"
 contains "REPL history saved" "AS\\040answer;" "$(cat "$WORK/.sluice_history" 2>/dev/null)"
 
+# What a DuckDB user reaches for, typed on a pseudo-terminal: .tables, .schema, DESCRIBE,
+# SUMMARIZE, EXPLAIN ANALYZE drawn as a plan (not one giant table cell), .maxrows, markdown,
+# .width, .output and .once, and a progress bar for a statement that is no scan.
+session=$( (for line in \
+    "CREATE TABLE sales AS SELECT i AS id, 'r' || (i % 3) AS region FROM range(100) t(i);" \
+    "CREATE VIEW north AS SELECT * FROM sales WHERE region = 'r0';" \
+    ".tables" ".schema" "DESCRIBE sales;" "SUMMARIZE sales;" \
+    "EXPLAIN ANALYZE SELECT region, count(*) FROM sales GROUP BY region;" \
+    ".maxrows 4" "SELECT * FROM range(10);" ".maxrows 40" \
+    ".mode markdown" "SELECT 7 AS n, 'a|b' AS s;" ".width 12" "SELECT 7 AS n;" ".width" ".mode box" \
+    ".output $WORK/out.txt" "SELECT 'to the file' AS w;" ".output" \
+    ".once $WORK/once.txt" "SELECT 'once' AS o;" "SELECT 'after' AS a;" \
+    "SET progress_bar_time = 0;" \
+    "CREATE TABLE sorted AS SELECT i % 1000003 AS j FROM range(20000000) t(i) ORDER BY j;" \
+    ".exit"; do printf '%s\n' "$line"; sleep 0.2; done) | script -qec "$SLUICE" /dev/null 2>&1 | tr -d '\r')
+contains ".tables lists tables and views" "north  sales" "$session"
+contains ".schema shows CREATE TABLE" "CREATE TABLE sales(id BIGINT, region VARCHAR);" "$session"
+contains ".schema shows CREATE VIEW" "CREATE VIEW north AS SELECT * FROM sales WHERE region = 'r0';" "$session"
+contains "DESCRIBE" "│ region      │ VARCHAR     │ YES" "$session"
+contains "SUMMARIZE" "│ id          │ BIGINT      │ 0       │ 99      │" "$session"
+contains "EXPLAIN ANALYZE titled" "│ Analyzed Plan │" "$session"
+contains "EXPLAIN ANALYZE plan lines outside any table cell" $'\nHASH_GROUP_BY (scan)' "$(sed 's/^ *//' <<<"$session")"
+contains ".maxrows elides the middle" "│ 10 rows (4 shown) │" "$session"
+contains "markdown mode" $'|   n | s    |\n|----:|------|\n|   7 | a\\|b |' "$session"
+contains ".width" "|            n |" "$session"
+check ".output writes results to the file" $'┌─────────────┐\n│      w      │\n│   varchar   │\n├─────────────┤\n│ to the file │\n└─────────────┘' "$(cat "$WORK/out.txt")"
+contains ".once writes one result to the file" "│ once    │" "$(cat "$WORK/once.txt")"
+contains ".once then back to the terminal" "│ after   │" "$session"
+contains "progress bar for a statement that is no scan" "% ▕" "$session"
+out=$(printf 'SELECT x;\nSELECT 6 AS f;\n' | "$SLUICE" -csv -bail 2>/dev/null); status=$?
+check "-bail stops at the first error" "" "$out"
+check "-bail exits non-zero" 1 "$status"
+
 # sluice gen-tpch: files, a summary line per table, errors for absurd options.
 out=$("$SLUICE" gen-tpch --sf 0.01 --out "$WORK/tpch" --tables nation,orders --files 2 --row-group-size 5000)
 contains "gen-tpch summary" "orders" "$out"
