@@ -15,6 +15,7 @@
 #include "parallel/executor.hpp"
 #include "parallel/trace_recorder.hpp"
 #include "sql/binder.hpp"
+#include "sql/lexer.hpp"
 #include "sql/optimizer.hpp"
 #include "sql/parser.hpp"
 #include "sql/planner.hpp"
@@ -90,6 +91,59 @@ std::unique_ptr<QueryResult> Connection::Query(const std::string& sql) {
     return last;
 }
 
+namespace {
+
+// The one statement of `sql`, for a statement with parameters.
+Statement OneStatement(const std::string& sql) {
+    std::vector<Statement> statements = Parser(sql).ParseStatements();
+    if (statements.size() != 1) {
+        throw Exception(ErrorKind::InvalidInput,
+                        "a statement with parameters must be one statement, not " +
+                            std::to_string(statements.size()));
+    }
+    return std::move(statements[0]);
+}
+
+} // namespace
+
+size_t Connection::ParameterCount(const std::string& sql) {
+    OneStatement(sql);
+    // $n by number, ? in order (Parser numbers them so).
+    size_t numbered = 0, questions = 0;
+    for (const Token& token : Lexer(sql).Tokenize()) {
+        if (token.type != TokenType::Parameter) {
+            continue;
+        }
+        if (token.text.empty()) {
+            questions++;
+        } else {
+            numbered = std::max<size_t>(numbered, std::stoul(token.text));
+        }
+    }
+    return std::max(numbered, questions);
+}
+
+std::unique_ptr<QueryResult> Connection::Query(const std::string& sql,
+                                               const std::vector<Value>& parameters) {
+    size_t expected = ParameterCount(sql);
+    if (parameters.size() != expected) {
+        throw Exception(ErrorKind::InvalidInput,
+                        "the statement takes " + std::to_string(expected) + " parameters, but " +
+                            std::to_string(parameters.size()) + " were given");
+    }
+    Statement statement = OneStatement(sql);
+    interrupted_.store(false);
+    struct Bind {
+        const std::vector<Value>*& slot;
+        ~Bind() { slot = nullptr; }
+    } bind{parameters_};
+    parameters_ = &parameters;
+    struct ReturnMemoryAtEnd {
+        ~ReturnMemoryAtEnd() { ReturnFreedMemoryToSystem(); }
+    } at_end;
+    return Execute(statement, sql);
+}
+
 void Connection::QueryEach(const std::string& sql,
                            const std::function<void(std::unique_ptr<QueryResult>)>& on_result) {
     interrupted_.store(false);
@@ -156,7 +210,7 @@ std::unique_ptr<QueryResult> Connection::Execute(const Statement& statement,
         database_.catalog().Drop(statement.object_name, statement.drop_view, statement.if_exists);
         return EmptyResult();
     case StatementKind::Set: {
-        Binder binder(database_.catalog(), sql);
+        Binder binder(database_.catalog(), sql, parameters_);
         Value value =
             ExpressionExecutor::EvaluateConstant(*binder.BindConstantExpression(*statement.value));
         database_.ApplySetting(statement.setting_name, value);
@@ -192,7 +246,7 @@ std::vector<std::unique_ptr<DataChunk>> Connection::RunOptimized(BoundQuery& que
 
 std::unique_ptr<QueryResult> Connection::ExecuteSelect(const Statement& statement,
                                                        const std::string& sql) {
-    Binder binder(database_.catalog(), sql);
+    Binder binder(database_.catalog(), sql, parameters_);
     BoundQuery query = binder.BindStatementQuery(*statement.select);
     auto chunks = RunQuery(query);
     return std::make_unique<QueryResult>(query.names, query.types, std::move(chunks));
@@ -200,7 +254,7 @@ std::unique_ptr<QueryResult> Connection::ExecuteSelect(const Statement& statemen
 
 std::unique_ptr<QueryResult> Connection::ExecuteExplain(const Statement& statement,
                                                         const std::string& sql) {
-    Binder binder(database_.catalog(), sql);
+    Binder binder(database_.catalog(), sql, parameters_);
     BoundQuery query = binder.BindStatementQuery(*statement.select);
     OptimizeQuery(query);
     std::string plan;
@@ -375,7 +429,7 @@ std::unique_ptr<QueryResult> Connection::InsertRows(const TableEntry& table,
 
 std::unique_ptr<QueryResult> Connection::ExecuteCopy(const Statement& statement,
                                                      const std::string& sql) {
-    Binder binder(database_.catalog(), sql);
+    Binder binder(database_.catalog(), sql, parameters_);
     BoundCopy copy = binder.BindCopy(statement);
     OptimizeQuery(copy.query);
     std::shared_ptr<PipelineSink> sink;
@@ -414,7 +468,7 @@ std::unique_ptr<QueryResult> Connection::ExecuteCall(const Statement& statement,
                                                      const std::string& sql) {
     const TableRef& call = *statement.select->from;
     if (call.name == "dbgen") {
-        Binder binder(database_.catalog(), sql);
+        Binder binder(database_.catalog(), sql, parameters_);
         TableFunctionInput input = binder.BindTableFunctionInput(call);
         return RunDbgen(DbgenOptions::FromArguments(input));
     }
@@ -425,7 +479,7 @@ std::unique_ptr<QueryResult> Connection::ExecutePragma(const Statement& statemen
                                                        const std::string& sql) {
     const TableRef& pragma = *statement.select->from;
     if (pragma.name == "tpch") {
-        Binder binder(database_.catalog(), sql);
+        Binder binder(database_.catalog(), sql, parameters_);
         TableFunctionInput input = binder.BindTableFunctionInput(pragma);
         Value number;
         if (input.positional.size() != 1 || !input.named.empty() ||
@@ -459,7 +513,7 @@ void Connection::Run(Executor& executor) {
 
 std::unique_ptr<QueryResult> Connection::ExecuteDescribe(const Statement& statement,
                                                          const std::string& sql) {
-    Binder binder(database_.catalog(), sql);
+    Binder binder(database_.catalog(), sql, parameters_);
     BoundQuery bound = binder.BindStatementQuery(*statement.select);
     std::vector<std::string> names = {"column_name", "column_type", "null",
                                       "key",         "default",     "extra"};

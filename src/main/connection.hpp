@@ -27,6 +27,12 @@ public:
 
     // Runs every statement of `sql`; returns the result of the last one.
     std::unique_ptr<QueryResult> Query(const std::string& sql);
+    // Runs the one statement of `sql` with `parameters` as the values of its parameters ($1,
+    // $2, ... by number; ? numbered in order): as many values as it has parameters.
+    std::unique_ptr<QueryResult> Query(const std::string& sql,
+                                       const std::vector<Value>& parameters);
+    // How many parameters the one statement of `sql` takes (checks it parses).
+    size_t ParameterCount(const std::string& sql);
     // Runs every statement of `sql`, handing each result to `on_result` as it completes.
     // The whole text is parsed first, so a syntax error anywhere runs nothing.
     void QueryEach(const std::string& sql,
@@ -69,6 +75,8 @@ private:
     void Run(Executor& executor);
 
     Database& database_;
+    // While Query(sql, parameters) runs: its values, for every Binder of the statement.
+    const std::vector<Value>* parameters_ = nullptr;
     mutable std::mutex running_mutex_;
     Executor* running_ = nullptr;
     std::atomic<bool> interrupted_{false};

@@ -24,9 +24,7 @@ bool Temporal(const LogicalType& type) {
 // The aggregates summarizing one column `c` (aliased in the summarized query), in the order of
 // SUMMARIZE's columns from min to q75; NULL where they do not apply to its type.
 std::string ColumnAggregates(const std::string& c, const LogicalType& type) {
-    auto text = [](const std::string& expression) {
-        return "CAST(" + expression + " AS VARCHAR)";
-    };
+    auto text = [](const std::string& expression) { return "CAST(" + expression + " AS VARCHAR)"; };
     const std::string null = "CAST(NULL AS VARCHAR)";
     bool nested = type.IsNested();
     bool numeric = type.IsNumeric();
@@ -60,13 +58,13 @@ std::unique_ptr<QueryResult> Summarize(Connection& connection, const Statement& 
     auto totals = connection.Query("SELECT " + aggregates + " FROM (" + statement.query_text +
                                    ") AS summarized(" + aliases + ")");
 
-    std::vector<std::string> names = {"column_name", "column_type", "min",  "max",
-                                      "approx_unique", "avg",       "std",  "q25",
-                                      "q50",         "q75",         "count", "null_percentage"};
+    std::vector<std::string> names = {"column_name",   "column_type", "min",   "max",
+                                      "approx_unique", "avg",         "std",   "q25",
+                                      "q50",           "q75",         "count", "null_percentage"};
     const LogicalType varchar = LogicalTypeId::VARCHAR, bigint = LogicalTypeId::BIGINT;
-    std::vector<LogicalType> types = {varchar, varchar, varchar, varchar, bigint,
-                                      varchar, varchar, varchar, varchar, varchar,
-                                      bigint,  LogicalType::Decimal(9, 2)};
+    std::vector<LogicalType> types = {varchar, varchar, varchar, varchar,
+                                      bigint,  varchar, varchar, varchar,
+                                      varchar, varchar, bigint,  LogicalType::Decimal(9, 2)};
     auto chunk = std::make_unique<DataChunk>(types, std::max<idx_t>(columns, 1));
     hugeint_t rows = totals->GetValue(0, 0).GetInteger();
     for (idx_t i = 0; i < columns; i++) {
@@ -78,7 +76,8 @@ std::unique_ptr<QueryResult> Summarize(Connection& connection, const Statement& 
         }
         chunk->SetValue(10, i, Value::Integer(LogicalTypeId::BIGINT, rows));
         // The share of NULLs in percent, rounded half up to two decimals; NULL without rows.
-        hugeint_t nulls = rows - totals->GetValue(1 + i * kPerColumn + kPerColumn - 1, 0).GetInteger();
+        hugeint_t nulls =
+            rows - totals->GetValue(1 + i * kPerColumn + kPerColumn - 1, 0).GetInteger();
         Value share = Value::Null(types.back());
         if (rows > 0) {
             share = Value::Decimal(9, 2, (nulls * 20000 + rows) / (rows * 2));

@@ -150,6 +150,7 @@ ParsedExpressionPtr CloneExpression(const ParsedExpression& expression) {
     copy->order_by = expression.order_by;
     copy->ignore_nulls = expression.ignore_nulls;
     copy->call_syntax = expression.call_syntax;
+    copy->parameter = expression.parameter;
     for (const auto& child : expression.children) {
         copy->children.push_back(CloneExpression(*child));
     }
@@ -164,6 +165,8 @@ std::string ParsedExpression::ToString() const {
     switch (kind) {
     case ParsedExpressionKind::Constant:
         return ConstantToString(*this);
+    case ParsedExpressionKind::Parameter:
+        return "$" + std::to_string(parameter);
     case ParsedExpressionKind::ColumnRef: {
         std::string text;
         for (const std::string& name : names) {

@@ -36,15 +36,16 @@ enum class ParsedExpressionKind : uint8_t {
     Not,
     IsNull,
     IsNotNull,
-    Cast,     // children[0] AS cast_type
-    List,     // [children...], in table function arguments
-    Between,  // children[0] [NOT] BETWEEN children[1] AND children[2]
-    InList,   // children[0] [NOT] IN (children[1..])
-    Like,     // children[0] [NOT] LIKE|ILIKE children[1]; text is LIKE or ILIKE
-    Case,     // children: when, then, when, then, ..., [else]
-    Interval, // INTERVAL 'text' unit: children[0] the quantity, text the unit (lower-case)
-    Subquery, // subquery_kind over `subquery`; IN, ANY and ALL have children[0] the operand
-    Lambda,   // names[0] -> children[0], an argument of list_transform and list_filter
+    Cast,      // children[0] AS cast_type
+    List,      // [children...], in table function arguments
+    Between,   // children[0] [NOT] BETWEEN children[1] AND children[2]
+    InList,    // children[0] [NOT] IN (children[1..])
+    Like,      // children[0] [NOT] LIKE|ILIKE children[1]; text is LIKE or ILIKE
+    Case,      // children: when, then, when, then, ..., [else]
+    Interval,  // INTERVAL 'text' unit: children[0] the quantity, text the unit (lower-case)
+    Subquery,  // subquery_kind over `subquery`; IN, ANY and ALL have children[0] the operand
+    Lambda,    // names[0] -> children[0], an argument of list_transform and list_filter
+    Parameter, // a prepared statement's ? or $n: `parameter` is n (1-based)
 };
 
 // x op ANY (subquery) is true when x op v holds for some row v, x op ALL (...) when for every
@@ -95,6 +96,7 @@ struct ParsedExpression {
     // agg(x ORDER BY k): the order an aggregate sees its rows in (immutable once parsed).
     std::shared_ptr<const std::vector<OrderTerm>> order_by;
     bool ignore_nulls = false; // f(x IGNORE NULLS) OVER (...)
+    size_t parameter = 0;      // Parameter
     CallSyntax call_syntax = CallSyntax::Call;
 
     // DuckDB's text of this expression, e.g. "(1 + 2)" or "t.\"name\"".

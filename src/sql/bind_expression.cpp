@@ -251,6 +251,8 @@ Binder::Bound Binder::Bind(const ParsedExpression& expression) {
     switch (expression.kind) {
     case ParsedExpressionKind::Constant:
         return BindConstant(expression);
+    case ParsedExpressionKind::Parameter:
+        return BindParameter(expression);
     case ParsedExpressionKind::ColumnRef:
         return BindColumn(expression);
     case ParsedExpressionKind::Cast:
@@ -291,6 +293,26 @@ Binder::Bound Binder::Bind(const ParsedExpression& expression) {
              expression.location);
     }
     Fail(ErrorKind::Internal, "unknown expression kind", expression.location);
+}
+
+Binder::Bound Binder::BindParameter(const ParsedExpression& expression) {
+    size_t given = parameters_ ? parameters_->size() : 0;
+    if (expression.parameter > given) {
+        Fail(ErrorKind::InvalidInput,
+             "parameter $" + std::to_string(expression.parameter) +
+                 " has no value: the statement was given " + std::to_string(given),
+             expression.location);
+    }
+    // A value given for a parameter binds as a literal written there would: strings and
+    // integers adapt to what they meet (a date column, a DECIMAL).
+    const Value& value = (*parameters_)[expression.parameter - 1];
+    LiteralOrigin origin = LiteralOrigin::None;
+    if (value.type().id() == LogicalTypeId::VARCHAR) {
+        origin = LiteralOrigin::String;
+    } else if (value.type().IsInteger()) {
+        origin = LiteralOrigin::Integer;
+    }
+    return {MakeConstant(value), origin};
 }
 
 Binder::Bound Binder::BindConstant(const ParsedExpression& expression) {

@@ -54,8 +54,10 @@ struct BoundCopy {
 // line and column. One binder per statement.
 class Binder {
 public:
-    Binder(const Catalog& catalog, std::string_view query_text)
-        : catalog_(catalog), text_(query_text) {}
+    // `parameters`: the values of a prepared statement's $1, $2, ... (? counts in order).
+    Binder(const Catalog& catalog, std::string_view query_text,
+           const std::vector<Value>* parameters = nullptr)
+        : catalog_(catalog), text_(query_text), parameters_(parameters) {}
 
     BoundQuery BindStatementQuery(const SelectStatement& select);
     BoundCopy BindCopy(const Statement& statement);
@@ -168,6 +170,7 @@ private:
 
     Bound Bind(const ParsedExpression& expression);
     Bound BindConstant(const ParsedExpression& expression);
+    Bound BindParameter(const ParsedExpression& expression);
     Bound BindColumn(const ParsedExpression& expression);
     Bound BindColumnName(const ParsedExpression& expression);
     // list_value, struct_pack, map and element access (x[i], s.field); nullopt for other names.
@@ -274,6 +277,7 @@ private:
 
     const Catalog& catalog_;
     std::string_view text_;
+    const std::vector<Value>* parameters_;
     idx_t next_table_index_ = 0;
     size_t unnamed_subqueries_ = 0; // derived tables without an alias so far
     Scope* scope_ = nullptr;

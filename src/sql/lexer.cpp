@@ -203,6 +203,18 @@ Token Lexer::Next() {
         }
         return token;
     }
+    // Prepared statement parameters: ? numbered in order, $n by their number.
+    if (c == '?' || (c == '$' && pos_ + 1 < text_.size() &&
+                     std::isdigit(static_cast<unsigned char>(text_[pos_ + 1])))) {
+        token.type = TokenType::Parameter;
+        Advance();
+        while (c == '$' && pos_ < text_.size() &&
+               std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+            token.text += text_[pos_];
+            Advance();
+        }
+        return token;
+    }
     // Longest first: PostgreSQL's pattern operators (~ regular expression, ~~ LIKE, ~~* ILIKE,
     // each negated by !) and the two-character ones.
     static const char* kLongOperators[] = {"!~~*", "!~~", "~~*", "~~", "!~", "//", "<>", "!=",

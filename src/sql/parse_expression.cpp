@@ -1,6 +1,7 @@
 // The expression half of the parser: precedence climbing from OR down to primaries, and the
 // special forms (CASE, EXTRACT, INTERVAL, subqueries, typed literals).
 #include "common/exception.hpp"
+#include "common/number_format.hpp"
 #include "common/string_util.hpp"
 #include "sql/parser.hpp"
 
@@ -448,6 +449,20 @@ ParsedExpressionPtr Parser::ParsePrimary() {
     case TokenType::QuotedIdentifier: {
         auto expression = MakeExpression(ParsedExpressionKind::ColumnRef, location);
         expression->names.push_back(Take().text);
+        return expression;
+    }
+    case TokenType::Parameter: {
+        auto expression = MakeExpression(ParsedExpressionKind::Parameter, location);
+        std::string digits = Take().text;
+        if (digits.empty()) {
+            expression->parameter = ++question_marks_;
+        } else {
+            hugeint_t number;
+            if (!TryParseHugeint(digits, number) || number < 1 || number > 65535) {
+                Fail("parameter $" + digits + " is out of range (1 to 65535)", location);
+            }
+            expression->parameter = static_cast<size_t>(number);
+        }
         return expression;
     }
     case TokenType::Operator:

@@ -157,6 +157,7 @@ std::vector<Statement> Parser::ParseStatements() {
 
 Statement Parser::ParseStatement() {
     SourceLocation location = Peek().location;
+    question_marks_ = 0;
     Statement statement;
     if (AtQueryStart()) {
         statement.kind = StatementKind::Select;

@@ -129,6 +129,7 @@ private:
     size_t pos_ = 0;
     size_t depth_ = 0;
     size_t expression_nesting_ = 0; // ParseExpression calls in progress
+    size_t question_marks_ = 0;     // ? parameters of the statement so far
 };
 
 // Words that cannot be used as bare column aliases or names.

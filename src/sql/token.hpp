@@ -12,6 +12,7 @@ enum class TokenType : uint8_t {
     Decimal,          // 1.5, .5
     Float,            // 1e3, 1.5e-2
     String,           // 'text' with '' unescaped
+    Parameter,        // ? (text empty) or $n (text the digits)
     Operator,         // + - * / // % = == <> != < <= > >= || :: ( ) , . ; [ ]
     EndOfInput,
 };

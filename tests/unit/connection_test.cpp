@@ -80,3 +80,44 @@ TEST(Connection, UnknownColumnSuggestsTheClosestName) {
         EXPECT_NE(message.find("LINE 1: SELECT nme FROM"), std::string::npos);
     }
 }
+
+// Statements with parameters: $n by number, ? in order, values binding as literals written
+// there would (a string against a DATE, an integer against a DECIMAL), NULL, and the errors.
+TEST(Connection, ParametersTakeTheirValues) {
+    Database database;
+    Connection connection(database);
+    auto one = [&](const std::string& sql, const std::vector<Value>& values) {
+        return connection.Query(sql, values)->GetValue(0, 0).ToString();
+    };
+    EXPECT_EQ(one("SELECT $1 + $2", {Value::Integer(LogicalTypeId::INTEGER, 40),
+                                     Value::Integer(LogicalTypeId::BIGINT, 2)}),
+              "42");
+    EXPECT_EQ(one("SELECT ? || '-' || ?", {Value::Varchar("a"), Value::Varchar("b")}), "a-b");
+    EXPECT_EQ(one("SELECT $2 || $1 || $2", {Value::Varchar("x"), Value::Varchar("y")}), "yxy");
+    EXPECT_EQ(one("SELECT $1 IS NULL", {Value()}), "true");
+    connection.Query(
+        "CREATE TABLE t AS SELECT DATE '2020-01-01' + i AS d, (i * 1.25)::DECIMAL(9,2) "
+        "AS m FROM range(10) r(i)");
+    EXPECT_EQ(one("SELECT count(*) FROM t WHERE d > ?", {Value::Varchar("2020-01-05")}), "5");
+    EXPECT_EQ(one("SELECT sum(m) FROM t WHERE m >= ?", {Value::Integer(LogicalTypeId::INTEGER, 5)}),
+              "48.75");
+    EXPECT_EQ(connection.ParameterCount("SELECT $3, ?"), 3u);
+    EXPECT_EQ(connection.ParameterCount("SELECT ?, ?, '?'"), 2u);
+    auto error = [&](const std::string& sql, const std::vector<Value>& values) {
+        try {
+            connection.Query(sql, values);
+        } catch (const Exception& caught) {
+            return std::string(caught.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_EQ(error("SELECT ?", {}),
+              "Invalid Input Error: the statement takes 1 parameters, but 0 were given");
+    EXPECT_EQ(error("SELECT 1; SELECT ?", {Value()}),
+              "Invalid Input Error: a statement with parameters must be one statement, not 2");
+    EXPECT_NE(error("SELECT ?", {}).find("Invalid Input Error"), std::string::npos);
+    // Without values, a parameter is an error, not a NULL.
+    EXPECT_NE(error("SELECT $1", {}).find("1 parameters, but 0"), std::string::npos);
+    EXPECT_NE(std::string(error("SELECT $2", {Value()})).find("2 parameters"), std::string::npos);
+    EXPECT_NE(error("SELECT $0", {}).find("out of range"), std::string::npos);
+}
