@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks that every #include between src/ folders points down the layers of docs/architecture.md:
-#   cli -> main -> sql -> execution -> scan -> formats -> io | memory | parallel -> common
+#   cli | python -> main -> sql -> execution -> scan -> formats -> io | memory | parallel -> common
 #   main -> tpch -> parallel, common
 # (each layer may include any layer below it; io, memory and parallel not each other). The CMake
 # libraries enforce the same at link time for calls; this also catches header-only uses.
@@ -18,6 +18,7 @@ declare -A allowed=(
   [sql]="execution scan formats io memory parallel common"
   [main]="sql execution scan formats io memory parallel tpch common"
   [cli]="main sql execution scan formats io memory parallel tpch common"
+  [python]="main sql execution scan formats io memory parallel tpch common"
 )
 status=0
 for layer in "${!allowed[@]}"; do

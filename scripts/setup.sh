@@ -21,6 +21,8 @@ PACKAGES=(
   gnuplot-nox                # the benchmark suite's plots
   clang-format               # style check
   clang libclang-rt-14-dev   # libFuzzer targets
+  pybind11-dev python3-dev   # the sluice Python module, for Debian's /usr/bin/python3
+  python3-numpy python3-pandas  # its fetchnumpy() and df(), and their tests
 )
 
 missing=()

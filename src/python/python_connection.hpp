@@ -1,0 +1,61 @@
+#pragma once
+
+#include "main/connection.hpp"
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace sluice {
+
+namespace py = pybind11;
+
+// The rows of one statement, read as Python objects: row by row (fetchone, fetchmany,
+// fetchall) or column by column (fetchnumpy, df). What was fetched is gone from the others.
+class PythonResult {
+public:
+    explicit PythonResult(std::unique_ptr<QueryResult> result);
+
+    py::object FetchOne();
+    py::list FetchMany(idx_t count);
+    py::list FetchAll();
+    py::dict FetchNumpy();
+    py::object DataFrame();
+    // DB-API: (name, type, None, None, None, None, None) per column.
+    py::list Description() const;
+    py::list ColumnNames() const;
+    py::list ColumnTypes() const;
+
+private:
+    // The rows not yet fetched, as a QueryResult of their own.
+    std::unique_ptr<QueryResult> Rest();
+
+    std::unique_ptr<QueryResult> result_;
+    std::unique_ptr<DataChunk> chunk_; // being fetched row by row
+    idx_t row_ = 0;
+};
+
+// sluice.connect(): a database of its own and a connection on it. execute() keeps the result
+// on the connection (DB-API cursor style); sql() hands it back as a result object.
+class PythonConnection {
+public:
+    PythonConnection(const std::string& database, const py::dict& config);
+
+    void Execute(const std::string& query, const py::object& parameters);
+    std::shared_ptr<PythonResult> Sql(const std::string& query, const py::object& parameters);
+    PythonResult& Result();
+    void Close();
+
+private:
+    // Runs `query` with the GIL released, interrupted by Ctrl-C (KeyboardInterrupt).
+    std::unique_ptr<QueryResult> Run(const std::string& query, const py::object& parameters);
+    Connection& Open();
+
+    std::unique_ptr<Database> database_;
+    std::unique_ptr<Connection> connection_;
+    std::unique_ptr<PythonResult> result_;
+};
+
+} // namespace sluice

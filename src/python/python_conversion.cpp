@@ -1,0 +1,327 @@
+#include "python/python_conversion.hpp"
+
+#include "common/exception.hpp"
+#include "common/number_format.hpp"
+
+#include <pybind11/numpy.h>
+
+#include <cstring>
+
+namespace sluice {
+
+namespace {
+
+// 1970-01-01 as a proleptic Gregorian ordinal (datetime.date.toordinal()).
+constexpr int64_t kEpochOrdinal = 719163;
+constexpr int64_t kMicrosPerDay = 86400000000LL;
+
+py::module_ Datetime() {
+    return py::module_::import("datetime");
+}
+
+py::object Timestamp(int64_t micros, bool utc) {
+    py::module_ datetime = Datetime();
+    py::object epoch = utc ? datetime.attr("datetime")(1970, 1, 1, 0, 0, 0, 0,
+                                                       datetime.attr("timezone").attr("utc"))
+                           : datetime.attr("datetime")(1970, 1, 1);
+    return epoch + datetime.attr("timedelta")(py::arg("microseconds") = micros);
+}
+
+py::object Integer(hugeint_t value) {
+    if (value >= INT64_MIN && value <= INT64_MAX) {
+        return py::int_(static_cast<int64_t>(value));
+    }
+    // Beyond 64 bits: through its decimal text.
+    bool negative = value < 0;
+    unsigned __int128 magnitude = negative ? -static_cast<unsigned __int128>(value) : value;
+    std::string digits;
+    do {
+        digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(magnitude % 10)));
+        magnitude /= 10;
+    } while (magnitude > 0);
+    return py::reinterpret_steal<py::object>(
+        PyLong_FromString((negative ? "-" + digits : digits).c_str(), nullptr, 10));
+}
+
+} // namespace
+
+py::object ToPython(const Value& value) {
+    if (value.IsNull()) {
+        return py::none();
+    }
+    const LogicalType& type = value.type();
+    switch (type.id()) {
+    case LogicalTypeId::BOOLEAN:
+        return py::bool_(value.GetBoolean());
+    case LogicalTypeId::TINYINT:
+    case LogicalTypeId::SMALLINT:
+    case LogicalTypeId::INTEGER:
+    case LogicalTypeId::BIGINT:
+    case LogicalTypeId::HUGEINT:
+    case LogicalTypeId::UTINYINT:
+    case LogicalTypeId::USMALLINT:
+    case LogicalTypeId::UINTEGER:
+    case LogicalTypeId::UBIGINT:
+        return Integer(value.GetInteger());
+    case LogicalTypeId::FLOAT:
+    case LogicalTypeId::DOUBLE:
+        return py::float_(value.GetDouble());
+    case LogicalTypeId::DECIMAL:
+        return py::module_::import("decimal").attr("Decimal")(value.ToString());
+    case LogicalTypeId::VARCHAR:
+        return py::str(value.GetString());
+    case LogicalTypeId::BLOB:
+        return py::bytes(value.GetString());
+    case LogicalTypeId::UUID:
+        return py::module_::import("uuid").attr("UUID")(value.ToString());
+    case LogicalTypeId::DATE:
+        return Datetime().attr("date").attr("fromordinal")(
+            static_cast<int64_t>(value.GetInteger()) + kEpochOrdinal);
+    case LogicalTypeId::TIME: {
+        auto micros = static_cast<int64_t>(value.GetInteger());
+        return Datetime().attr("time")(micros / 3600000000LL, micros / 60000000 % 60,
+                                       micros / 1000000 % 60, micros % 1000000);
+    }
+    case LogicalTypeId::TIMESTAMP:
+        return Timestamp(static_cast<int64_t>(value.GetInteger()), false);
+    case LogicalTypeId::TIMESTAMP_TZ:
+        return Timestamp(static_cast<int64_t>(value.GetInteger()), true);
+    case LogicalTypeId::TIMESTAMP_NS:
+        // datetime holds microseconds: the nanoseconds are cut, as DuckDB's Python API does.
+        return Timestamp(static_cast<int64_t>(value.GetInteger() / 1000), false);
+    case LogicalTypeId::INTERVAL: {
+        interval_t interval = value.GetInterval();
+        return Datetime().attr("timedelta")(
+            py::arg("days") = static_cast<int64_t>(interval.months) * 30 + interval.days,
+            py::arg("microseconds") = interval.micros);
+    }
+    case LogicalTypeId::LIST: {
+        py::list list;
+        for (const Value& child : value.children()) {
+            list.append(ToPython(child));
+        }
+        return list;
+    }
+    case LogicalTypeId::STRUCT: {
+        py::dict dict;
+        for (size_t i = 0; i < value.children().size(); i++) {
+            dict[py::str(type.fields()[i].name)] = ToPython(value.children()[i]);
+        }
+        return dict;
+    }
+    case LogicalTypeId::MAP: {
+        py::dict dict;
+        for (const Value& entry : value.children()) {
+            dict[ToPython(entry.children()[0])] = ToPython(entry.children()[1]);
+        }
+        return dict;
+    }
+    case LogicalTypeId::SQLNULL:
+        return py::none();
+    }
+    return py::str(value.ToString());
+}
+
+Value FromPython(py::handle object) {
+    if (object.is_none()) {
+        return Value();
+    }
+    if (py::isinstance<py::bool_>(object)) {
+        return Value::Boolean(object.cast<bool>());
+    }
+    if (py::isinstance<py::int_>(object)) {
+        int overflow = 0;
+        long long small = PyLong_AsLongLongAndOverflow(object.ptr(), &overflow);
+        if (overflow == 0) {
+            return Value::Integer(LogicalTypeId::BIGINT, small);
+        }
+        // Larger: a HUGEINT when it fits, else a DOUBLE (as DuckDB's Python API does).
+        hugeint_t huge;
+        if (TryParseHugeint(py::str(object).cast<std::string>(), huge)) {
+            return Value::Integer(LogicalTypeId::HUGEINT, huge);
+        }
+        return Value::Double(py::float_(py::reinterpret_borrow<py::object>(object)).cast<double>());
+    }
+    if (py::isinstance<py::float_>(object)) {
+        return Value::Double(object.cast<double>());
+    }
+    if (py::isinstance<py::str>(object)) {
+        return Value::Varchar(object.cast<std::string>());
+    }
+    if (py::isinstance<py::bytes>(object)) {
+        return Value::Blob(object.cast<std::string>());
+    }
+    py::module_ datetime = Datetime();
+    if (py::isinstance(object, py::module_::import("decimal").attr("Decimal"))) {
+        return Value::Double(py::float_(py::reinterpret_borrow<py::object>(object)).cast<double>());
+    }
+    if (py::isinstance(object, datetime.attr("datetime"))) {
+        auto instant = py::reinterpret_borrow<py::object>(object);
+        bool aware = !object.attr("tzinfo").is_none();
+        if (aware) {
+            instant = object.attr("astimezone")(datetime.attr("timezone").attr("utc"));
+        }
+        int64_t days = instant.attr("toordinal")().cast<int64_t>() - kEpochOrdinal;
+        int64_t micros = days * kMicrosPerDay +
+                         instant.attr("hour").cast<int64_t>() * 3600000000LL +
+                         instant.attr("minute").cast<int64_t>() * 60000000LL +
+                         instant.attr("second").cast<int64_t>() * 1000000LL +
+                         instant.attr("microsecond").cast<int64_t>();
+        return Value::Integer(aware ? LogicalTypeId::TIMESTAMP_TZ : LogicalTypeId::TIMESTAMP,
+                              micros);
+    }
+    if (py::isinstance(object, datetime.attr("date"))) {
+        return Value::Integer(LogicalTypeId::DATE,
+                              object.attr("toordinal")().cast<int64_t>() - kEpochOrdinal);
+    }
+    if (py::isinstance(object, datetime.attr("time"))) {
+        int64_t micros = object.attr("hour").cast<int64_t>() * 3600000000LL +
+                         object.attr("minute").cast<int64_t>() * 60000000LL +
+                         object.attr("second").cast<int64_t>() * 1000000LL +
+                         object.attr("microsecond").cast<int64_t>();
+        return Value::Integer(LogicalTypeId::TIME, micros);
+    }
+    if (py::isinstance(object, datetime.attr("timedelta"))) {
+        interval_t interval{0, object.attr("days").cast<int32_t>(),
+                            object.attr("seconds").cast<int64_t>() * 1000000LL +
+                                object.attr("microseconds").cast<int64_t>()};
+        return Value::Interval(interval);
+    }
+    throw Exception(ErrorKind::InvalidInput,
+                    "cannot use a Python " +
+                        py::str(py::type::of(object).attr("__name__")).cast<std::string>() +
+                        " as a parameter value");
+}
+
+namespace {
+
+// A numpy array of `rows` values of T filled from column `column` of `chunks`, and its mask.
+template <typename T>
+py::object FixedWidthColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
+                            idx_t rows, const char* dtype) {
+    py::array values(py::dtype(dtype), std::vector<py::ssize_t>{static_cast<py::ssize_t>(rows)});
+    py::array_t<bool> mask(static_cast<py::ssize_t>(rows));
+    auto* out = static_cast<T*>(values.mutable_data());
+    bool* nulls = mask.mutable_data();
+    bool any_null = false;
+    idx_t offset = 0;
+    for (const auto& chunk : chunks) {
+        const Vector& vector = chunk->column(column);
+        idx_t count = chunk->size();
+        std::memcpy(out + offset, vector.data<T>(), count * sizeof(T));
+        for (idx_t row = 0; row < count; row++) {
+            nulls[offset + row] = !vector.RowIsValid(row);
+            any_null |= nulls[offset + row];
+        }
+        offset += count;
+    }
+    if (!any_null) {
+        return values;
+    }
+    return py::module_::import("numpy").attr("ma").attr("masked_array")(values, mask);
+}
+
+// Values a numpy array cannot hold natively, as Python objects (None for NULL).
+py::object ObjectColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
+                        idx_t rows) {
+    py::array values(py::dtype("O"), std::vector<py::ssize_t>{static_cast<py::ssize_t>(rows)});
+    auto** out = static_cast<PyObject**>(values.mutable_data());
+    idx_t offset = 0;
+    for (const auto& chunk : chunks) {
+        for (idx_t row = 0; row < chunk->size(); row++) {
+            py::object object = ToPython(chunk->GetValue(column, row));
+            Py_XDECREF(out[offset]);
+            out[offset++] = object.release().ptr();
+        }
+    }
+    return values;
+}
+
+// DECIMAL and HUGEINT as float64, as DuckDB's fetchnumpy gives them.
+py::object DoubleColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
+                        idx_t rows) {
+    py::array values(py::dtype("float64"),
+                     std::vector<py::ssize_t>{static_cast<py::ssize_t>(rows)});
+    py::array_t<bool> mask(static_cast<py::ssize_t>(rows));
+    auto* out = static_cast<double*>(values.mutable_data());
+    bool* nulls = mask.mutable_data();
+    bool any_null = false;
+    idx_t offset = 0;
+    for (const auto& chunk : chunks) {
+        for (idx_t row = 0; row < chunk->size(); row++, offset++) {
+            Value value = chunk->GetValue(column, row);
+            nulls[offset] = value.IsNull();
+            any_null |= nulls[offset];
+            out[offset] = value.IsNull() ? 0 : std::stod(value.ToString());
+        }
+    }
+    if (!any_null) {
+        return values;
+    }
+    return py::module_::import("numpy").attr("ma").attr("masked_array")(values, mask);
+}
+
+} // namespace
+
+py::dict ToNumpy(QueryResult& result) {
+    std::vector<std::unique_ptr<DataChunk>> chunks;
+    idx_t rows = 0;
+    while (auto chunk = result.Fetch()) {
+        chunk->Flatten();
+        rows += chunk->size();
+        chunks.push_back(std::move(chunk));
+    }
+    py::dict columns;
+    for (idx_t c = 0; c < result.ColumnCount(); c++) {
+        py::object array;
+        switch (result.types()[c].id()) {
+        case LogicalTypeId::BOOLEAN:
+            array = FixedWidthColumn<bool>(chunks, c, rows, "bool");
+            break;
+        case LogicalTypeId::TINYINT:
+            array = FixedWidthColumn<int8_t>(chunks, c, rows, "int8");
+            break;
+        case LogicalTypeId::SMALLINT:
+            array = FixedWidthColumn<int16_t>(chunks, c, rows, "int16");
+            break;
+        case LogicalTypeId::INTEGER:
+            array = FixedWidthColumn<int32_t>(chunks, c, rows, "int32");
+            break;
+        case LogicalTypeId::BIGINT:
+            array = FixedWidthColumn<int64_t>(chunks, c, rows, "int64");
+            break;
+        case LogicalTypeId::UTINYINT:
+            array = FixedWidthColumn<uint8_t>(chunks, c, rows, "uint8");
+            break;
+        case LogicalTypeId::USMALLINT:
+            array = FixedWidthColumn<uint16_t>(chunks, c, rows, "uint16");
+            break;
+        case LogicalTypeId::UINTEGER:
+            array = FixedWidthColumn<uint32_t>(chunks, c, rows, "uint32");
+            break;
+        case LogicalTypeId::UBIGINT:
+            array = FixedWidthColumn<uint64_t>(chunks, c, rows, "uint64");
+            break;
+        case LogicalTypeId::FLOAT:
+            array = FixedWidthColumn<float>(chunks, c, rows, "float32");
+            break;
+        case LogicalTypeId::DOUBLE:
+            array = FixedWidthColumn<double>(chunks, c, rows, "float64");
+            break;
+        case LogicalTypeId::TIMESTAMP:
+            array = FixedWidthColumn<int64_t>(chunks, c, rows, "datetime64[us]");
+            break;
+        case LogicalTypeId::DECIMAL:
+        case LogicalTypeId::HUGEINT:
+            array = DoubleColumn(chunks, c, rows);
+            break;
+        default:
+            array = ObjectColumn(chunks, c, rows);
+            break;
+        }
+        columns[py::str(result.names()[c])] = array;
+    }
+    return columns;
+}
+
+} // namespace sluice

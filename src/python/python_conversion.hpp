@@ -1,0 +1,26 @@
+#pragma once
+
+#include "common/value.hpp"
+#include "main/query_result.hpp"
+
+#include <pybind11/pybind11.h>
+
+namespace sluice {
+
+namespace py = pybind11;
+
+// A Sluice value as the Python object DuckDB's Python API gives: None, bool, int, float,
+// decimal.Decimal, str, bytes, datetime.date / time / datetime (with UTC for TIMESTAMP WITH TIME
+// ZONE), datetime.timedelta (a month as 30 days), uuid.UUID, list, dict (STRUCT and MAP).
+py::object ToPython(const Value& value);
+
+// A Python object as a parameter value: None, bool, int (BIGINT, else HUGEINT), float, str,
+// bytes, decimal.Decimal, datetime.date / time / datetime, datetime.timedelta.
+Value FromPython(py::handle object);
+
+// The rest of `result` column by column (fetchnumpy): fixed-width numbers as numpy arrays of
+// their type, masked where NULL; DECIMAL and HUGEINT as float64; DATE, TIMESTAMP as datetime64;
+// other types as arrays of Python objects.
+py::dict ToNumpy(QueryResult& result);
+
+} // namespace sluice

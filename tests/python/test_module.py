@@ -1,0 +1,200 @@
+"""The sluice Python module: results as Python objects, numpy arrays and pandas frames, parameters,
+errors as DuckDB-named exception classes, the GIL released while a query runs, and Ctrl-C.
+
+Run by CTest with Debian's /usr/bin/python3: python3 -m unittest discover -s tests/python
+(PYTHONPATH pointing at build/python).
+"""
+import datetime
+import decimal
+import os
+import signal
+import threading
+import time
+import unittest
+import uuid
+
+import numpy
+import pandas
+
+import sluice
+
+# A query that would run for minutes: ten billion rows filtered and summed.
+LONG_QUERY = "SELECT sum(i % 7) FROM range(10000000000) t(i) WHERE i % 3 = 1"
+
+
+class Results(unittest.TestCase):
+    def setUp(self):
+        self.con = sluice.connect()
+
+    def test_version(self):
+        self.assertRegex(sluice.__version__, r"^\d+\.\d+\.\d+$")
+
+    def test_fetch_row_by_row_then_the_rest(self):
+        result = self.con.sql("SELECT i, 'v' || i AS s FROM range(5) t(i)")
+        self.assertEqual(result.fetchone(), (0, "v0"))
+        self.assertEqual(result.fetchmany(2), [(1, "v1"), (2, "v2")])
+        self.assertEqual(result.fetchall(), [(3, "v3"), (4, "v4")])
+        self.assertIsNone(result.fetchone())
+        self.assertEqual(result.fetchall(), [])
+
+    def test_execute_fetches_from_the_connection(self):
+        self.assertEqual(self.con.execute("SELECT 1 AS a, 2 AS b").fetchall(), [(1, 2)])
+        self.assertEqual(self.con.description[0][:2], ("a", "INTEGER"))
+        self.con.execute("SELECT i FROM range(3) t(i)")
+        self.assertEqual(self.con.fetchone(), (0,))
+        self.assertEqual(self.con.fetchall(), [(1,), (2,)])
+
+    def test_values_as_python_objects(self):
+        row = self.con.sql("""SELECT true, 7::TINYINT, 200::UTINYINT, 123456789012::BIGINT,
+            170141183460469231731687303715884105727::HUGEINT, 1.5::FLOAT, 2.25::DOUBLE,
+            12.345::DECIMAL(10,3), 'text', '\\x01\\xff'::BLOB, DATE '2024-02-29',
+            TIME '13:14:15.5', TIMESTAMP '2024-02-29 13:14:15.123456',
+            TIMESTAMPTZ '2024-02-29 13:14:15+00', INTERVAL '1 month 2 days 3 seconds',
+            '12345678-1234-5678-1234-567812345678'::UUID, [1, NULL, 3], {'a': 1, 'b': 'x'},
+            MAP {'k': 1}, NULL""").fetchone()
+        utc = datetime.timezone.utc
+        expected = (True, 7, 200, 123456789012, 2 ** 127 - 1, 1.5, 2.25, decimal.Decimal("12.345"),
+                    "text", b"\x01\xff", datetime.date(2024, 2, 29),
+                    datetime.time(13, 14, 15, 500000),
+                    datetime.datetime(2024, 2, 29, 13, 14, 15, 123456),
+                    datetime.datetime(2024, 2, 29, 13, 14, 15, tzinfo=utc),
+                    datetime.timedelta(days=32, seconds=3),
+                    uuid.UUID("12345678-1234-5678-1234-567812345678"), [1, None, 3],
+                    {"a": 1, "b": "x"}, {"k": 1}, None)
+        self.assertEqual(len(row), len(expected))
+        for got, want in zip(row, expected):
+            self.assertEqual(got, want)
+            self.assertIs(type(got), type(want))
+
+    def test_numpy_columns_masked_where_null(self):
+        arrays = self.con.sql("""SELECT i::INTEGER AS i, i * 0.5 AS d,
+            CASE WHEN i % 2 = 0 THEN NULL ELSE i END AS n, 'x' || i AS s
+            FROM range(4) t(i)""").fetchnumpy()
+        self.assertEqual(arrays["i"].dtype, numpy.int32)
+        self.assertEqual(list(arrays["i"]), [0, 1, 2, 3])
+        self.assertEqual(arrays["d"].dtype, numpy.float64)  # DECIMAL, as DuckDB's
+        self.assertIsInstance(arrays["n"], numpy.ma.MaskedArray)
+        self.assertEqual(list(arrays["n"].mask), [True, False, True, False])
+        self.assertEqual(list(arrays["s"]), ["x0", "x1", "x2", "x3"])
+
+    def test_pandas_frame(self):
+        frame = self.con.sql("""SELECT i, i * 1.5::DOUBLE AS f,
+            CASE WHEN i % 2 = 0 THEN NULL ELSE i END AS n, 'v' || i AS s,
+            TIMESTAMP '2020-01-01' + INTERVAL (i) DAY AS t FROM range(4) t(i)""").df()
+        self.assertIsInstance(frame, pandas.DataFrame)
+        self.assertEqual(list(frame.columns), ["i", "f", "n", "s", "t"])
+        self.assertEqual(frame["i"].dtype, numpy.int64)
+        self.assertEqual(frame["f"].dtype, numpy.float64)
+        self.assertEqual(frame["n"].dtype, numpy.float64)  # NULLs of an integer: NaN
+        self.assertTrue(numpy.isnan(frame["n"][0]))
+        self.assertEqual(frame["s"].tolist(), ["v0", "v1", "v2", "v3"])
+        self.assertEqual(frame["t"][3], pandas.Timestamp("2020-01-04"))
+
+    def test_a_million_rows_to_pandas_without_python_objects(self):
+        frame = self.con.sql("SELECT i, i * 0.5::DOUBLE AS half FROM range(1000000) t(i)").df()
+        self.assertEqual(len(frame), 1000000)
+        self.assertEqual(frame["i"].dtype, numpy.int64)
+        self.assertEqual(frame["half"].dtype, numpy.float64)
+        self.assertEqual(int(frame["i"].sum()), 499999500000)
+
+    def test_config_sets_settings(self):
+        con = sluice.connect(config={"threads": 1, "memory_limit": "1GB"})
+        rows = dict(con.sql("SELECT name, value FROM sluice_settings() "
+                            "WHERE name IN ('threads', 'memory_limit')").fetchall())
+        self.assertEqual(rows["threads"], "1")
+        self.assertTrue(rows["memory_limit"].startswith("953."), rows["memory_limit"])
+
+
+class Parameters(unittest.TestCase):
+    def setUp(self):
+        self.con = sluice.connect()
+
+    def test_numbered_and_positional(self):
+        self.assertEqual(self.con.execute("SELECT $2 || $1 || $2", ["a", "b"]).fetchone(), ("bab",))
+        self.assertEqual(self.con.execute("SELECT ? + ?", [40, 2]).fetchone(), (42,))
+        self.assertEqual(self.con.sql("SELECT ? * 2", [2.5]).fetchone(), (5.0,))
+
+    def test_python_values_as_parameters(self):
+        values = [None, True, 2 ** 70, b"\x00\x01", datetime.date(2024, 1, 31),
+                  datetime.datetime(2024, 1, 31, 12, 30), datetime.time(1, 2, 3),
+                  datetime.timedelta(days=2, seconds=5)]
+        row = self.con.execute("SELECT " + ", ".join("?" for _ in values), values).fetchone()
+        self.assertEqual(list(row), values)
+
+    def test_string_parameter_compared_to_a_date(self):
+        self.con.execute("CREATE TABLE t AS SELECT DATE '2020-01-01' + i::INTEGER AS d FROM range(10) r(i)")
+        self.assertEqual(self.con.execute("SELECT count(*) FROM t WHERE d > ?", ["2020-01-05"]).fetchone(), (5,))
+
+    def test_wrong_number_of_values(self):
+        with self.assertRaises(sluice.InvalidInputException) as caught:
+            self.con.execute("SELECT ?, ?", [1])
+        self.assertIn("takes 2 parameters, but 1 were given", str(caught.exception))
+
+
+class Errors(unittest.TestCase):
+    def setUp(self):
+        self.con = sluice.connect()
+
+    def test_each_kind_has_its_class(self):
+        cases = [
+            ("SELEC 1", sluice.ParserException, sluice.ProgrammingError),
+            ("SELECT x", sluice.BinderException, sluice.ProgrammingError),
+            ("SELECT * FROM nope", sluice.CatalogException, sluice.ProgrammingError),
+            ("SELECT 'x'::INTEGER", sluice.ConversionException, sluice.DataError),
+            ("SELECT 2147483647::INTEGER + 1", sluice.OutOfRangeException, sluice.DataError),
+            ("SELECT * FROM read_parquet('/nonexistent/file.parquet')", sluice.IOException,
+             sluice.OperationalError),
+            ("SET threads = 0", sluice.InvalidInputException, sluice.ProgrammingError),
+        ]
+        for query, kind, family in cases:
+            with self.subTest(query=query):
+                with self.assertRaises(kind) as caught:
+                    self.con.sql(query)
+                self.assertIsInstance(caught.exception, family)
+                self.assertIsInstance(caught.exception, sluice.Error)
+
+    def test_a_file_database_is_refused(self):
+        with self.assertRaises(sluice.InvalidInputException):
+            sluice.connect("data.db")
+
+    def test_closed_connection(self):
+        self.con.close()
+        with self.assertRaises(sluice.InvalidInputException):
+            self.con.sql("SELECT 1")
+
+
+class Concurrency(unittest.TestCase):
+    def test_the_gil_is_released_while_a_query_runs(self):
+        con = sluice.connect()
+        ticks = []
+        done = threading.Event()
+
+        def count():
+            while not done.is_set():
+                ticks.append(1)
+                time.sleep(0.01)
+
+        counter = threading.Thread(target=count)
+        counter.start()
+        started = time.monotonic()
+        con.sql("SELECT count(*) FROM (SELECT i % 1000003 AS j FROM range(20000000) t(i) ORDER BY j)")
+        elapsed = time.monotonic() - started
+        done.set()
+        counter.join()
+        # The other thread kept running: a tick per 10 ms for most of the query's time.
+        self.assertGreater(len(ticks), 0.3 * elapsed / 0.01)
+
+    def test_ctrl_c_interrupts_a_running_query(self):
+        con = sluice.connect()
+        timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+        started = time.monotonic()
+        timer.start()
+        with self.assertRaises(KeyboardInterrupt):
+            con.sql(LONG_QUERY)
+        timer.join()
+        self.assertLess(time.monotonic() - started, 3.0)
+        self.assertEqual(con.sql("SELECT 1").fetchall(), [(1,)])  # the connection still works
+
+
+if __name__ == "__main__":
+    unittest.main()
