@@ -25,9 +25,10 @@ check "pkg-config knows sluice" "0.1.0" "$(pkg-config --modversion sluice)"
 # shellcheck disable=SC2046
 g++ -O1 -o "$WORK/embed" "$SOURCE/examples/embed.cpp" $(pkg-config --cflags --libs sluice)
 check "a program built against the installed library runs" "answer (INTEGER) = 42" "$("$WORK/embed")"
-if [ -d "$PREFIX/lib/python3/dist-packages/sluice" ]; then
+PYTHON_DIR=$(echo "$PREFIX"/lib/python3.*/dist-packages)
+if [ -d "$PYTHON_DIR/sluice" ]; then
   check "the installed Python package imports and queries" "[(42,)]" \
-    "$(cd "$WORK" && PYTHONPATH="$PREFIX/lib/python3/dist-packages" /usr/bin/python3 -c \
+    "$(cd "$WORK" && PYTHONPATH="$PYTHON_DIR" /usr/bin/python3 -c \
       'import sluice; print(sluice.connect().sql("SELECT 42").fetchall())')"
 fi
 if [ "$failures" -ne 0 ]; then
