@@ -210,7 +210,7 @@ std::unique_ptr<QueryResult> Connection::Execute(const Statement& statement,
         database_.catalog().Drop(statement.object_name, statement.drop_view, statement.if_exists);
         return EmptyResult();
     case StatementKind::Set: {
-        Binder binder(database_.catalog(), sql, parameters_);
+        Binder binder(database_.catalog(), sql, parameters_, &replacement_scan_);
         Value value =
             ExpressionExecutor::EvaluateConstant(*binder.BindConstantExpression(*statement.value));
         database_.ApplySetting(statement.setting_name, value);
@@ -246,7 +246,7 @@ std::vector<std::unique_ptr<DataChunk>> Connection::RunOptimized(BoundQuery& que
 
 std::unique_ptr<QueryResult> Connection::ExecuteSelect(const Statement& statement,
                                                        const std::string& sql) {
-    Binder binder(database_.catalog(), sql, parameters_);
+    Binder binder(database_.catalog(), sql, parameters_, &replacement_scan_);
     BoundQuery query = binder.BindStatementQuery(*statement.select);
     auto chunks = RunQuery(query);
     return std::make_unique<QueryResult>(query.names, query.types, std::move(chunks));
@@ -254,7 +254,7 @@ std::unique_ptr<QueryResult> Connection::ExecuteSelect(const Statement& statemen
 
 std::unique_ptr<QueryResult> Connection::ExecuteExplain(const Statement& statement,
                                                         const std::string& sql) {
-    Binder binder(database_.catalog(), sql, parameters_);
+    Binder binder(database_.catalog(), sql, parameters_, &replacement_scan_);
     BoundQuery query = binder.BindStatementQuery(*statement.select);
     OptimizeQuery(query);
     std::string plan;
@@ -429,7 +429,7 @@ std::unique_ptr<QueryResult> Connection::InsertRows(const TableEntry& table,
 
 std::unique_ptr<QueryResult> Connection::ExecuteCopy(const Statement& statement,
                                                      const std::string& sql) {
-    Binder binder(database_.catalog(), sql, parameters_);
+    Binder binder(database_.catalog(), sql, parameters_, &replacement_scan_);
     BoundCopy copy = binder.BindCopy(statement);
     OptimizeQuery(copy.query);
     std::shared_ptr<PipelineSink> sink;
@@ -468,7 +468,7 @@ std::unique_ptr<QueryResult> Connection::ExecuteCall(const Statement& statement,
                                                      const std::string& sql) {
     const TableRef& call = *statement.select->from;
     if (call.name == "dbgen") {
-        Binder binder(database_.catalog(), sql, parameters_);
+        Binder binder(database_.catalog(), sql, parameters_, &replacement_scan_);
         TableFunctionInput input = binder.BindTableFunctionInput(call);
         return RunDbgen(DbgenOptions::FromArguments(input));
     }
@@ -479,7 +479,7 @@ std::unique_ptr<QueryResult> Connection::ExecutePragma(const Statement& statemen
                                                        const std::string& sql) {
     const TableRef& pragma = *statement.select->from;
     if (pragma.name == "tpch") {
-        Binder binder(database_.catalog(), sql, parameters_);
+        Binder binder(database_.catalog(), sql, parameters_, &replacement_scan_);
         TableFunctionInput input = binder.BindTableFunctionInput(pragma);
         Value number;
         if (input.positional.size() != 1 || !input.named.empty() ||
@@ -513,7 +513,7 @@ void Connection::Run(Executor& executor) {
 
 std::unique_ptr<QueryResult> Connection::ExecuteDescribe(const Statement& statement,
                                                          const std::string& sql) {
-    Binder binder(database_.catalog(), sql, parameters_);
+    Binder binder(database_.catalog(), sql, parameters_, &replacement_scan_);
     BoundQuery bound = binder.BindStatementQuery(*statement.select);
     std::vector<std::string> names = {"column_name", "column_type", "null",
                                       "key",         "default",     "extra"};

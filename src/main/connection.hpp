@@ -3,6 +3,7 @@
 #include "main/database.hpp"
 #include "main/dbgen_command.hpp"
 #include "main/query_result.hpp"
+#include "sql/catalog.hpp"
 
 #include <atomic>
 #include <functional>
@@ -33,6 +34,8 @@ public:
                                        const std::vector<Value>& parameters);
     // How many parameters the one statement of `sql` takes (checks it parses).
     size_t ParameterCount(const std::string& sql);
+    // Tables this connection's queries may name beyond the catalog's (see ReplacementScan).
+    void SetReplacementScan(ReplacementScan scan) { replacement_scan_ = std::move(scan); }
     // Runs every statement of `sql`, handing each result to `on_result` as it completes.
     // The whole text is parsed first, so a syntax error anywhere runs nothing.
     void QueryEach(const std::string& sql,
@@ -77,6 +80,7 @@ private:
     Database& database_;
     // While Query(sql, parameters) runs: its values, for every Binder of the statement.
     const std::vector<Value>* parameters_ = nullptr;
+    ReplacementScan replacement_scan_;
     mutable std::mutex running_mutex_;
     Executor* running_ = nullptr;
     std::atomic<bool> interrupted_{false};

@@ -2,6 +2,7 @@
 
 #include "common/exception.hpp"
 #include "python/python_conversion.hpp"
+#include "python/python_dataframe.hpp"
 
 #include <chrono>
 #include <condition_variable>
@@ -135,6 +136,30 @@ std::unique_ptr<QueryResult> PythonConnection::Run(const std::string& query,
             values.push_back(FromPython(parameter));
         }
     }
+    // A name the catalog does not know may be a pandas DataFrame in the caller's scope: its
+    // local variables, then its module's (taken now, while the caller's frame is current).
+    py::dict locals = py::reinterpret_borrow<py::dict>(PyEval_GetLocals());
+    py::dict globals = py::reinterpret_borrow<py::dict>(PyEval_GetGlobals());
+    connection.SetReplacementScan(
+        [&](const std::string& name) -> std::shared_ptr<const TableEntry> {
+            py::gil_scoped_acquire acquire;
+            py::object frame_type;
+            try {
+                frame_type = py::module_::import("pandas").attr("DataFrame");
+            } catch (const py::error_already_set&) {
+                return nullptr; // no pandas, no DataFrames
+            }
+            for (const py::dict& scope : {locals, globals}) {
+                if (scope.contains(name) && py::isinstance(scope[name.c_str()], frame_type)) {
+                    return DataFrameTable(name, scope[name.c_str()]);
+                }
+            }
+            return nullptr;
+        });
+    struct Forget {
+        Connection& connection;
+        ~Forget() { connection.SetReplacementScan(nullptr); }
+    } forget{connection};
     // The query runs on a thread of its own, the GIL released; this thread looks for Ctrl-C
     // every 100 ms (Python runs signal handlers only on the main thread, holding the GIL).
     std::mutex mutex;

@@ -290,25 +290,12 @@ LogicalOperatorPtr Binder::BindNamedTable(const TableRef& ref, Scope& scope) {
         return std::move(query.plan);
     }
     if (auto table = catalog_.FindTable(ref.name)) {
-        auto function = std::make_shared<BoundTableFunction>();
-        function->names = table->names;
-        function->types = table->types;
-        auto chunks = table->chunks;
-        double rows = 0;
-        for (const auto& chunk : *chunks) {
-            rows += static_cast<double>(chunk->size());
+        return BindTable(*table, ref, scope);
+    }
+    if (replacement_ && *replacement_) {
+        if (auto table = (*replacement_)(ref.name)) {
+            return BindTable(*table, ref, scope);
         }
-        function->estimated_rows = rows;
-        auto types = table->types;
-        std::shared_ptr<const ChunkSequence> sequence =
-            std::make_shared<const ChunkListSequence>(chunks);
-        function->make_source = [types, sequence](const std::vector<idx_t>& column_ids,
-                                                  const std::vector<TableFilter>&,
-                                                  const std::vector<LeafMask>&) {
-            return std::make_shared<ChunkScanSource>(
-                types, [sequence] { return sequence; }, column_ids);
-        };
-        return MakeGet(std::move(function), table->name, ref, scope);
     }
     std::vector<std::string> candidates = catalog_.Names();
     for (const CteScope* ctes = ctes_; ctes; ctes = ctes->outer) {
@@ -840,6 +827,28 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
     }
     query.plan = std::move(plan);
     return query;
+}
+
+LogicalOperatorPtr Binder::BindTable(const TableEntry& table, const TableRef& ref, Scope& scope) {
+    auto function = std::make_shared<BoundTableFunction>();
+    function->names = table.names;
+    function->types = table.types;
+    auto chunks = table.chunks;
+    double rows = 0;
+    for (const auto& chunk : *chunks) {
+        rows += static_cast<double>(chunk->size());
+    }
+    function->estimated_rows = rows;
+    auto types = table.types;
+    std::shared_ptr<const ChunkSequence> sequence =
+        std::make_shared<const ChunkListSequence>(chunks);
+    function->make_source = [types, sequence](const std::vector<idx_t>& column_ids,
+                                              const std::vector<TableFilter>&,
+                                              const std::vector<LeafMask>&) {
+        return std::make_shared<ChunkScanSource>(
+            types, [sequence] { return sequence; }, column_ids);
+    };
+    return MakeGet(std::move(function), table.name, ref, scope);
 }
 
 } // namespace sluice

@@ -55,9 +55,12 @@ struct BoundCopy {
 class Binder {
 public:
     // `parameters`: the values of a prepared statement's $1, $2, ... (? counts in order).
+    // `replacement`: asked for names that are no table, view or CTE.
     Binder(const Catalog& catalog, std::string_view query_text,
-           const std::vector<Value>* parameters = nullptr)
-        : catalog_(catalog), text_(query_text), parameters_(parameters) {}
+           const std::vector<Value>* parameters = nullptr,
+           const ReplacementScan* replacement = nullptr)
+        : catalog_(catalog), text_(query_text), parameters_(parameters), replacement_(replacement) {
+    }
 
     BoundQuery BindStatementQuery(const SelectStatement& select);
     BoundCopy BindCopy(const Statement& statement);
@@ -123,6 +126,8 @@ private:
     BoundQuery BindValues(const SelectStatement& select);
     LogicalOperatorPtr BindTableRef(const TableRef& ref, Scope& scope);
     LogicalOperatorPtr BindTableFunction(const TableRef& ref, Scope& scope);
+    // A scan of an in-memory table (of the catalog, or a replacement scan's).
+    LogicalOperatorPtr BindTable(const TableEntry& table, const TableRef& ref, Scope& scope);
     // Both inputs of a join, bound, with the scope over both and the ON / USING condition.
     struct JoinInputs {
         LogicalOperatorPtr left;
@@ -278,6 +283,7 @@ private:
     const Catalog& catalog_;
     std::string_view text_;
     const std::vector<Value>* parameters_;
+    const ReplacementScan* replacement_;
     idx_t next_table_index_ = 0;
     size_t unnamed_subqueries_ = 0; // derived tables without an alias so far
     Scope* scope_ = nullptr;

@@ -4,6 +4,7 @@
 #include "sql/ast.hpp"
 #include "sql/table_function.hpp"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -26,6 +27,10 @@ struct ViewEntry {
     std::shared_ptr<SelectStatement> query;
     std::string sql; // the CREATE VIEW statement's text, for errors and sluice_tables()
 };
+
+// A table for a name the catalog does not know (nullptr if none): how a client offers its own
+// data by name, such as Python's DataFrames in scope. Called while a query binds.
+using ReplacementScan = std::function<std::shared_ptr<const TableEntry>(const std::string& name)>;
 
 // Tables, views and table functions by (case-insensitive) name. Thread-safe.
 class Catalog {

@@ -198,3 +198,45 @@ class Concurrency(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class DataFrames(unittest.TestCase):
+    def test_a_dataframe_in_scope_is_queried_by_name(self):
+        con = sluice.connect()
+        frame = pandas.DataFrame({
+            "a": [1, 2, 3],
+            "s": ["x", None, "z"],
+            "f": [1.5, numpy.nan, 3.0],
+            "t": pandas.to_datetime(["2020-01-01", None, "2020-01-03"]),
+            "n": pandas.array([1, None, 3], dtype="Int64"),
+            "flag": [True, False, True],
+            "small": numpy.array([1, 2, 3], dtype=numpy.int16),
+        })
+        self.assertEqual(con.sql("SELECT * FROM frame").fetchall(), [
+            (1, "x", 1.5, datetime.datetime(2020, 1, 1), 1, True, 1),
+            (2, None, None, None, None, False, 2),
+            (3, "z", 3.0, datetime.datetime(2020, 1, 3), 3, True, 3),
+        ])
+        self.assertEqual([row[1] for row in con.sql("DESCRIBE frame").fetchall()],
+                         ["BIGINT", "VARCHAR", "DOUBLE", "TIMESTAMP", "BIGINT", "BOOLEAN", "SMALLINT"])
+
+    def test_locals_before_globals_and_tables_before_both(self):
+        con = sluice.connect()
+        con.execute("CREATE TABLE shadowed AS SELECT 'table' AS origin")
+        shadowed = pandas.DataFrame({"origin": ["frame"]})  # noqa: F841 (found by name)
+        self.assertEqual(con.sql("SELECT origin FROM shadowed").fetchall(), [("table",)])
+
+        def inner():
+            numbers = pandas.DataFrame({"v": range(5000)})  # noqa: F841 (found by name)
+            return con.sql("SELECT sum(v), count(*) FROM numbers").fetchall()
+
+        self.assertEqual(inner(), [(12497500, 5000)])
+        with self.assertRaises(sluice.CatalogException):
+            con.sql("SELECT * FROM numbers")  # inner's local is gone
+
+    def test_a_column_of_unreadable_objects_is_an_error_naming_it(self):
+        con = sluice.connect()
+        odd = pandas.DataFrame({"ok": [1], "bad": [object()]})  # noqa: F841 (found by name)
+        with self.assertRaises(sluice.InvalidInputException) as caught:
+            con.sql("SELECT * FROM odd")
+        self.assertIn('column "bad"', str(caught.exception))
