@@ -32,15 +32,8 @@ py::object Integer(hugeint_t value) {
         return py::int_(static_cast<int64_t>(value));
     }
     // Beyond 64 bits: through its decimal text.
-    bool negative = value < 0;
-    unsigned __int128 magnitude = negative ? -static_cast<unsigned __int128>(value) : value;
-    std::string digits;
-    do {
-        digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(magnitude % 10)));
-        magnitude /= 10;
-    } while (magnitude > 0);
     return py::reinterpret_steal<py::object>(
-        PyLong_FromString((negative ? "-" + digits : digits).c_str(), nullptr, 10));
+        PyLong_FromString(FormatHugeint(value).c_str(), nullptr, 10));
 }
 
 } // namespace

@@ -240,3 +240,44 @@ class DataFrames(unittest.TestCase):
         with self.assertRaises(sluice.InvalidInputException) as caught:
             con.sql("SELECT * FROM odd")
         self.assertIn('column "bad"', str(caught.exception))
+
+
+class Relations(unittest.TestCase):
+    def setUp(self):
+        import tempfile
+        self.directory = tempfile.TemporaryDirectory()
+        self.con = sluice.connect()
+        self.parquet = os.path.join(self.directory.name, "numbers.parquet")
+        self.csv = os.path.join(self.directory.name, "numbers.csv")
+        self.con.execute(f"COPY (SELECT i, i % 3 AS g, 'n' || i AS s FROM range(100) t(i)) "
+                         f"TO '{self.parquet}'")
+        self.con.execute(f"COPY (SELECT i, i % 3 AS g FROM range(10) t(i)) TO '{self.csv}'")
+
+    def tearDown(self):
+        self.directory.cleanup()
+
+    def test_steps_run_only_when_rows_are_asked_for(self):
+        relation = self.con.read_parquet(self.parquet)
+        self.assertIsInstance(relation, sluice.Relation)
+        self.assertEqual(relation.columns, ["i", "g", "s"])
+        self.assertEqual(relation.types, ["BIGINT", "BIGINT", "VARCHAR"])
+        self.assertEqual(relation.shape, (100, 3))
+        top = relation.filter("i > 90").order("i DESC").limit(2)
+        self.assertEqual(top.fetchall(), [(99, 0, "n99"), (98, 2, "n98")])
+        groups = relation.aggregate("g, count(*) AS n", "g").order("g").df()
+        self.assertEqual(groups["n"].tolist(), [34, 33, 33])
+        self.assertEqual(relation.filter("i = 7").project("s").fetchone(), ("n7",))
+
+    def test_csv_with_options_and_writing_back(self):
+        relation = self.con.read_csv(self.csv, header=True)
+        self.assertEqual(relation.count("*").fetchone(), (10,))
+        copy = os.path.join(self.directory.name, "copy.parquet")
+        relation.filter("g = 1").write_parquet(copy)
+        self.assertEqual(self.con.read_parquet(copy).fetchall(), [(1, 1), (4, 1), (7, 1)])
+        relation.create("kept")
+        self.assertEqual(self.con.table("kept").shape, (10, 2))
+
+    def test_a_missing_file_fails_when_read(self):
+        relation = self.con.read_parquet(os.path.join(self.directory.name, "missing.parquet"))
+        with self.assertRaises(sluice.IOException):
+            relation.fetchall()

@@ -1,0 +1,68 @@
+"""Results into Python: fetchall(), df() and fetchnumpy() of TPC-H lineitem (SF1: 6 M rows, 16
+columns) beside the query alone, repetitions interleaved, medians and ranges.
+
+The query alone is con.sql(query): it runs the query and holds its rows (what the shell does
+before writing anything). Each fetch is timed on a fresh result of the same query, so the
+figure "x the query" is (query + fetch) / query.
+
+    make && /usr/bin/python3 bench/python_fetch.py [--sf 1] [--repetitions 3] [--threads 2]
+(the data is build/bench-data/tpch_sf<SF>/lineitem.parquet, written by the other benchmarks'
+generator: node bench/window_functions.mjs makes it.)
+"""
+import argparse
+import os
+import statistics
+import sys
+import time
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, os.path.join(ROOT, "build", "python"))
+import sluice  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sf", default="1")
+    parser.add_argument("--repetitions", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=os.cpu_count())
+    args = parser.parse_args()
+    path = os.path.join(ROOT, "build", "bench-data", f"tpch_sf{args.sf}", "lineitem.parquet")
+    if not os.path.exists(path):
+        sys.exit(f"{path} is missing: run node bench/window_functions.mjs --sf {args.sf} first")
+    con = sluice.connect(config={"threads": args.threads})
+    query = f"SELECT * FROM read_parquet('{path}')"
+    con.sql(query)  # warm the page cache
+    ways = {
+        "query alone": lambda result: None,
+        "fetchall()": lambda result: result.fetchall(),
+        "df()": lambda result: result.df(),
+        "fetchnumpy()": lambda result: result.fetchnumpy(),
+    }
+    times = {name: [] for name in ways}
+    query_times = {name: [] for name in ways}
+    rows = None
+    for _ in range(args.repetitions):
+        for name, fetch in ways.items():
+            started = time.perf_counter()
+            result = con.sql(query)
+            queried = time.perf_counter()
+            fetched = fetch(result)
+            done = time.perf_counter()
+            query_times[name].append(queried - started)
+            times[name].append(done - started)
+            if name == "fetchall()":
+                rows = len(fetched)
+            del fetched, result
+    alone = statistics.median(times["query alone"])
+    print(f"Results of {query.split('/')[-1][:-2]} (SF{args.sf}, {rows:,} rows, 16 columns) into "
+          f"Python, {args.threads} threads, medians of {args.repetitions} interleaved runs (range)")
+    print("| way | seconds | M rows/s | x the query |")
+    print("|---|---:|---:|---:|")
+    for name in ways:
+        median = statistics.median(times[name])
+        print(f"| {name} | {median:.3f} ({min(times[name]):.3f}-{max(times[name]):.3f}) | "
+              f"{rows / median / 1e6:.2f} | {median / alone:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
