@@ -285,7 +285,10 @@ void RenderResult(QueryResult& result, const RenderOptions& options, std::ostrea
     if (result.ColumnCount() == 0) {
         return;
     }
-    if (IsExplain(result)) {
+    // The modes read by people draw plans as trees; csv and json stay data for programs.
+    bool for_people = options.mode == OutputMode::Box || options.mode == OutputMode::Line ||
+                      options.mode == OutputMode::Markdown;
+    if (for_people && IsExplain(result)) {
         RenderExplain(result, out);
         return;
     }

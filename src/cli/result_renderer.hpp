@@ -24,7 +24,8 @@ struct RenderOptions {
 
 // Writes a query result in one of the shell's output modes. Box output follows DuckDB's
 // layout (names and types in the header, numbers right-aligned). EXPLAIN's plans print as the
-// indented trees they are, under a title, whatever the mode.
+// indented trees they are, under a title, in box, line and markdown modes (csv and json keep
+// them as data, for programs that parse them).
 void RenderResult(QueryResult& result, const RenderOptions& options, std::ostream& out);
 
 bool ParseOutputMode(const std::string& name, OutputMode& mode);

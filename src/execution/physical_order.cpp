@@ -1,6 +1,8 @@
 #include "execution/physical_order.hpp"
 
+#include "common/exception.hpp"
 #include "common/memory_size.hpp"
+#include "parallel/cancellation.hpp"
 
 #include <algorithm>
 
@@ -128,7 +130,14 @@ void OrderSink::SortRun(Run& run) const {
             run.order.push_back({static_cast<uint32_t>(c), static_cast<uint32_t>(row)});
         }
     }
-    auto less = [&](const RowLocation& a, const RowLocation& b) { return Less(run.chunks, a, b); };
+    // A cancelled query stops sorting within a few milliseconds (a comparison throws).
+    uint32_t comparisons = 0;
+    auto less = [&](const RowLocation& a, const RowLocation& b) {
+        if (++comparisons % (1 << 16) == 0 && Cancellation::Requested()) {
+            throw Exception(ErrorKind::Interrupted, "Interrupted!");
+        }
+        return Less(run.chunks, a, b);
+    };
     if (limit_ && *limit_ < run.order.size()) {
         std::partial_sort(run.order.begin(), run.order.begin() + *limit_, run.order.end(), less);
         run.order.resize(*limit_);

@@ -1,6 +1,7 @@
 #include "parallel/executor.hpp"
 
 #include "common/exception.hpp"
+#include "parallel/cancellation.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -25,6 +26,7 @@ public:
 
     TaskResult Execute() override {
         static constexpr int kChunksPerSlice = 16;
+        Cancellation::Scope cancellation(executor_.cancelled_flag());
         TaskContext context(*this);
         for (int i = 0; i < kChunksPerSlice; i++) {
             if (executor_.IsCancelled() || state_.finished_early.load()) {
@@ -103,7 +105,11 @@ private:
     }
 
     TaskResult Finish() {
-        state_.pipeline->sink->Combine(sink_local_.get());
+        // A cancelled query's sink is never finalized: its tasks need not combine (a sort's
+        // Combine sorts the task's rows, which could take seconds after Ctrl-C).
+        if (!executor_.IsCancelled()) {
+            state_.pipeline->sink->Combine(sink_local_.get());
+        }
         ReleaseLocals();
         executor_.OnTaskDone(state_);
         return TaskResult::Done;

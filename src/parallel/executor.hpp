@@ -33,6 +33,8 @@ public:
     // Asks running tasks to stop; Execute then throws an Interrupted error.
     void Cancel();
     bool IsCancelled() const { return cancelled_.load(std::memory_order_relaxed); }
+    // What Cancellation::Requested() reads in this executor's tasks.
+    const std::atomic<bool>* cancelled_flag() const { return &cancelled_; }
     // Finished pipelines plus the running ones' source progress, over the pipeline count.
     double Progress() const;
     // Counts rows and time per pipeline stage (source, operators, sink), for EXPLAIN ANALYZE.

@@ -116,6 +116,8 @@ contains ".schema shows CREATE VIEW" "CREATE VIEW north AS SELECT * FROM sales W
 contains "DESCRIBE" "│ region      │ VARCHAR     │ YES" "$session"
 contains "SUMMARIZE" "│ id          │ BIGINT      │ 0       │ 99      │" "$session"
 contains "EXPLAIN ANALYZE titled" "│ Analyzed Plan │" "$session"
+check "EXPLAIN in csv mode stays data for scripts" "explain_key,explain_value" \
+  "$("$SLUICE" -csv -c "EXPLAIN SELECT 1" | head -1)"
 contains "EXPLAIN ANALYZE plan lines outside any table cell" $'\nHASH_GROUP_BY (scan)' "$(sed 's/^ *//' <<<"$session")"
 contains ".maxrows elides the middle" "│ 10 rows (4 shown) │" "$session"
 contains "markdown mode" $'|   n | s    |\n|----:|------|\n|   7 | a\\|b |' "$session"
