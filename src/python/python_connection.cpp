@@ -77,7 +77,28 @@ py::dict PythonResult::FetchNumpy() {
 
 py::object PythonResult::DataFrame() {
     py::dict columns = FetchNumpy();
-    return py::module_::import("pandas").attr("DataFrame")(columns);
+    py::module_ numpy = py::module_::import("numpy");
+    py::module_ pandas = py::module_::import("pandas");
+    py::dict series;
+    for (auto [name, column] : columns) {
+        py::object array = py::reinterpret_borrow<py::object>(column);
+        if (py::isinstance(array, numpy.attr("ma").attr("MaskedArray"))) {
+            // NULLs as pandas marks them: NaN for numbers (integers become float64), NaT for
+            // times, None among objects.
+            char kind = array.attr("dtype").attr("kind").cast<std::string>()[0];
+            if (kind == 'M' || kind == 'm') {
+                array = array.attr("filled")(numpy.attr("datetime64")("NaT"));
+            } else if (kind == 'b') {
+                array = array.attr("astype")("O").attr("filled")(py::none());
+            } else {
+                array = array.attr("astype")("float64").attr("filled")(numpy.attr("nan"));
+            }
+        }
+        // The dtype given: pandas does not scan object columns to infer dates from them.
+        series[name] = pandas.attr("Series")(array, py::arg("dtype") = array.attr("dtype"),
+                                             py::arg("copy") = false);
+    }
+    return pandas.attr("DataFrame")(series, py::arg("copy") = false);
 }
 
 py::list PythonResult::Description() const {

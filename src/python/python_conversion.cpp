@@ -2,10 +2,14 @@
 
 #include "common/exception.hpp"
 #include "common/number_format.hpp"
+#include "common/physical_dispatch.hpp"
 
 #include <pybind11/numpy.h>
 
 #include <cstring>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
 
 namespace sluice {
 
@@ -14,6 +18,22 @@ namespace {
 // 1970-01-01 as a proleptic Gregorian ordinal (datetime.date.toordinal()).
 constexpr int64_t kEpochOrdinal = 719163;
 constexpr int64_t kMicrosPerDay = 86400000000LL;
+
+// The Python classes values convert to, looked up once (converting millions of values, a
+// module lookup per value would cost more than the conversion). Never freed: Python objects
+// must not be released after the interpreter is gone.
+struct PythonClasses {
+    py::object decimal = py::module_::import("decimal").attr("Decimal");
+    py::object uuid = py::module_::import("uuid").attr("UUID");
+    py::object date_from_ordinal = py::module_::import("datetime").attr("date").attr("fromordinal");
+    py::object time = py::module_::import("datetime").attr("time");
+    py::object timedelta = py::module_::import("datetime").attr("timedelta");
+};
+
+const PythonClasses& Classes() {
+    static const auto* classes = new PythonClasses();
+    return *classes;
+}
 
 py::module_ Datetime() {
     return py::module_::import("datetime");
@@ -60,20 +80,20 @@ py::object ToPython(const Value& value) {
     case LogicalTypeId::DOUBLE:
         return py::float_(value.GetDouble());
     case LogicalTypeId::DECIMAL:
-        return py::module_::import("decimal").attr("Decimal")(value.ToString());
+        return Classes().decimal(value.ToString());
     case LogicalTypeId::VARCHAR:
         return py::str(value.GetString());
     case LogicalTypeId::BLOB:
         return py::bytes(value.GetString());
     case LogicalTypeId::UUID:
-        return py::module_::import("uuid").attr("UUID")(value.ToString());
+        return Classes().uuid(value.ToString());
     case LogicalTypeId::DATE:
-        return Datetime().attr("date").attr("fromordinal")(
-            static_cast<int64_t>(value.GetInteger()) + kEpochOrdinal);
+        return Classes().date_from_ordinal(static_cast<int64_t>(value.GetInteger()) +
+                                           kEpochOrdinal);
     case LogicalTypeId::TIME: {
         auto micros = static_cast<int64_t>(value.GetInteger());
-        return Datetime().attr("time")(micros / 3600000000LL, micros / 60000000 % 60,
-                                       micros / 1000000 % 60, micros % 1000000);
+        return Classes().time(micros / 3600000000LL, micros / 60000000 % 60, micros / 1000000 % 60,
+                              micros % 1000000);
     }
     case LogicalTypeId::TIMESTAMP:
         return Timestamp(static_cast<int64_t>(value.GetInteger()), false);
@@ -84,9 +104,9 @@ py::object ToPython(const Value& value) {
         return Timestamp(static_cast<int64_t>(value.GetInteger() / 1000), false);
     case LogicalTypeId::INTERVAL: {
         interval_t interval = value.GetInterval();
-        return Datetime().attr("timedelta")(
-            py::arg("days") = static_cast<int64_t>(interval.months) * 30 + interval.days,
-            py::arg("microseconds") = interval.micros);
+        return Classes().timedelta(py::arg("days") =
+                                       static_cast<int64_t>(interval.months) * 30 + interval.days,
+                                   py::arg("microseconds") = interval.micros);
     }
     case LogicalTypeId::LIST: {
         py::list list;
@@ -145,7 +165,7 @@ Value FromPython(py::handle object) {
         return Value::Blob(object.cast<std::string>());
     }
     py::module_ datetime = Datetime();
-    if (py::isinstance(object, py::module_::import("decimal").attr("Decimal"))) {
+    if (py::isinstance(object, Classes().decimal)) {
         return Value::Double(py::float_(py::reinterpret_borrow<py::object>(object)).cast<double>());
     }
     if (py::isinstance(object, datetime.attr("datetime"))) {
@@ -188,10 +208,11 @@ Value FromPython(py::handle object) {
 
 namespace {
 
-// A numpy array of `rows` values of T filled from column `column` of `chunks`, and its mask.
-template <typename T>
-py::object FixedWidthColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
-                            idx_t rows, const char* dtype) {
+// A numpy array of `rows` values of dtype `dtype`, each row's value written by `value(vector,
+// row, out)`; masked where NULL (a plain array when no row is).
+template <typename T, typename Write>
+py::object NumpyColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
+                       idx_t rows, const char* dtype, Write write) {
     py::array values(py::dtype(dtype), std::vector<py::ssize_t>{static_cast<py::ssize_t>(rows)});
     py::array_t<bool> mask(static_cast<py::ssize_t>(rows));
     auto* out = static_cast<T*>(values.mutable_data());
@@ -201,7 +222,7 @@ py::object FixedWidthColumn(const std::vector<std::unique_ptr<DataChunk>>& chunk
     for (const auto& chunk : chunks) {
         const Vector& vector = chunk->column(column);
         idx_t count = chunk->size();
-        std::memcpy(out + offset, vector.data<T>(), count * sizeof(T));
+        write(vector, count, out + offset);
         for (idx_t row = 0; row < count; row++) {
             nulls[offset + row] = !vector.RowIsValid(row);
             any_null |= nulls[offset + row];
@@ -212,6 +233,92 @@ py::object FixedWidthColumn(const std::vector<std::unique_ptr<DataChunk>>& chunk
         return values;
     }
     return py::module_::import("numpy").attr("ma").attr("masked_array")(values, mask);
+}
+
+// Values stored as numpy stores them: copied as they are.
+template <typename T>
+py::object FixedWidthColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
+                            idx_t rows, const char* dtype) {
+    return NumpyColumn<T>(chunks, column, rows, dtype,
+                          [](const Vector& vector, idx_t count, T* out) {
+                              std::memcpy(out, vector.data<T>(), count * sizeof(T));
+                          });
+}
+
+// DECIMAL (any storage width) and HUGEINT as float64, as DuckDB's fetchnumpy gives them.
+py::object DoubleColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
+                        idx_t rows, const LogicalType& type) {
+    double divisor = 1;
+    for (int i = 0; i < type.scale(); i++) {
+        divisor *= 10;
+    }
+    return NumpyColumn<double>(
+        chunks, column, rows, "float64", [&](const Vector& vector, idx_t count, double* out) {
+            DispatchPhysical(type.physical(), [&](auto tag) {
+                using Stored = decltype(tag);
+                if constexpr (std::is_integral_v<Stored> || std::is_same_v<Stored, hugeint_t>) {
+                    const Stored* stored = vector.data<Stored>();
+                    for (idx_t row = 0; row < count; row++) {
+                        out[row] = static_cast<double>(stored[row]) / divisor;
+                    }
+                }
+            });
+        });
+}
+
+// DATE as datetime64[us] (midnight), as pandas holds dates.
+py::object DateColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
+                      idx_t rows) {
+    return NumpyColumn<int64_t>(chunks, column, rows, "datetime64[us]",
+                                [](const Vector& vector, idx_t count, int64_t* out) {
+                                    const int32_t* days = vector.data<int32_t>();
+                                    for (idx_t row = 0; row < count; row++) {
+                                        out[row] = days[row] * kMicrosPerDay;
+                                    }
+                                });
+}
+
+// Strings as Python str objects (None for NULL). A column of few distinct short values (flags,
+// codes) shares one object per value, as pandas would.
+py::object StringColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
+                        idx_t rows) {
+    static constexpr size_t kSharedLength = 32;
+    static constexpr size_t kSharedValues = 4096;
+    py::array values(py::dtype("O"), std::vector<py::ssize_t>{static_cast<py::ssize_t>(rows)});
+    auto** out = static_cast<PyObject**>(values.mutable_data());
+    std::unordered_map<std::string, py::object> shared;
+    bool sharing = true;
+    idx_t offset = 0;
+    for (const auto& chunk : chunks) {
+        const Vector& vector = chunk->column(column);
+        const string_t* strings = vector.data<string_t>();
+        for (idx_t row = 0; row < chunk->size(); row++, offset++) {
+            py::object object;
+            if (!vector.RowIsValid(row)) {
+                object = py::none();
+            } else {
+                std::string_view text = strings[row].view();
+                bool share = sharing && text.size() <= kSharedLength;
+                if (share) {
+                    auto found = shared.find(std::string(text));
+                    if (found != shared.end()) {
+                        object = found->second;
+                    }
+                }
+                if (!object) {
+                    object = py::reinterpret_steal<py::object>(PyUnicode_DecodeUTF8(
+                        text.data(), static_cast<py::ssize_t>(text.size()), "replace"));
+                    if (share) {
+                        shared.emplace(std::string(text), object);
+                        sharing = shared.size() < kSharedValues;
+                    }
+                }
+            }
+            Py_XDECREF(out[offset]);
+            out[offset] = object.release().ptr();
+        }
+    }
+    return values;
 }
 
 // Values a numpy array cannot hold natively, as Python objects (None for NULL).
@@ -230,30 +337,6 @@ py::object ObjectColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, i
     return values;
 }
 
-// DECIMAL and HUGEINT as float64, as DuckDB's fetchnumpy gives them.
-py::object DoubleColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
-                        idx_t rows) {
-    py::array values(py::dtype("float64"),
-                     std::vector<py::ssize_t>{static_cast<py::ssize_t>(rows)});
-    py::array_t<bool> mask(static_cast<py::ssize_t>(rows));
-    auto* out = static_cast<double*>(values.mutable_data());
-    bool* nulls = mask.mutable_data();
-    bool any_null = false;
-    idx_t offset = 0;
-    for (const auto& chunk : chunks) {
-        for (idx_t row = 0; row < chunk->size(); row++, offset++) {
-            Value value = chunk->GetValue(column, row);
-            nulls[offset] = value.IsNull();
-            any_null |= nulls[offset];
-            out[offset] = value.IsNull() ? 0 : std::stod(value.ToString());
-        }
-    }
-    if (!any_null) {
-        return values;
-    }
-    return py::module_::import("numpy").attr("ma").attr("masked_array")(values, mask);
-}
-
 } // namespace
 
 py::dict ToNumpy(QueryResult& result) {
@@ -266,8 +349,9 @@ py::dict ToNumpy(QueryResult& result) {
     }
     py::dict columns;
     for (idx_t c = 0; c < result.ColumnCount(); c++) {
+        const LogicalType& type = result.types()[c];
         py::object array;
-        switch (result.types()[c].id()) {
+        switch (type.id()) {
         case LogicalTypeId::BOOLEAN:
             array = FixedWidthColumn<bool>(chunks, c, rows, "bool");
             break;
@@ -304,9 +388,15 @@ py::dict ToNumpy(QueryResult& result) {
         case LogicalTypeId::TIMESTAMP:
             array = FixedWidthColumn<int64_t>(chunks, c, rows, "datetime64[us]");
             break;
+        case LogicalTypeId::DATE:
+            array = DateColumn(chunks, c, rows);
+            break;
         case LogicalTypeId::DECIMAL:
         case LogicalTypeId::HUGEINT:
-            array = DoubleColumn(chunks, c, rows);
+            array = DoubleColumn(chunks, c, rows, type);
+            break;
+        case LogicalTypeId::VARCHAR:
+            array = StringColumn(chunks, c, rows);
             break;
         default:
             array = ObjectColumn(chunks, c, rows);
