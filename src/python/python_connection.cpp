@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <limits>
 #include <mutex>
 #include <thread>
 
@@ -16,39 +17,44 @@ PythonResult::PythonResult(std::unique_ptr<QueryResult> result) : result_(std::m
 }
 
 py::object PythonResult::FetchOne() {
-    while (!chunk_ || row_ == chunk_->size()) {
-        chunk_ = result_->Fetch();
-        row_ = 0;
-        if (!chunk_) {
-            return py::none();
-        }
-    }
-    py::tuple row(result_->ColumnCount());
-    for (idx_t column = 0; column < result_->ColumnCount(); column++) {
-        row[column] = ToPython(chunk_->GetValue(column, row_));
-    }
-    row_++;
-    return row;
+    py::list rows = FetchMany(1);
+    return rows.empty() ? py::none() : py::object(rows[0]);
 }
 
 py::list PythonResult::FetchMany(idx_t count) {
     py::list rows;
-    for (idx_t i = 0; i < count; i++) {
-        py::object row = FetchOne();
-        if (row.is_none()) {
-            break;
+    idx_t columns = result_->ColumnCount();
+    for (idx_t fetched = 0; fetched < count;) {
+        if (!chunk_ || row_ == chunk_->size()) {
+            chunk_ = result_->Fetch();
+            row_ = 0;
+            if (!chunk_) {
+                break;
+            }
+            chunk_->Flatten();
+            continue;
         }
-        rows.append(row);
+        // The rows wanted from this chunk, converted a column at a time.
+        idx_t end = row_ + std::min(count - fetched, chunk_->size() - row_);
+        std::vector<std::vector<py::object>> values;
+        for (idx_t column = 0; column < columns; column++) {
+            values.push_back(ToPython(chunk_->column(column), row_, end));
+        }
+        for (idx_t i = 0; i < end - row_; i++) {
+            py::tuple row(columns);
+            for (idx_t column = 0; column < columns; column++) {
+                row[column] = std::move(values[column][i]);
+            }
+            rows.append(std::move(row));
+        }
+        fetched += end - row_;
+        row_ = end;
     }
     return rows;
 }
 
 py::list PythonResult::FetchAll() {
-    py::list rows;
-    for (py::object row = FetchOne(); !row.is_none(); row = FetchOne()) {
-        rows.append(row);
-    }
-    return rows;
+    return FetchMany(std::numeric_limits<idx_t>::max());
 }
 
 std::unique_ptr<QueryResult> PythonResult::Rest() {

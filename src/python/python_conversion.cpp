@@ -135,6 +135,54 @@ py::object ToPython(const Value& value) {
     return py::str(value.ToString());
 }
 
+std::vector<py::object> ToPython(const Vector& vector, idx_t begin, idx_t end) {
+    std::vector<py::object> objects;
+    objects.reserve(end - begin);
+    auto each = [&](auto make) {
+        for (idx_t row = begin; row < end; row++) {
+            objects.push_back(vector.RowIsValid(row) ? make(row) : py::none());
+        }
+    };
+    switch (vector.type().id()) {
+    case LogicalTypeId::BOOLEAN:
+        each([&](idx_t row) -> py::object { return py::bool_(vector.data<bool>()[row]); });
+        break;
+    case LogicalTypeId::TINYINT:
+    case LogicalTypeId::SMALLINT:
+    case LogicalTypeId::INTEGER:
+    case LogicalTypeId::BIGINT:
+    case LogicalTypeId::UTINYINT:
+    case LogicalTypeId::USMALLINT:
+    case LogicalTypeId::UINTEGER:
+        DispatchPhysical(vector.type().physical(), [&](auto tag) {
+            using T = decltype(tag);
+            if constexpr (std::is_integral_v<T>) {
+                each([&](idx_t row) -> py::object {
+                    return py::int_(static_cast<int64_t>(vector.data<T>()[row]));
+                });
+            }
+        });
+        break;
+    case LogicalTypeId::DOUBLE:
+        each([&](idx_t row) -> py::object { return py::float_(vector.data<double>()[row]); });
+        break;
+    case LogicalTypeId::FLOAT:
+        each([&](idx_t row) -> py::object { return py::float_(vector.data<float>()[row]); });
+        break;
+    case LogicalTypeId::VARCHAR:
+        each([&](idx_t row) -> py::object {
+            std::string_view text = vector.data<string_t>()[row].view();
+            return py::reinterpret_steal<py::object>(PyUnicode_DecodeUTF8(
+                text.data(), static_cast<py::ssize_t>(text.size()), "replace"));
+        });
+        break;
+    default:
+        each([&](idx_t row) { return ToPython(vector.GetValue(row)); });
+        break;
+    }
+    return objects;
+}
+
 Value FromPython(py::handle object) {
     if (object.is_none()) {
         return Value();
