@@ -271,9 +271,13 @@ py::object NumpyColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, id
         const Vector& vector = chunk->column(column);
         idx_t count = chunk->size();
         write(vector, count, out + offset);
-        for (idx_t row = 0; row < count; row++) {
-            nulls[offset + row] = !vector.RowIsValid(row);
-            any_null |= nulls[offset + row];
+        if (vector.validity().AllValid()) {
+            std::memset(nulls + offset, 0, count);
+        } else {
+            for (idx_t row = 0; row < count; row++) {
+                nulls[offset + row] = !vector.RowIsValid(row);
+                any_null |= nulls[offset + row];
+            }
         }
         offset += count;
     }
