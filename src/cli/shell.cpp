@@ -210,17 +210,26 @@ bool Shell::PrintSchema(const std::string& pattern) {
     return true;
 }
 
+namespace {
+
+// `.command on|off` into `flag`.
+bool SetSwitch(const std::string& command, const std::string& argument, bool& flag) {
+    if (argument != "on" && argument != "off") {
+        std::cerr << "Error: " << command << " takes on or off" << std::endl;
+        return false;
+    }
+    flag = argument == "on";
+    return true;
+}
+
+} // namespace
+
 bool Shell::RunDotCommand(const std::string& line) {
     std::istringstream words(line);
     std::string command, argument;
     words >> command >> argument;
     if (command == ".bail") {
-        if (argument != "on" && argument != "off") {
-            std::cerr << "Error: .bail takes on or off" << std::endl;
-            return false;
-        }
-        bail_ = argument == "on";
-        return true;
+        return SetSwitch(command, argument, bail_);
     }
     if (command == ".maxrows") {
         char* end = nullptr;
@@ -264,12 +273,7 @@ bool Shell::RunDotCommand(const std::string& line) {
         return true;
     }
     if (command == ".timer") {
-        if (argument != "on" && argument != "off") {
-            std::cerr << "Error: .timer takes on or off" << std::endl;
-            return false;
-        }
-        timer_ = argument == "on";
-        return true;
+        return SetSwitch(command, argument, timer_);
     }
     if (command == ".mode") {
         if (!ParseOutputMode(argument, options_.mode)) {
