@@ -86,7 +86,9 @@ py::object PythonResult::DataFrame() {
     py::module_ numpy = py::module_::import("numpy");
     py::module_ pandas = py::module_::import("pandas");
     py::dict series;
+    idx_t index = 0;
     for (auto [name, column] : columns) {
+        bool utc = result_->types()[index++].id() == LogicalTypeId::TIMESTAMP_TZ;
         py::object array = py::reinterpret_borrow<py::object>(column);
         if (py::isinstance(array, numpy.attr("ma").attr("MaskedArray"))) {
             // NULLs as pandas marks them: NaN for numbers (integers become float64), NaT for
@@ -101,8 +103,12 @@ py::object PythonResult::DataFrame() {
             }
         }
         // The dtype given: pandas does not scan object columns to infer dates from them.
-        series[name] = pandas.attr("Series")(array, py::arg("dtype") = array.attr("dtype"),
-                                             py::arg("copy") = false);
+        py::object values = pandas.attr("Series")(array, py::arg("dtype") = array.attr("dtype"),
+                                                  py::arg("copy") = false);
+        if (utc) {
+            values = values.attr("dt").attr("tz_localize")("UTC");
+        }
+        series[name] = values;
     }
     return pandas.attr("DataFrame")(series, py::arg("copy") = false);
 }

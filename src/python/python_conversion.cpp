@@ -330,6 +330,21 @@ py::object DateColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx
                                 });
 }
 
+// INTERVAL as timedelta64[us], a month counted as 30 days (as its Python form).
+py::object IntervalColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
+                          idx_t rows) {
+    return NumpyColumn<int64_t>(chunks, column, rows, "timedelta64[us]",
+                                [](const Vector& vector, idx_t count, int64_t* out) {
+                                    const auto* intervals = vector.data<interval_t>();
+                                    for (idx_t row = 0; row < count; row++) {
+                                        const interval_t& interval = intervals[row];
+                                        int64_t days =
+                                            int64_t(interval.months) * 30 + interval.days;
+                                        out[row] = days * kMicrosPerDay + interval.micros;
+                                    }
+                                });
+}
+
 // Strings as Python str objects (None for NULL). A column of few distinct short values (flags,
 // codes) shares one object per value, as pandas would.
 py::object StringColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
@@ -438,7 +453,14 @@ py::dict ToNumpy(QueryResult& result) {
             array = FixedWidthColumn<double>(chunks, c, rows, "float64");
             break;
         case LogicalTypeId::TIMESTAMP:
+        case LogicalTypeId::TIMESTAMP_TZ: // UTC instants; df() marks them UTC
             array = FixedWidthColumn<int64_t>(chunks, c, rows, "datetime64[us]");
+            break;
+        case LogicalTypeId::TIMESTAMP_NS:
+            array = FixedWidthColumn<int64_t>(chunks, c, rows, "datetime64[ns]");
+            break;
+        case LogicalTypeId::INTERVAL:
+            array = IntervalColumn(chunks, c, rows);
             break;
         case LogicalTypeId::DATE:
             array = DateColumn(chunks, c, rows);

@@ -22,8 +22,9 @@ std::vector<py::object> ToPython(const Vector& vector, idx_t begin, idx_t end);
 Value FromPython(py::handle object);
 
 // The rest of `result` column by column (fetchnumpy): fixed-width numbers as numpy arrays of
-// their type, masked where NULL; DECIMAL and HUGEINT as float64; DATE, TIMESTAMP as datetime64;
-// other types as arrays of Python objects.
+// their type, masked where NULL; DECIMAL and HUGEINT as float64; DATE and the timestamps as
+// datetime64 (TIMESTAMP WITH TIME ZONE in UTC); INTERVAL as timedelta64; other types as arrays
+// of Python objects.
 py::dict ToNumpy(QueryResult& result);
 
 } // namespace sluice

@@ -93,6 +93,21 @@ class Results(unittest.TestCase):
         self.assertEqual(frame["s"].tolist(), ["v0", "v1", "v2", "v3"])
         self.assertEqual(frame["t"][3], pandas.Timestamp("2020-01-04"))
 
+    def test_times_and_intervals_to_numpy_and_pandas(self):
+        query = """SELECT DATE '2024-02-29' AS d, TIMESTAMP '2024-02-29 13:14:15.25' AS t,
+            TIMESTAMPTZ '2024-02-29 13:14:15+00' AS tz, '2024-02-29 13:14:15.123456789'::TIMESTAMP_NS AS ns,
+            INTERVAL '1 month 2 days 3 seconds' AS i"""
+        arrays = self.con.sql(query).fetchnumpy()
+        self.assertEqual(arrays["d"].dtype, numpy.dtype("datetime64[us]"))
+        self.assertEqual(arrays["d"][0], numpy.datetime64("2024-02-29T00:00:00", "us"))
+        self.assertEqual(arrays["t"][0], numpy.datetime64("2024-02-29T13:14:15.250000", "us"))
+        self.assertEqual(arrays["ns"][0], numpy.datetime64("2024-02-29T13:14:15.123456789", "ns"))
+        self.assertEqual(arrays["i"][0], numpy.timedelta64(32 * 86400 + 3, "s"))
+        frame = self.con.sql(query).df()
+        self.assertEqual(frame["tz"][0], pandas.Timestamp("2024-02-29 13:14:15", tz="UTC"))
+        self.assertEqual(str(frame["tz"].dtype), "datetime64[ns, UTC]")
+        self.assertEqual(frame["i"][0], pandas.Timedelta(days=32, seconds=3))
+
     def test_a_million_rows_to_pandas_without_python_objects(self):
         frame = self.con.sql("SELECT i, i * 0.5::DOUBLE AS half FROM range(1000000) t(i)").df()
         self.assertEqual(len(frame), 1000000)
