@@ -145,67 +145,59 @@ bool Shell::Redirect(const std::string& path, bool once) {
     return true;
 }
 
-namespace {
-
-// A LIKE pattern in a quoted SQL string.
-std::string PatternLiteral(const std::string& pattern) {
-    std::string literal = "'";
-    for (char c : pattern) {
-        literal += c == '\'' ? "''" : std::string(1, c);
-    }
-    return literal + "'";
-}
-
-} // namespace
-
-bool Shell::ListTables(const std::string& pattern) {
-    std::string sql = "SELECT name FROM sluice_tables()";
+std::optional<std::vector<std::string>> Shell::TablesColumn(const std::string& column,
+                                                            const std::string& pattern) {
+    std::string sql = "SELECT " + column + " FROM sluice_tables()";
+    std::vector<Value> parameters;
     if (!pattern.empty()) {
-        sql += " WHERE name ILIKE " + PatternLiteral(pattern);
+        sql += " WHERE name ILIKE ?";
+        parameters.push_back(Value::Varchar(pattern));
     }
+    std::vector<std::string> values;
     try {
-        auto result = connection_.Query(sql + " ORDER BY name");
-        std::vector<std::string> names;
-        size_t width = 0;
+        auto result = connection_.Query(sql + " ORDER BY name", parameters);
         while (auto chunk = result->Fetch()) {
             for (idx_t row = 0; row < chunk->size(); row++) {
-                names.push_back(chunk->GetValue(0, row).ToString());
-                width = std::max(width, names.back().size());
+                values.push_back(chunk->GetValue(0, row).ToString());
             }
-        }
-        // In columns, as DuckDB and SQLite list them: down each column, 80 characters wide.
-        size_t columns = std::max<size_t>(1, 80 / (width + 2));
-        size_t rows = (names.size() + columns - 1) / columns;
-        for (size_t r = 0; r < rows; r++) {
-            std::string line;
-            for (size_t c = 0; c < columns && c * rows + r < names.size(); c++) {
-                const std::string& name = names[c * rows + r];
-                line += name + std::string(width + 2 - name.size(), ' ');
-            }
-            Out() << line.substr(0, line.find_last_not_of(' ') + 1) << "\n";
         }
     } catch (const Exception& error) {
         std::cerr << error.what() << std::endl;
+        return std::nullopt;
+    }
+    return values;
+}
+
+bool Shell::ListTables(const std::string& pattern) {
+    auto names = TablesColumn("name", pattern);
+    if (!names) {
         return false;
+    }
+    size_t width = 0;
+    for (const auto& name : *names) {
+        width = std::max(width, name.size());
+    }
+    // In columns, as DuckDB and SQLite list them: down each column, 80 characters wide.
+    size_t columns = std::max<size_t>(1, 80 / (width + 2));
+    size_t rows = (names->size() + columns - 1) / columns;
+    for (size_t r = 0; r < rows; r++) {
+        std::string line;
+        for (size_t c = 0; c < columns && c * rows + r < names->size(); c++) {
+            const std::string& name = (*names)[c * rows + r];
+            line += name + std::string(width + 2 - name.size(), ' ');
+        }
+        Out() << line.substr(0, line.find_last_not_of(' ') + 1) << "\n";
     }
     return true;
 }
 
 bool Shell::PrintSchema(const std::string& pattern) {
-    std::string sql = "SELECT sql FROM sluice_tables()";
-    if (!pattern.empty()) {
-        sql += " WHERE name ILIKE " + PatternLiteral(pattern);
-    }
-    try {
-        auto result = connection_.Query(sql + " ORDER BY name");
-        while (auto chunk = result->Fetch()) {
-            for (idx_t row = 0; row < chunk->size(); row++) {
-                Out() << chunk->GetValue(0, row).ToString() << "\n";
-            }
-        }
-    } catch (const Exception& error) {
-        std::cerr << error.what() << std::endl;
+    auto statements = TablesColumn("sql", pattern);
+    if (!statements) {
         return false;
+    }
+    for (const auto& statement : *statements) {
+        Out() << statement << "\n";
     }
     return true;
 }

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace sluice {
 
@@ -38,6 +39,10 @@ private:
     // .tables and .schema, from sluice_tables().
     bool ListTables(const std::string& pattern);
     bool PrintSchema(const std::string& pattern);
+    // A column of sluice_tables() for the names matching `pattern` (ILIKE; all when empty), by
+    // name; nullopt after printing the error.
+    std::optional<std::vector<std::string>> TablesColumn(const std::string& column,
+                                                         const std::string& pattern);
     std::ostream& Out();
     void PrintHelp();
 
