@@ -117,6 +117,18 @@ class Relation:
     fetchdf = df
     to_df = df
 
+    def arrow(self):
+        return self.execute().arrow()
+
+    fetch_arrow_table = arrow
+    to_arrow_table = arrow
+
+    def fetch_record_batch(self):
+        return self.execute().fetch_record_batch()
+
+    def __arrow_c_stream__(self, requested_schema=None):
+        return self.execute().__arrow_c_stream__(requested_schema)
+
     # Elsewhere -------------------------------------------------------------------------------
 
     def create(self, table):
@@ -138,6 +150,10 @@ class Relation:
         self._connection.execute(f"COPY ({self._query}) TO {_quote_string(path)} (FORMAT csv)")
 
     to_csv = write_csv
+
+    def write_arrow(self, path, stream=False):
+        form = "arrows" if stream else "arrow"
+        self._connection.execute(f"COPY ({self._query}) TO {_quote_string(path)} (FORMAT {form})")
 
     def __repr__(self):
         preview = self.limit(10).fetchall()

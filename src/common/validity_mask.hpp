@@ -54,6 +54,24 @@ public:
         }
     }
     void Reset() { bits_.clear(); }
+    // The bitmap as 64-bit words (row r is bit r % 64 of word r / 64, the layout of Arrow's
+    // validity bitmaps on a little-endian machine); null when every row is valid.
+    const uint64_t* words() const { return bits_.empty() ? nullptr : bits_.data(); }
+    // How many of rows [0, count) are NULL.
+    idx_t CountInvalid(idx_t count) const {
+        if (bits_.empty()) {
+            return 0;
+        }
+        idx_t valid = 0;
+        for (idx_t word = 0; word < count / 64; word++) {
+            valid += static_cast<idx_t>(__builtin_popcountll(bits_[word]));
+        }
+        if (count % 64 != 0) {
+            uint64_t tail = bits_[count / 64] & ((uint64_t(1) << (count % 64)) - 1);
+            valid += static_cast<idx_t>(__builtin_popcountll(tail));
+        }
+        return count - valid;
+    }
     // The bits of rows [offset, offset + count) of `source` as rows [0, count).
     void Slice(const ValidityMask& source, idx_t offset, idx_t count) {
         if (source.bits_.empty()) {

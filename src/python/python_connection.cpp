@@ -1,6 +1,7 @@
 #include "python/python_connection.hpp"
 
 #include "common/exception.hpp"
+#include "python/python_arrow.hpp"
 #include "python/python_conversion.hpp"
 #include "python/python_dataframe.hpp"
 
@@ -79,6 +80,14 @@ std::unique_ptr<QueryResult> PythonResult::Rest() {
 py::dict PythonResult::FetchNumpy() {
     auto rest = Rest();
     return ToNumpy(*rest);
+}
+
+py::object PythonResult::Arrow() {
+    return ToArrow(Rest());
+}
+
+py::object PythonResult::ArrowStream() {
+    return py::cast(std::make_shared<PythonArrowStream>(Rest()));
 }
 
 py::object PythonResult::DataFrame() {

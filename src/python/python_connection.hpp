@@ -23,6 +23,10 @@ public:
     py::list FetchAll();
     py::dict FetchNumpy();
     py::object DataFrame();
+    // The rows not yet fetched for Arrow consumers (python_arrow.hpp): arrow() as a
+    // pyarrow.Table if pyarrow is installed, else the stream; ArrowStream() the stream itself.
+    py::object Arrow();
+    py::object ArrowStream();
     // DB-API: (name, type, None, None, None, None, None) per column.
     py::list Description() const;
     py::list ColumnNames() const;

@@ -1,6 +1,7 @@
 // The `sluice` Python module (its compiled part, sluice._sluice): connect(), connections and
 // results, and Sluice's errors as Python exceptions named as DuckDB's.
 #include "common/exception.hpp"
+#include "python/python_arrow.hpp"
 #include "python/python_connection.hpp"
 
 #include <pybind11/stl.h>
@@ -73,6 +74,7 @@ PYBIND11_MODULE(_sluice, module) {
     module.doc() = "Sluice: an analytical SQL engine for data on object storage";
     module.attr("__version__") = SLUICE_VERSION;
     RegisterExceptions(module);
+    RegisterArrowStream(module);
 
     py::class_<PythonResult, std::shared_ptr<PythonResult>>(module, "Result")
         .def("fetchone", &PythonResult::FetchOne, "The next row as a tuple, or None at the end")
@@ -83,6 +85,19 @@ PYBIND11_MODULE(_sluice, module) {
              "The rows not yet fetched as a dict of numpy arrays, one per column")
         .def("df", &PythonResult::DataFrame, "The rows not yet fetched as a pandas DataFrame")
         .def("fetchdf", &PythonResult::DataFrame)
+        .def("arrow", &PythonResult::Arrow,
+             "The rows not yet fetched as a pyarrow.Table (or, without pyarrow, a "
+             "sluice.ArrowStream that Arrow libraries import)")
+        .def("fetch_arrow_table", &PythonResult::Arrow)
+        .def("fetch_record_batch", &PythonResult::ArrowStream,
+             "The rows not yet fetched as a sluice.ArrowStream, one record batch per chunk")
+        .def(
+            "__arrow_c_stream__",
+            [](PythonResult& result, const py::object& requested_schema) {
+                return result.ArrowStream().cast<PythonArrowStream&>().ArrowCStream(
+                    requested_schema);
+            },
+            py::arg("requested_schema") = py::none())
         .def_property_readonly("description", &PythonResult::Description)
         .def_property_readonly("columns", &PythonResult::ColumnNames)
         .def_property_readonly("types", &PythonResult::ColumnTypes);
@@ -109,6 +124,9 @@ PYBIND11_MODULE(_sluice, module) {
         .def("fetchnumpy", [](PythonConnection& c) { return c.Result().FetchNumpy(); })
         .def("df", [](PythonConnection& c) { return c.Result().DataFrame(); })
         .def("fetchdf", [](PythonConnection& c) { return c.Result().DataFrame(); })
+        .def("arrow", [](PythonConnection& c) { return c.Result().Arrow(); })
+        .def("fetch_arrow_table", [](PythonConnection& c) { return c.Result().Arrow(); })
+        .def("fetch_record_batch", [](PythonConnection& c) { return c.Result().ArrowStream(); })
         .def_property_readonly("description",
                                [](PythonConnection& c) { return c.Result().Description(); })
         .def("close", &PythonConnection::Close)

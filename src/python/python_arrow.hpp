@@ -1,0 +1,38 @@
+#pragma once
+
+#include "main/query_result.hpp"
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+
+namespace sluice {
+
+namespace py = pybind11;
+
+// Rows handed to Arrow consumers (pyarrow, polars, ...) through Arrow's PyCapsule interface:
+// __arrow_c_stream__ gives a capsule named "arrow_array_stream" holding an ArrowArrayStream of
+// the rows (one record batch per chunk, fixed-width columns shared rather than copied), once;
+// __arrow_c_schema__ a capsule "arrow_schema" of their schema.
+class PythonArrowStream {
+public:
+    explicit PythonArrowStream(std::unique_ptr<QueryResult> result);
+
+    // `requested_schema` is ignored: the rows come in the types DuckDB would give them.
+    py::object ArrowCStream(const py::object& requested_schema);
+    py::object ArrowCSchema() const;
+
+private:
+    std::vector<std::string> names_;
+    std::vector<LogicalType> types_;
+    std::unique_ptr<QueryResult> result_; // null once handed to a consumer
+};
+
+// The class sluice.ArrowStream.
+void RegisterArrowStream(py::module_& module);
+
+// The rows as a pyarrow.Table when pyarrow is installed, else as a sluice.ArrowStream that any
+// Arrow library can import.
+py::object ToArrow(std::unique_ptr<QueryResult> result);
+
+} // namespace sluice
