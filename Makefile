@@ -43,7 +43,8 @@ fuzz: setup
 # scheduler, executor, scan and CSV reader tests under ThreadSanitizer.
 test: release asan tsan
 	cd build && ctest --output-on-failure -j $(JOBS)
-	cd build-asan && ctest --output-on-failure -j $(JOBS)
+	# A sanitizer's finding prints where it happened (the stack), not just what.
+	cd build-asan && UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 	$(MAKE) fuzz FUZZ_SECONDS=20
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
 	  build-tsan/tests/unit_tests --gtest_filter='TaskScheduler*:Executor*:ParallelOperators*:Memory*:ReadAheadScan*:TemporaryMemory*:CsvReader*:SpillErrors*:SpillOnRangeData*:HttpEventLoop*:LocalReads*'

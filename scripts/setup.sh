@@ -15,6 +15,7 @@ PACKAGES=(
   openssl                    # the TLS tests make their own certificate authority
   liburing-dev               # local reads through io_uring
   libre2-dev                 # regular expressions (regexp_matches, regexp_replace, ...)
+  libflatbuffers-dev         # the FlatBuffers of Arrow IPC messages (COPY ... (FORMAT arrow))
   nginx-extras               # HTTP test server (range requests, Lua fault injection)
   swift swift-proxy swift-object swift-container swift-account memcached  # S3 test server
   awscli python3-botocore    # puts objects into the S3 test server; a second SigV4 signer to compare with

@@ -11,6 +11,7 @@
 #include "execution/expression_executor.hpp"
 #include "execution/parquet_copy_sink.hpp"
 #include "execution/result_collector.hpp"
+#include "formats/arrow/arrow_ipc_writer.hpp"
 #include "memory/allocator.hpp"
 #include "parallel/executor.hpp"
 #include "parallel/trace_recorder.hpp"
@@ -443,6 +444,14 @@ std::unique_ptr<QueryResult> Connection::ExecuteCopy(const Statement& statement,
         rows_written = [csv_sink] { return csv_sink->rows_written(); };
         sink = csv_sink;
         threads = 0;
+    } else if (copy.format == "arrow") {
+        auto arrow_sink = std::make_shared<CopyToFileSink<arrow::ArrowIpcWriter>>(
+            "COPY_TO_ARROW",
+            std::make_unique<arrow::ArrowIpcWriter>(copy.path, copy.query.names, copy.query.types,
+                                                    copy.arrow_stream ? arrow::IpcForm::kStream
+                                                                      : arrow::IpcForm::kFile));
+        rows_written = [arrow_sink] { return arrow_sink->rows_written(); };
+        sink = arrow_sink;
     } else if (copy.options.row_group_size <= ParquetCopySink::kMaxRowGroupRows) {
         auto parquet_sink = std::make_shared<ParquetCopySink>(
             copy.path, copy.query.names, copy.query.types, copy.options, &database_.memory());

@@ -101,6 +101,11 @@ BoundCopy Binder::BindCopy(const Statement& statement) {
     copy.path = statement.copy_path;
     std::string lower_path = Lower(copy.path);
     copy.format = EndsWith(lower_path, ".csv") ? "csv" : "parquet";
+    if (EndsWith(lower_path, ".arrow") || EndsWith(lower_path, ".feather") ||
+        EndsWith(lower_path, ".arrows")) {
+        copy.format = "arrow";
+        copy.arrow_stream = EndsWith(lower_path, ".arrows");
+    }
     std::vector<std::pair<const CopyOption*, Value>> options;
     for (const auto& option : statement.copy_options) {
         Value value =
@@ -109,13 +114,19 @@ BoundCopy Binder::BindCopy(const Statement& statement) {
                 : Value::Boolean(true);
         if (option.name == "format") {
             copy.format = Lower(value.ToString());
+            // FORMAT arrows: the IPC stream form, as DuckDB's arrow extension names it.
+            copy.arrow_stream =
+                copy.format == "arrows" || (copy.format == "arrow" && copy.arrow_stream);
+            copy.format = copy.format == "arrows" ? "arrow" : copy.format;
         } else {
             options.emplace_back(&option, value);
         }
     }
-    if (copy.format != "parquet" && copy.format != "csv") {
+    if (copy.format != "parquet" && copy.format != "csv" && copy.format != "arrow") {
         Fail(ErrorKind::NotImplemented,
-             "COPY TO " + Upper(copy.format) + " is not supported; FORMAT parquet or csv is",
+             "COPY TO " + Upper(copy.format) +
+                 " is not supported; FORMAT parquet, csv, arrow (the IPC file) or arrows (the "
+                 "IPC stream) is",
              statement.location);
     }
     auto one_character = [&](const CopyOption& option, const Value& value) {
@@ -162,6 +173,13 @@ BoundCopy Binder::BindCopy(const Statement& statement) {
             } catch (const Exception& error) {
                 Fail(ErrorKind::Binder, error.RawMessage(), option->location);
             }
+        } else if (copy.format == "arrow" && name == "stream") {
+            Value flag;
+            if (!TryCastValue(value, LogicalTypeId::BOOLEAN, flag) || flag.IsNull()) {
+                Fail(ErrorKind::Binder, "STREAM must be true or false, got " + value.ToString(),
+                     option->location);
+            }
+            copy.arrow_stream = flag.GetBoolean();
         } else if (copy.format == "csv" && name == "header") {
             Value flag;
             if (!TryCastValue(value, LogicalTypeId::BOOLEAN, flag) || flag.IsNull()) {

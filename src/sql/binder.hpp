@@ -45,9 +45,10 @@ struct BoundQuery {
 struct BoundCopy {
     BoundQuery query;
     std::string path;
-    std::string format; // "parquet" or "csv"
+    std::string format; // "parquet", "csv" or "arrow"
     parquet::ParquetWriteOptions options;
     csv::CsvWriteOptions csv_options;
+    bool arrow_stream = false; // Arrow's IPC stream form rather than its file form
 };
 
 // Resolves names and types and builds the logical plan. Errors name the offending expression's

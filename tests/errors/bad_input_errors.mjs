@@ -65,14 +65,16 @@ function expectError(what, sql, kind, patterns, { env = {}, secret } = {}) {
   const result = errorOf(sql, env);
   if (result.crash) {
     report(false, what, result.crash);
+    if (result.stderr) console.log(result.stderr.slice(0, 8000));
     return;
   }
   const prefix = `${kind} Error: `;
   const missing = patterns.filter((p) => !p.test(result.first));
   const leaked = secret && (result.stderr + result.stdout).includes(secret);
-  report(result.status === 1 && result.first.startsWith(prefix) && missing.length === 0 && !leaked,
-    `${what} -> ${kind}`,
+  const ok = result.status === 1 && result.first.startsWith(prefix) && missing.length === 0 && !leaked;
+  report(ok, `${what} -> ${kind}`,
     `${result.first}${missing.length ? ` (missing ${missing.join(', ')})` : ''}${leaked ? ' (the secret is shown)' : ''}`);
+  if (!ok && !leaked) console.log(result.stderr.slice(0, 8000)); // a sanitizer's stack, say
 }
 
 // Corrupt files, read from the local disk.
