@@ -233,10 +233,15 @@ std::optional<BoundFunction> BindIntervalArithmetic(char op, const LogicalType& 
                                                     const LogicalType& right) {
     LogicalTypeId l = left.id(), r = right.id();
     auto is_point = [](LogicalTypeId id) {
-        return id == LogicalTypeId::DATE || id == LogicalTypeId::TIMESTAMP;
+        return id == LogicalTypeId::DATE || id == LogicalTypeId::TIMESTAMP ||
+               id == LogicalTypeId::TIMESTAMP_TZ;
     };
     LogicalType interval_type = LogicalTypeId::INTERVAL;
-    LogicalType timestamp_type = LogicalTypeId::TIMESTAMP;
+    // An instant moves in UTC (the session's only time zone) and stays an instant.
+    LogicalType timestamp_type =
+        l == LogicalTypeId::TIMESTAMP_TZ || r == LogicalTypeId::TIMESTAMP_TZ
+            ? LogicalTypeId::TIMESTAMP_TZ
+            : LogicalTypeId::TIMESTAMP;
     if (l == LogicalTypeId::INTERVAL && r == LogicalTypeId::INTERVAL && (op == '+' || op == '-')) {
         ScalarFunctionBody body = [op](const std::vector<const Vector*>& args, idx_t count,
                                        Vector& result) {
@@ -251,6 +256,26 @@ std::optional<BoundFunction> BindIntervalArithmetic(char op, const LogicalType& 
                 });
         };
         return BoundFunction{{interval_type, interval_type}, interval_type, body};
+    }
+    bool time_left =
+        l == LogicalTypeId::TIME && r == LogicalTypeId::INTERVAL && (op == '+' || op == '-');
+    if (time_left || (op == '+' && l == LogicalTypeId::INTERVAL && r == LogicalTypeId::TIME)) {
+        // As DuckDB: only the interval's time part counts, and the clock wraps at midnight.
+        ScalarFunctionBody body = [op, time_left](const std::vector<const Vector*>& args,
+                                                  idx_t count, Vector& result) {
+            BinaryLoop<int64_t, interval_t, int64_t>(
+                *args[time_left ? 0 : 1], *args[time_left ? 1 : 0], count, result,
+                [op](int64_t micros, const interval_t& delta, int64_t& out) {
+                    constexpr int64_t kDay = 86400 * dtime::kMicrosPerSecond;
+                    int64_t shift = delta.micros % kDay;
+                    out = ((micros + (op == '-' ? -shift : shift)) % kDay + kDay) % kDay;
+                    return true;
+                });
+        };
+        LogicalType time_type = LogicalTypeId::TIME;
+        return BoundFunction{time_left ? std::vector<LogicalType>{time_type, interval_type}
+                                       : std::vector<LogicalType>{interval_type, time_type},
+                             time_type, body};
     }
     bool point_left = is_point(l) && r == LogicalTypeId::INTERVAL && (op == '+' || op == '-');
     bool point_right = op == '+' && l == LogicalTypeId::INTERVAL && is_point(r);
