@@ -75,6 +75,15 @@ const queries = [
     polars: true,
   },
   {
+    // Lists whose elements no longer follow one another once rows are filtered out.
+    name: 'filtered lists',
+    sql: `SELECT i, l, l[2:] AS tail, list_filter(l, x -> x % 2 = 1) AS odd
+          FROM (SELECT i, CASE WHEN i % 7 = 0 THEN [] ELSE range(i % 5) END AS l
+            FROM range(5000) t(i)) WHERE i % 3 <> 1 ORDER BY i`,
+    types: ['Int64', 'List<Int64>', 'List<Int64>', 'List<Int64>'],
+    polars: true,
+  },
+  {
     name: 'an aggregate over many batches',
     sql: `SELECT i % 97 AS k, count(*) AS n, sum(i) AS total, avg(i) AS mean, min('v' || i) AS least,
             list(i ORDER BY i) FILTER (WHERE i % 1000 = i % 97) AS picked
