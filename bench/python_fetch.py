@@ -1,5 +1,8 @@
-"""Results into Python: fetchall(), df() and fetchnumpy() of TPC-H lineitem (SF1: 6 M rows, 16
-columns) beside the query alone, repetitions interleaved, medians and ranges.
+"""Results into Python: fetchall(), df(), fetchnumpy() and arrow() of TPC-H lineitem (SF1: 6 M
+rows, 16 columns) beside the query alone, repetitions interleaved, medians and ranges.
+
+arrow() without pyarrow (not in Debian 12) gives an Arrow C stream; it is timed to the last
+batch imported, as a consumer drains it (here through ctypes: get_next, then release).
 
 The query alone is con.sql(query): it runs the query and holds its rows (what the shell does
 before writing anything). Each fetch is timed on a fresh result of the same query, so the
@@ -10,6 +13,7 @@ figure "x the query" is (query + fetch) / query.
 generator: node bench/window_functions.mjs makes it.)
 """
 import argparse
+import ctypes
 import os
 import statistics
 import sys
@@ -18,6 +22,42 @@ import time
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "build", "python"))
 import sluice  # noqa: E402
+
+
+class ArrowArray(ctypes.Structure):
+    _fields_ = [("length", ctypes.c_int64), ("null_count", ctypes.c_int64),
+                ("offset", ctypes.c_int64), ("n_buffers", ctypes.c_int64),
+                ("n_children", ctypes.c_int64), ("buffers", ctypes.c_void_p),
+                ("children", ctypes.c_void_p), ("dictionary", ctypes.c_void_p),
+                ("release", ctypes.CFUNCTYPE(None, ctypes.c_void_p)),
+                ("private_data", ctypes.c_void_p)]
+
+
+class ArrowArrayStream(ctypes.Structure):
+    _fields_ = [("get_schema", ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)),
+                ("get_next", ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)),
+                ("get_last_error", ctypes.c_void_p),
+                ("release", ctypes.CFUNCTYPE(None, ctypes.c_void_p)),
+                ("private_data", ctypes.c_void_p)]
+
+
+ctypes.pythonapi.PyCapsule_GetPointer.restype = ctypes.c_void_p
+ctypes.pythonapi.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+
+def drain_arrow(table):
+    """Imports every batch of an arrow() result: a pyarrow.Table is already imported."""
+    if not hasattr(table, "__arrow_c_stream__") or hasattr(table, "num_rows"):
+        return table.num_rows
+    capsule = table.__arrow_c_stream__()
+    address = ctypes.pythonapi.PyCapsule_GetPointer(capsule, b"arrow_array_stream")
+    stream = ArrowArrayStream.from_address(address)
+    rows = 0
+    batch = ArrowArray()
+    while stream.get_next(address, ctypes.addressof(batch)) == 0 and batch.release:
+        rows += batch.length
+        batch.release(ctypes.addressof(batch))
+    return rows
 
 
 def main():
@@ -37,6 +77,7 @@ def main():
         "fetchall()": lambda result: result.fetchall(),
         "df()": lambda result: result.df(),
         "fetchnumpy()": lambda result: result.fetchnumpy(),
+        "arrow()": lambda result: drain_arrow(result.arrow()),
     }
     times = {name: [] for name in ways}
     query_times = {name: [] for name in ways}

@@ -2,6 +2,7 @@
 
 #include "formats/arrow/arrow_c_data.hpp"
 #include "main/query_result.hpp"
+#include "parallel/task_scheduler.hpp"
 
 #include <memory>
 
@@ -10,6 +11,11 @@ namespace sluice {
 // Hands a result to an Arrow consumer through the C Stream interface: its schema (a struct of the
 // columns), then one record batch per chunk, each released independently of the stream. `out`
 // owns the result until its release callback runs.
-void ExportResultStream(std::unique_ptr<QueryResult> result, ArrowArrayStream* out);
+//
+// With a scheduler, the batches after the one asked for are exported ahead on its REGULAR
+// threads (a few per thread) while the consumer imports the current one, so that converting a
+// large result takes about its share of every core; `scheduler` is kept alive by the stream.
+void ExportResultStream(std::unique_ptr<QueryResult> result, ArrowArrayStream* out,
+                        std::shared_ptr<TaskScheduler> scheduler = nullptr);
 
 } // namespace sluice

@@ -36,8 +36,10 @@ py::object OwningCapsule(Struct* value, const char* name) {
 
 } // namespace
 
-PythonArrowStream::PythonArrowStream(std::unique_ptr<QueryResult> result)
-    : names_(result->names()), types_(result->types()), result_(std::move(result)) {
+PythonArrowStream::PythonArrowStream(std::unique_ptr<QueryResult> result,
+                                     std::shared_ptr<TaskScheduler> scheduler)
+    : names_(result->names()), types_(result->types()), result_(std::move(result)),
+      scheduler_(std::move(scheduler)) {
 }
 
 py::object PythonArrowStream::ArrowCStream(const py::object& /*requested_schema*/) {
@@ -46,7 +48,7 @@ py::object PythonArrowStream::ArrowCStream(const py::object& /*requested_schema*
                         "this Arrow stream was already consumed: its rows can be read once");
     }
     auto* stream = new ArrowArrayStream();
-    ExportResultStream(std::move(result_), stream);
+    ExportResultStream(std::move(result_), stream, scheduler_);
     return OwningCapsule(stream, "arrow_array_stream");
 }
 
@@ -70,8 +72,9 @@ void RegisterArrowStream(py::module_& module) {
              "The rows' schema as an ArrowSchema in a PyCapsule");
 }
 
-py::object ToArrow(std::unique_ptr<QueryResult> result) {
-    py::object stream = py::cast(std::make_shared<PythonArrowStream>(std::move(result)));
+py::object ToArrow(std::unique_ptr<QueryResult> result, std::shared_ptr<TaskScheduler> scheduler) {
+    py::object stream =
+        py::cast(std::make_shared<PythonArrowStream>(std::move(result), std::move(scheduler)));
     py::module_ pyarrow;
     try {
         pyarrow = py::module_::import("pyarrow");

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "main/query_result.hpp"
+#include "parallel/task_scheduler.hpp"
 
 #include <pybind11/pybind11.h>
 
@@ -16,7 +17,8 @@ namespace py = pybind11;
 // __arrow_c_schema__ a capsule "arrow_schema" of their schema.
 class PythonArrowStream {
 public:
-    explicit PythonArrowStream(std::unique_ptr<QueryResult> result);
+    PythonArrowStream(std::unique_ptr<QueryResult> result,
+                      std::shared_ptr<TaskScheduler> scheduler);
 
     // `requested_schema` is ignored: the rows come in the types DuckDB would give them.
     py::object ArrowCStream(const py::object& requested_schema);
@@ -26,6 +28,7 @@ private:
     std::vector<std::string> names_;
     std::vector<LogicalType> types_;
     std::unique_ptr<QueryResult> result_; // null once handed to a consumer
+    std::shared_ptr<TaskScheduler> scheduler_;
 };
 
 // The class sluice.ArrowStream.
@@ -33,6 +36,6 @@ void RegisterArrowStream(py::module_& module);
 
 // The rows as a pyarrow.Table when pyarrow is installed, else as a sluice.ArrowStream that any
 // Arrow library can import.
-py::object ToArrow(std::unique_ptr<QueryResult> result);
+py::object ToArrow(std::unique_ptr<QueryResult> result, std::shared_ptr<TaskScheduler> scheduler);
 
 } // namespace sluice

@@ -10,11 +10,14 @@
 #include <exception>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace sluice {
 
-PythonResult::PythonResult(std::unique_ptr<QueryResult> result) : result_(std::move(result)) {
+PythonResult::PythonResult(std::unique_ptr<QueryResult> result,
+                           std::shared_ptr<TaskScheduler> scheduler)
+    : result_(std::move(result)), scheduler_(std::move(scheduler)) {
 }
 
 py::object PythonResult::FetchOne() {
@@ -83,18 +86,59 @@ py::dict PythonResult::FetchNumpy() {
 }
 
 py::object PythonResult::Arrow() {
-    return ToArrow(Rest());
+    return ToArrow(Rest(), scheduler_);
 }
 
 py::object PythonResult::ArrowStream() {
-    return py::cast(std::make_shared<PythonArrowStream>(Rest()));
+    return py::cast(std::make_shared<PythonArrowStream>(Rest(), scheduler_));
 }
 
+namespace {
+
+// The columns as a DataFrame of one pandas block per column, each block a view of its numpy
+// array: pandas.DataFrame(dict) would copy every column once more to consolidate the blocks of
+// one dtype (pandas consolidates later, if an operation wants it). Through pandas' internal
+// constructors (pandas.core.internals.api.make_block, BlockManager); nullopt when they are not
+// there or refuse, and for time zone aware columns.
+std::optional<py::object> FrameOfBlocks(const std::vector<std::pair<py::object, py::object>>& named,
+                                        idx_t rows) {
+    try {
+        py::module_ pandas = py::module_::import("pandas");
+        py::object make_block = py::module_::import("pandas.core.internals.api").attr("make_block");
+        py::object block_manager =
+            py::module_::import("pandas.core.internals").attr("BlockManager");
+        py::list blocks;
+        py::list names;
+        for (size_t i = 0; i < named.size(); i++) {
+            const auto& [name, values] = named[i];
+            py::object array = values.attr("array").attr("_ndarray");
+            py::object column = array.attr("reshape")(1, static_cast<py::ssize_t>(rows));
+            py::list placement;
+            placement.append(i);
+            blocks.append(
+                make_block(column, py::arg("placement") = placement, py::arg("ndim") = 2));
+            names.append(name);
+        }
+        py::list axes;
+        axes.append(pandas.attr("Index")(names, py::arg("dtype") = "object"));
+        axes.append(pandas.attr("RangeIndex")(rows));
+        return pandas.attr("DataFrame")(block_manager(blocks, axes));
+    } catch (py::error_already_set&) {
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
 py::object PythonResult::DataFrame() {
-    py::dict columns = FetchNumpy();
-    py::module_ numpy = py::module_::import("numpy");
     py::module_ pandas = py::module_::import("pandas");
-    py::dict series;
+    bool pandas_1 = pandas.attr("__version__").cast<std::string>().rfind("1.", 0) == 0;
+    auto rest = Rest();
+    py::dict columns = ToNumpy(*rest, pandas_1);
+    py::module_ numpy = py::module_::import("numpy");
+    std::vector<std::pair<py::object, py::object>> named;
+    bool any_time_zone = false;
+    idx_t rows = 0;
     idx_t index = 0;
     for (auto [name, column] : columns) {
         bool utc = result_->types()[index++].id() == LogicalTypeId::TIMESTAMP_TZ;
@@ -111,12 +155,23 @@ py::object PythonResult::DataFrame() {
                 array = array.attr("astype")("float64").attr("filled")(numpy.attr("nan"));
             }
         }
+        rows = py::len(array);
         // The dtype given: pandas does not scan object columns to infer dates from them.
         py::object values = pandas.attr("Series")(array, py::arg("dtype") = array.attr("dtype"),
                                                   py::arg("copy") = false);
         if (utc) {
             values = values.attr("dt").attr("tz_localize")("UTC");
+            any_time_zone = true;
         }
+        named.emplace_back(py::reinterpret_borrow<py::object>(name), values);
+    }
+    if (!any_time_zone && !named.empty()) {
+        if (auto frame = FrameOfBlocks(named, rows)) {
+            return *frame;
+        }
+    }
+    py::dict series;
+    for (const auto& [name, values] : named) {
         series[name] = values;
     }
     return pandas.attr("DataFrame")(series, py::arg("copy") = false);
@@ -154,7 +209,7 @@ PythonConnection::PythonConnection(const std::string& database, const py::dict& 
                         "Sluice keeps its tables in memory: connect() takes ':memory:', not \"" +
                             database + "\"");
     }
-    database_ = std::make_unique<Database>();
+    database_ = std::make_shared<Database>();
     connection_ = std::make_unique<Connection>(*database_);
     for (const auto& [key, value] : config) {
         connection_->Query("SET " + py::str(key).cast<std::string>() + " = ?", {FromPython(value)});
@@ -252,12 +307,14 @@ std::unique_ptr<QueryResult> PythonConnection::Run(const std::string& query,
 }
 
 void PythonConnection::Execute(const std::string& query, const py::object& parameters) {
-    result_ = std::make_unique<PythonResult>(Run(query, parameters));
+    auto result = Run(query, parameters);
+    result_ = std::make_unique<PythonResult>(std::move(result), Scheduler());
 }
 
 std::shared_ptr<PythonResult> PythonConnection::Sql(const std::string& query,
                                                     const py::object& parameters) {
-    return std::make_shared<PythonResult>(Run(query, parameters));
+    auto result = Run(query, parameters);
+    return std::make_shared<PythonResult>(std::move(result), Scheduler());
 }
 
 PythonResult& PythonConnection::Result() {
@@ -265,6 +322,13 @@ PythonResult& PythonConnection::Result() {
         throw Exception(ErrorKind::InvalidInput, "no open result set: call execute() first");
     }
     return *result_;
+}
+
+std::shared_ptr<TaskScheduler> PythonConnection::Scheduler() const {
+    if (!database_) {
+        return nullptr;
+    }
+    return std::shared_ptr<TaskScheduler>(database_, &database_->scheduler());
 }
 
 void PythonConnection::Close() {

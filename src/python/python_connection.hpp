@@ -16,7 +16,8 @@ namespace py = pybind11;
 // fetchall) or column by column (fetchnumpy, df). What was fetched is gone from the others.
 class PythonResult {
 public:
-    explicit PythonResult(std::unique_ptr<QueryResult> result);
+    // `scheduler` (the database's) exports Arrow batches ahead on its threads.
+    PythonResult(std::unique_ptr<QueryResult> result, std::shared_ptr<TaskScheduler> scheduler);
 
     py::object FetchOne();
     py::list FetchMany(idx_t count);
@@ -37,6 +38,7 @@ private:
     std::unique_ptr<QueryResult> Rest();
 
     std::unique_ptr<QueryResult> result_;
+    std::shared_ptr<TaskScheduler> scheduler_;
     std::unique_ptr<DataChunk> chunk_; // being fetched row by row
     idx_t row_ = 0;
 };
@@ -56,8 +58,11 @@ private:
     // Runs `query` with the GIL released, interrupted by Ctrl-C (KeyboardInterrupt).
     std::unique_ptr<QueryResult> Run(const std::string& query, const py::object& parameters);
     Connection& Open();
+    std::shared_ptr<TaskScheduler> Scheduler() const;
 
-    std::unique_ptr<Database> database_;
+    // Shared with the Arrow streams of its results, which export on its scheduler's threads
+    // and may outlive close().
+    std::shared_ptr<Database> database_;
     std::unique_ptr<Connection> connection_;
     std::unique_ptr<PythonResult> result_;
 };

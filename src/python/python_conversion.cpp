@@ -318,16 +318,34 @@ py::object DoubleColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, i
         });
 }
 
-// DATE as datetime64[us] (midnight), as pandas holds dates.
-py::object DateColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
-                      idx_t rows) {
-    return NumpyColumn<int64_t>(chunks, column, rows, "datetime64[us]",
-                                [](const Vector& vector, idx_t count, int64_t* out) {
-                                    const int32_t* days = vector.data<int32_t>();
-                                    for (idx_t row = 0; row < count; row++) {
-                                        out[row] = days[row] * kMicrosPerDay;
-                                    }
-                                });
+// Microseconds as nanoseconds, or an error naming the value pandas cannot hold.
+int64_t MicrosToNanos(int64_t micros, const LogicalType& type) {
+    int64_t nanos;
+    if (__builtin_mul_overflow(micros, int64_t(1000), &nanos)) {
+        throw Exception(ErrorKind::OutOfRange,
+                        Value::Integer(LogicalTypeId::TIMESTAMP, micros).ToString() + " (a " +
+                            type.ToString() +
+                            ") is outside the range of datetime64[ns] (years 1677 to 2262)");
+    }
+    return nanos;
+}
+
+// DATE, TIMESTAMP and TIMESTAMP WITH TIME ZONE as datetime64 in `unit` (us or ns); dates at
+// midnight.
+py::object TimeColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
+                      idx_t rows, const LogicalType& type, bool nanoseconds) {
+    bool date = type.id() == LogicalTypeId::DATE;
+    return NumpyColumn<int64_t>(
+        chunks, column, rows, nanoseconds ? "datetime64[ns]" : "datetime64[us]",
+        [&](const Vector& vector, idx_t count, int64_t* out) {
+            for (idx_t row = 0; row < count; row++) {
+                int64_t micros = date ? vector.data<int32_t>()[row] * kMicrosPerDay
+                                      : vector.data<int64_t>()[row];
+                out[row] = nanoseconds && vector.validity().RowIsValid(row)
+                               ? MicrosToNanos(micros, type)
+                               : micros;
+            }
+        });
 }
 
 // INTERVAL as timedelta64[us], a month counted as 30 days (as its Python form).
@@ -345,44 +363,61 @@ py::object IntervalColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks,
                                 });
 }
 
+// A Python str of UTF-8 `text`; ASCII (most text) is copied straight into a new str.
+PyObject* NewString(std::string_view text) {
+    bool ascii = true;
+    for (unsigned char byte : text) {
+        ascii &= byte < 0x80;
+    }
+    if (!ascii) {
+        return PyUnicode_DecodeUTF8(text.data(), static_cast<py::ssize_t>(text.size()), "replace");
+    }
+    PyObject* object = PyUnicode_New(static_cast<py::ssize_t>(text.size()), 127);
+    if (object != nullptr && !text.empty()) {
+        std::memcpy(PyUnicode_DATA(object), text.data(), text.size());
+    }
+    return object;
+}
+
 // Strings as Python str objects (None for NULL). A column of few distinct short values (flags,
-// codes) shares one object per value, as pandas would.
+// codes) shares one object per value, as pandas would: the values seen are looked up by views of
+// the chunks' own bytes, which outlive the conversion.
 py::object StringColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
                         idx_t rows) {
     static constexpr size_t kSharedLength = 32;
     static constexpr size_t kSharedValues = 4096;
     py::array values(py::dtype("O"), std::vector<py::ssize_t>{static_cast<py::ssize_t>(rows)});
     auto** out = static_cast<PyObject**>(values.mutable_data());
-    std::unordered_map<std::string, py::object> shared;
+    std::unordered_map<std::string_view, py::object> shared;
     bool sharing = true;
     idx_t offset = 0;
     for (const auto& chunk : chunks) {
         const Vector& vector = chunk->column(column);
         const string_t* strings = vector.data<string_t>();
         for (idx_t row = 0; row < chunk->size(); row++, offset++) {
-            py::object object;
+            PyObject* object;
             if (!vector.RowIsValid(row)) {
-                object = py::none();
+                object = Py_None;
+                Py_INCREF(object);
             } else {
                 std::string_view text = strings[row].view();
                 bool share = sharing && text.size() <= kSharedLength;
-                if (share) {
-                    auto found = shared.find(std::string(text));
-                    if (found != shared.end()) {
-                        object = found->second;
+                auto found = share ? shared.find(text) : shared.end();
+                if (found != shared.end()) {
+                    object = found->second.inc_ref().ptr();
+                } else {
+                    object = NewString(text);
+                    if (object == nullptr) {
+                        throw py::error_already_set();
                     }
-                }
-                if (!object) {
-                    object = py::reinterpret_steal<py::object>(PyUnicode_DecodeUTF8(
-                        text.data(), static_cast<py::ssize_t>(text.size()), "replace"));
                     if (share) {
-                        shared.emplace(std::string(text), object);
+                        shared.emplace(text, py::reinterpret_borrow<py::object>(object));
                         sharing = shared.size() < kSharedValues;
                     }
                 }
             }
             Py_XDECREF(out[offset]);
-            out[offset] = object.release().ptr();
+            out[offset] = object;
         }
     }
     return values;
@@ -406,7 +441,7 @@ py::object ObjectColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, i
 
 } // namespace
 
-py::dict ToNumpy(QueryResult& result) {
+py::dict ToNumpy(QueryResult& result, bool nanoseconds) {
     std::vector<std::unique_ptr<DataChunk>> chunks;
     idx_t rows = 0;
     while (auto chunk = result.Fetch()) {
@@ -452,18 +487,16 @@ py::dict ToNumpy(QueryResult& result) {
         case LogicalTypeId::DOUBLE:
             array = FixedWidthColumn<double>(chunks, c, rows, "float64");
             break;
+        case LogicalTypeId::DATE:
         case LogicalTypeId::TIMESTAMP:
         case LogicalTypeId::TIMESTAMP_TZ: // UTC instants; df() marks them UTC
-            array = FixedWidthColumn<int64_t>(chunks, c, rows, "datetime64[us]");
+            array = TimeColumn(chunks, c, rows, type, nanoseconds);
             break;
         case LogicalTypeId::TIMESTAMP_NS:
             array = FixedWidthColumn<int64_t>(chunks, c, rows, "datetime64[ns]");
             break;
         case LogicalTypeId::INTERVAL:
             array = IntervalColumn(chunks, c, rows);
-            break;
-        case LogicalTypeId::DATE:
-            array = DateColumn(chunks, c, rows);
             break;
         case LogicalTypeId::DECIMAL:
         case LogicalTypeId::HUGEINT:

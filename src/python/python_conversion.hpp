@@ -25,6 +25,8 @@ Value FromPython(py::handle object);
 // their type, masked where NULL; DECIMAL and HUGEINT as float64; DATE and the timestamps as
 // datetime64 (TIMESTAMP WITH TIME ZONE in UTC); INTERVAL as timedelta64; other types as arrays
 // of Python objects.
-py::dict ToNumpy(QueryResult& result);
+// `nanoseconds`: dates and times as datetime64[ns] (what pandas before 2.0 holds; an instant
+// outside its years 1677 to 2262 is an error), else as datetime64[us] as DuckDB gives them.
+py::dict ToNumpy(QueryResult& result, bool nanoseconds = false);
 
 } // namespace sluice

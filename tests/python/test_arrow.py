@@ -200,6 +200,11 @@ class ArrowInterchange(unittest.TestCase):
             stream.__arrow_c_stream__()
         del capsule  # released unread: the capsule frees the stream
 
+    def test_a_stream_outlives_its_connection(self):
+        stream = self.con.sql("SELECT i FROM range(10000) t(i)").fetch_record_batch()
+        self.con.close()  # the stream keeps what it needs (its batches export on its threads)
+        self.assertEqual(read_stream(stream.__arrow_c_stream__())[2], [(i,) for i in range(10000)])
+
     def test_arrow_gives_a_pyarrow_table_or_the_stream(self):
         table = self.con.sql("SELECT 7 AS seven").arrow()
         try:

@@ -108,6 +108,23 @@ class Results(unittest.TestCase):
         self.assertEqual(str(frame["tz"].dtype), "datetime64[ns, UTC]")
         self.assertEqual(frame["i"][0], pandas.Timedelta(days=32, seconds=3))
 
+    def test_frames_hold_dates_as_pandas_does(self):
+        frame = self.con.sql("""SELECT DATE '1999-12-31' + i::INTEGER AS d, 'x' || (i % 2) AS s,
+            CASE WHEN i = 1 THEN NULL ELSE TIMESTAMP '2001-01-01 00:00:00.5' END AS t
+            FROM range(3) t(i)""").df()
+        unit = "ns" if pandas.__version__.startswith("1.") else "us"
+        self.assertEqual(str(frame["d"].dtype), f"datetime64[{unit}]")
+        self.assertEqual(frame["d"].tolist(), [pandas.Timestamp("1999-12-31"),
+                                               pandas.Timestamp("2000-01-01"),
+                                               pandas.Timestamp("2000-01-02")])
+        self.assertTrue(pandas.isna(frame["t"][1]))
+        self.assertEqual(frame["t"][2], pandas.Timestamp("2001-01-01 00:00:00.5"))
+        self.assertEqual(frame["s"].tolist(), ["x0", "x1", "x0"])
+        self.assertIs(frame["s"][0], frame["s"][2])  # a short repeated string is one object
+        if unit == "ns":
+            with self.assertRaisesRegex(sluice.OutOfRangeException, r"2300-01-01.*datetime64\[ns\]"):
+                self.con.sql("SELECT TIMESTAMP '2300-01-01' AS far").df()
+
     def test_a_million_rows_to_pandas_without_python_objects(self):
         frame = self.con.sql("SELECT i, i * 0.5::DOUBLE AS half FROM range(1000000) t(i)").df()
         self.assertEqual(len(frame), 1000000)

@@ -110,9 +110,9 @@ struct ArrayData {
     std::vector<ArrowArray> children;
     std::vector<ArrowArray*> child_pointers;
 
+    // Not zeroed: every byte a consumer may read is written (the values of NULL rows too).
     uint8_t* Allocate(size_t bytes) {
-        // Zeroed, so that padding and the values of NULL rows are deterministic.
-        owned.push_back(std::make_unique<uint8_t[]>(std::max<size_t>(bytes, 1)));
+        owned.push_back(std::unique_ptr<uint8_t[]>(new uint8_t[std::max<size_t>(bytes, 1)]));
         return owned.back().get();
     }
 };
@@ -164,31 +164,35 @@ void PackBooleans(const bool* values, idx_t count, uint8_t* bits) {
     }
 }
 
-// int32 offsets and the bytes of `count` strings (the text of `text_of(row)` for valid rows).
+// int32 offsets and the bytes of `count` strings: their lengths summed first, then the bytes
+// copied, a string short enough to be inlined in its string_t as a fixed 12 bytes (the buffer
+// keeps that much room past its end), which costs no call.
 template <class TextOf>
 void ExportStrings(const Vector& vector, idx_t count, ArrayData& data, TextOf text_of) {
+    constexpr size_t kSlack = string_t::kInlineLength;
     auto* offsets = reinterpret_cast<int32_t*>(data.Allocate((count + 1) * sizeof(int32_t)));
     size_t total = 0;
     for (idx_t row = 0; row < count; row++) {
-        offsets[row] = static_cast<int32_t>(total);
         if (vector.validity().RowIsValid(row)) {
             total += text_of(row).size();
-            if (total > INT32_MAX) {
-                throw Exception(ErrorKind::InvalidInput,
-                                "cannot export more than 2 GiB of text in one Arrow batch");
-            }
         }
     }
-    offsets[count] = static_cast<int32_t>(total);
-    char* bytes = reinterpret_cast<char*>(data.Allocate(total));
+    if (total > INT32_MAX) {
+        throw Exception(ErrorKind::InvalidInput,
+                        "cannot export more than 2 GiB of text in one Arrow batch");
+    }
+    uint8_t* bytes = data.Allocate(total + kSlack);
+    size_t offset = 0;
     for (idx_t row = 0; row < count; row++) {
-        if (vector.validity().RowIsValid(row)) {
-            std::string_view text = text_of(row);
-            if (!text.empty()) {
-                std::memcpy(bytes + offsets[row], text.data(), text.size());
-            }
+        offsets[row] = static_cast<int32_t>(offset);
+        if (!vector.validity().RowIsValid(row)) {
+            continue;
         }
+        std::string_view text = text_of(row);
+        std::memcpy(bytes + offset, text.data(), text.size() <= kSlack ? kSlack : text.size());
+        offset += text.size();
     }
+    offsets[count] = static_cast<int32_t>(offset);
     data.buffers[1] = offsets;
     data.buffers[2] = bytes;
 }
@@ -279,6 +283,7 @@ void ExportVector(const Vector& vector, idx_t count, std::shared_ptr<const void>
         switch (type.id()) {
         case LogicalTypeId::BOOLEAN: {
             uint8_t* bits = data.Allocate((count + 7) / 8);
+            std::memset(bits, 0, (count + 7) / 8);
             PackBooleans(vector.data<bool>(), count, bits);
             data.buffers[1] = bits;
             break;
@@ -318,6 +323,7 @@ void ExportVector(const Vector& vector, idx_t count, std::shared_ptr<const void>
         case LogicalTypeId::VARCHAR:
         case LogicalTypeId::BLOB: {
             const auto* strings = vector.data<string_t>();
+            // An inlined string's view points at its 12 inline bytes, all readable.
             ExportStrings(vector, count, data, [&](idx_t row) { return strings[row].view(); });
             break;
         }
