@@ -304,6 +304,27 @@ std::vector<size_t> MultiFileBinding::FilesMatching(const std::vector<TableFilte
     return files;
 }
 
+bool MultiFileBinding::RowsMayMatch(const std::vector<TableFilter>& filters, int64_t first_row,
+                                    int64_t rows) const {
+    if (first_row < 0 || rows <= 0) {
+        return true; // not known before decoding
+    }
+    for (const TableFilter& filter : filters) {
+        if (columns[filter.column].kind != MultiFileColumn::Kind::FileRowNumber) {
+            continue;
+        }
+        ColumnStatistics statistics;
+        statistics.row_count = static_cast<uint64_t>(rows);
+        statistics.null_count = 0;
+        statistics.min = Value::Integer(LogicalTypeId::BIGINT, first_row);
+        statistics.max = Value::Integer(LogicalTypeId::BIGINT, first_row + rows - 1);
+        if (!MayMatch(filter, statistics)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 void MultiFileBinding::CheckReadable(const std::vector<idx_t>& column_ids) const {
     for (idx_t id : column_ids) {
         if (columns[id].kind != MultiFileColumn::Kind::File) {

@@ -60,6 +60,11 @@ public:
     // The files a scan needs: those whose partition values can satisfy `filters` (on output
     // column indices). No request is made for the others.
     std::vector<size_t> FilesMatching(const std::vector<TableFilter>& filters) const;
+    // Whether rows [first_row, first_row + rows) of a file can satisfy the filters on
+    // file_row_number (a Parquet row group's rows: the job is not read when they cannot, as
+    // when scans are cut by row number across the workers of a cluster).
+    bool RowsMayMatch(const std::vector<TableFilter>& filters, int64_t first_row,
+                      int64_t rows) const;
     // `file` (of `paths`) against the scan's output columns `column_ids`, and the leaves of
     // nested ones `leaf_masks` selects (for a file column of the scan's type). Throws when its
     // columns differ from the first file's and union_by_name is off.

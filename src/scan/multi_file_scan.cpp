@@ -299,7 +299,15 @@ private:
         slot.plan = std::move(plan);
     }
 
-    void CountPlanned(const FileJobs& planned) {
+    // Drops the jobs whose rows a filter on file_row_number rules out, then counts the plan.
+    void CountPlanned(FileJobs& planned) {
+        auto ruled_out = [&](const ScanJobPlan& job) {
+            return !binding->RowsMayMatch(filters, job.first_row, job.rows);
+        };
+        size_t before = planned.jobs.size();
+        planned.jobs.erase(std::remove_if(planned.jobs.begin(), planned.jobs.end(), ruled_out),
+                           planned.jobs.end());
+        planned.jobs_pruned += before - planned.jobs.size();
         for (const ScanJobPlan& job : planned.jobs) {
             planned_bytes_ += job.Bytes();
         }

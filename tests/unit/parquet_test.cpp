@@ -291,6 +291,36 @@ TEST(ParquetPruning, StatisticsSkipRowGroupsThatCannotMatch) {
     std::filesystem::remove(path);
 }
 
+// A range of file_row_number reads only the row groups holding those rows (how sluice.dask cuts
+// a large file into partitions), and still exactly those rows.
+TEST(ParquetPruning, FileRowNumberRangesSkipOtherRowGroups) {
+    auto path = std::filesystem::temp_directory_path() / "sluice_row_number_pruning.parquet";
+    Database database;
+    Connection connection(database);
+    connection.Query("COPY (SELECT range AS id FROM range(10000)) TO '" + path.string() +
+                     "' (ROW_GROUP_SIZE 1000)");
+    std::string scan = "FROM read_parquet('" + path.string() + "', file_row_number = true) WHERE ";
+    auto result = connection.Query("SELECT count(*), min(id), max(id) " + scan +
+                                   "file_row_number BETWEEN 2500 AND 4499");
+    EXPECT_EQ(result->GetValue(0, 0).GetInteger(), 2000);
+    EXPECT_EQ(result->GetValue(1, 0).GetInteger(), 2500);
+    EXPECT_EQ(result->GetValue(2, 0).GetInteger(), 4499);
+    auto jobs = [&](const std::string& predicate) {
+        std::string plan = connection.Query("EXPLAIN ANALYZE SELECT count(*) " + scan + predicate)
+                               ->GetValue(1, 0)
+                               .ToString();
+        auto at = plan.find(" scanned, ");
+        return at == std::string::npos ? std::string("none")
+                                       : plan.substr(plan.rfind("jobs ", at),
+                                                     plan.find(" (", at) - plan.rfind("jobs ", at));
+    };
+    EXPECT_EQ(jobs("file_row_number BETWEEN 2500 AND 4499"), "jobs 3 scanned, 7 pruned");
+    EXPECT_EQ(jobs("file_row_number >= 9000"), "jobs 1 scanned, 9 pruned");
+    EXPECT_EQ(jobs("file_row_number < 0"), "jobs 0 scanned, 10 pruned");
+    EXPECT_EQ(jobs("id >= 0"), "jobs 10 scanned, 0 pruned");
+    std::filesystem::remove(path);
+}
+
 TEST(TableFilter, NaNCanSatisfyComparisonsStatisticsLeaveOut) {
     ColumnStatistics statistics;
     statistics.min = Value::Double(1);
