@@ -14,6 +14,7 @@ generator: node bench/window_functions.mjs makes it.)
 """
 import argparse
 import ctypes
+import gc
 import os
 import statistics
 import sys
@@ -65,25 +66,38 @@ def main():
     parser.add_argument("--sf", default="1")
     parser.add_argument("--repetitions", type=int, default=3)
     parser.add_argument("--threads", type=int, default=os.cpu_count())
+    parser.add_argument("--numeric", action="store_true",
+                        help="only lineitem's 12 columns that are not text (no str objects)")
     args = parser.parse_args()
     path = os.path.join(ROOT, "build", "bench-data", f"tpch_sf{args.sf}", "lineitem.parquet")
     if not os.path.exists(path):
         sys.exit(f"{path} is missing: run node bench/window_functions.mjs --sf {args.sf} first")
     con = sluice.connect(config={"threads": args.threads})
-    query = f"SELECT * FROM read_parquet('{path}')"
+    columns = "*"
+    if args.numeric:
+        columns = ("l_orderkey, l_partkey, l_suppkey, l_linenumber, l_quantity, l_extendedprice, "
+                   "l_discount, l_tax, l_shipdate, l_commitdate, l_receiptdate, l_orderkey + 1")
+    query = f"SELECT {columns} FROM read_parquet('{path}')"
     con.sql(query)  # warm the page cache
+    # fetchall() after the others' interleaved runs: its 100 M Python objects, once freed, leave
+    # memory fragmented, and the next way's large arrays then fault in 4 KiB pages instead of
+    # huge ones (up to 10x slower here), which would charge that way for fetchall()'s litter.
     ways = {
         "query alone": lambda result: None,
-        "fetchall()": lambda result: result.fetchall(),
         "df()": lambda result: result.df(),
         "fetchnumpy()": lambda result: result.fetchnumpy(),
         "arrow()": lambda result: drain_arrow(result.arrow()),
+        "fetchall()": lambda result: result.fetchall(),
     }
     times = {name: [] for name in ways}
     query_times = {name: [] for name in ways}
     rows = None
-    for _ in range(args.repetitions):
-        for name, fetch in ways.items():
+    order = [[name for name in ways if name != "fetchall()"]] * args.repetitions
+    order += [["fetchall()"]] * args.repetitions
+    for names in order:
+        for name in names:
+            fetch = ways[name]
+            gc.collect()  # the previous way's objects are gone before the clock starts
             started = time.perf_counter()
             result = con.sql(query)
             queried = time.perf_counter()
@@ -95,7 +109,8 @@ def main():
                 rows = len(fetched)
             del fetched, result
     alone = statistics.median(times["query alone"])
-    print(f"Results of {query.split('/')[-1][:-2]} (SF{args.sf}, {rows:,} rows, 16 columns) into "
+    width = 12 if args.numeric else 16
+    print(f"Results of {query.split('/')[-1][:-2]} (SF{args.sf}, {rows:,} rows, {width} columns) into "
           f"Python, {args.threads} threads, medians of {args.repetitions} interleaved runs (range)")
     print("| way | seconds | M rows/s | x the query |")
     print("|---|---:|---:|---:|")

@@ -24,6 +24,7 @@ PACKAGES=(
   clang libclang-rt-14-dev   # libFuzzer targets
   pybind11-dev python3-dev   # the sluice Python module, for Debian's /usr/bin/python3
   python3-numpy python3-pandas  # its fetchnumpy() and df(), and their tests
+  python3-dask python3-distributed  # sluice.dask (scans fanned out on a Dask cluster) and its tests
 )
 
 missing=()

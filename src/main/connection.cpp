@@ -306,7 +306,7 @@ std::unique_ptr<QueryResult> Connection::ExecuteCreate(const Statement& statemen
     auto table = std::make_shared<TableEntry>();
     table->name = statement.object_name;
     if (statement.select) {
-        Binder binder(catalog, sql);
+        Binder binder(catalog, sql, parameters_, &replacement_scan_);
         BoundQuery query = binder.BindStatementQuery(*statement.select);
         table->names = query.names;
         table->types = query.types;
@@ -391,7 +391,7 @@ std::unique_ptr<QueryResult> Connection::InsertRows(const TableEntry& table,
                                                     const SelectStatement& select,
                                                     const std::string& sql) {
     Catalog& catalog = database_.catalog();
-    Binder binder(catalog, sql);
+    Binder binder(catalog, sql, parameters_, &replacement_scan_);
     BoundQuery query = binder.BindStatementQuery(select);
     if (query.types.size() != targets.size()) {
         throw Exception(ErrorKind::Binder, "table " + table.name + " has " +

@@ -82,7 +82,7 @@ std::unique_ptr<QueryResult> PythonResult::Rest() {
 
 py::dict PythonResult::FetchNumpy() {
     auto rest = Rest();
-    return ToNumpy(*rest);
+    return ToNumpy(*rest, false, scheduler_.get());
 }
 
 py::object PythonResult::Arrow() {
@@ -134,7 +134,7 @@ py::object PythonResult::DataFrame() {
     py::module_ pandas = py::module_::import("pandas");
     bool pandas_1 = pandas.attr("__version__").cast<std::string>().rfind("1.", 0) == 0;
     auto rest = Rest();
-    py::dict columns = ToNumpy(*rest, pandas_1);
+    py::dict columns = ToNumpy(*rest, pandas_1, scheduler_.get());
     py::module_ numpy = py::module_::import("numpy");
     std::vector<std::pair<py::object, py::object>> named;
     bool any_time_zone = false;

@@ -3,10 +3,14 @@
 #include "common/exception.hpp"
 #include "common/number_format.hpp"
 #include "common/physical_dispatch.hpp"
+#include "parallel/function_task.hpp"
 
 #include <pybind11/numpy.h>
 
+#include <condition_variable>
 #include <cstring>
+#include <functional>
+#include <mutex>
 #include <string_view>
 #include <type_traits>
 #include <unordered_map>
@@ -256,57 +260,128 @@ Value FromPython(py::handle object) {
 
 namespace {
 
-// A numpy array of `rows` values of dtype `dtype`, each row's value written by `value(vector,
-// row, out)`; masked where NULL (a plain array when no row is).
+using Chunks = std::vector<std::unique_ptr<DataChunk>>;
+// A column's array once converted (with the GIL held).
+using Finish = std::function<py::object()>;
+
+// The numeric columns' fills: their numpy arrays are made first (with the GIL), then filled,
+// on the scheduler's threads without the GIL while this thread makes the Python objects of the
+// other columns, then finished (masked where a row is NULL).
+struct ColumnFills {
+    std::vector<std::function<void()>> fills;
+
+    // Runs every fill: on the REGULAR pool when there is a scheduler (calling `meanwhile` on
+    // this thread first), else here.
+    void Run(TaskScheduler* scheduler, const std::function<void()>& meanwhile) {
+        if (scheduler == nullptr || fills.empty()) {
+            for (auto& fill : fills) {
+                fill();
+            }
+            meanwhile();
+            return;
+        }
+        struct Countdown {
+            std::mutex mutex;
+            std::condition_variable done;
+            size_t pending;
+            std::exception_ptr error;
+        };
+        auto countdown = std::make_shared<Countdown>();
+        countdown->pending = fills.size();
+        auto finished = [countdown](std::exception_ptr error) {
+            std::lock_guard<std::mutex> guard(countdown->mutex);
+            if (error && !countdown->error) {
+                countdown->error = error;
+            }
+            if (--countdown->pending == 0) {
+                countdown->done.notify_all();
+            }
+        };
+        for (auto& fill : fills) {
+            scheduler->Schedule(std::make_shared<FunctionTask>(
+                TaskPool::Regular,
+                [fill = &fill, finished] {
+                    (*fill)();
+                    finished(nullptr);
+                },
+                finished));
+        }
+        std::exception_ptr meanwhile_error;
+        try {
+            meanwhile();
+        } catch (...) {
+            meanwhile_error = std::current_exception(); // after the fills: they use the arrays
+        }
+        {
+            py::gil_scoped_release release;
+            std::unique_lock<std::mutex> lock(countdown->mutex);
+            countdown->done.wait(lock, [&] { return countdown->pending == 0; });
+        }
+        if (meanwhile_error) {
+            std::rethrow_exception(meanwhile_error);
+        }
+        if (countdown->error) {
+            std::rethrow_exception(countdown->error);
+        }
+    }
+};
+
+// A numpy array of `rows` values of dtype `dtype`, the values of each chunk written by
+// `write(vector, count, out)` in the fill; masked where NULL (a plain array when no row is).
 template <typename T, typename Write>
-py::object NumpyColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
-                       idx_t rows, const char* dtype, Write write) {
+Finish NumpyColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
+                   const char* dtype, Write write) {
     py::array values(py::dtype(dtype), std::vector<py::ssize_t>{static_cast<py::ssize_t>(rows)});
     py::array_t<bool> mask(static_cast<py::ssize_t>(rows));
     auto* out = static_cast<T*>(values.mutable_data());
     bool* nulls = mask.mutable_data();
-    bool any_null = false;
-    idx_t offset = 0;
-    for (const auto& chunk : chunks) {
-        const Vector& vector = chunk->column(column);
-        idx_t count = chunk->size();
-        write(vector, count, out + offset);
-        if (vector.validity().AllValid()) {
-            std::memset(nulls + offset, 0, count);
-        } else {
-            for (idx_t row = 0; row < count; row++) {
-                nulls[offset + row] = !vector.RowIsValid(row);
-                any_null |= nulls[offset + row];
+    auto any_null = std::make_shared<bool>(false);
+    fills.fills.push_back([&chunks, column, out, nulls, any_null, write] {
+        idx_t offset = 0;
+        for (const auto& chunk : chunks) {
+            const Vector& vector = chunk->column(column);
+            idx_t count = chunk->size();
+            write(vector, count, out + offset);
+            if (vector.validity().AllValid()) {
+                std::memset(nulls + offset, 0, count);
+            } else {
+                for (idx_t row = 0; row < count; row++) {
+                    nulls[offset + row] = !vector.RowIsValid(row);
+                    *any_null |= nulls[offset + row];
+                }
             }
+            offset += count;
         }
-        offset += count;
-    }
-    if (!any_null) {
-        return values;
-    }
-    return py::module_::import("numpy").attr("ma").attr("masked_array")(values, mask);
+    });
+    return [values, mask, any_null]() -> py::object {
+        if (!*any_null) {
+            return values;
+        }
+        return py::module_::import("numpy").attr("ma").attr("masked_array")(values, mask);
+    };
 }
 
 // Values stored as numpy stores them: copied as they are.
 template <typename T>
-py::object FixedWidthColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
-                            idx_t rows, const char* dtype) {
-    return NumpyColumn<T>(chunks, column, rows, dtype,
+Finish FixedWidthColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
+                        const char* dtype) {
+    return NumpyColumn<T>(fills, chunks, column, rows, dtype,
                           [](const Vector& vector, idx_t count, T* out) {
                               std::memcpy(out, vector.data<T>(), count * sizeof(T));
                           });
 }
 
 // DECIMAL (any storage width) and HUGEINT as float64, as DuckDB's fetchnumpy gives them.
-py::object DoubleColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
-                        idx_t rows, const LogicalType& type) {
+Finish DoubleColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
+                    const LogicalType& type) {
     double divisor = 1;
     for (int i = 0; i < type.scale(); i++) {
         divisor *= 10;
     }
     return NumpyColumn<double>(
-        chunks, column, rows, "float64", [&](const Vector& vector, idx_t count, double* out) {
-            DispatchPhysical(type.physical(), [&](auto tag) {
+        fills, chunks, column, rows, "float64",
+        [divisor, physical = type.physical()](const Vector& vector, idx_t count, double* out) {
+            DispatchPhysical(physical, [&](auto tag) {
                 using Stored = decltype(tag);
                 if constexpr (std::is_integral_v<Stored> || std::is_same_v<Stored, hugeint_t>) {
                     const Stored* stored = vector.data<Stored>();
@@ -332,12 +407,12 @@ int64_t MicrosToNanos(int64_t micros, const LogicalType& type) {
 
 // DATE, TIMESTAMP and TIMESTAMP WITH TIME ZONE as datetime64 in `unit` (us or ns); dates at
 // midnight.
-py::object TimeColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
-                      idx_t rows, const LogicalType& type, bool nanoseconds) {
+Finish TimeColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
+                  const LogicalType& type, bool nanoseconds) {
     bool date = type.id() == LogicalTypeId::DATE;
     return NumpyColumn<int64_t>(
-        chunks, column, rows, nanoseconds ? "datetime64[ns]" : "datetime64[us]",
-        [&](const Vector& vector, idx_t count, int64_t* out) {
+        fills, chunks, column, rows, nanoseconds ? "datetime64[ns]" : "datetime64[us]",
+        [date, nanoseconds, type](const Vector& vector, idx_t count, int64_t* out) {
             for (idx_t row = 0; row < count; row++) {
                 int64_t micros = date ? vector.data<int32_t>()[row] * kMicrosPerDay
                                       : vector.data<int64_t>()[row];
@@ -349,9 +424,8 @@ py::object TimeColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx
 }
 
 // INTERVAL as timedelta64[us], a month counted as 30 days (as its Python form).
-py::object IntervalColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
-                          idx_t rows) {
-    return NumpyColumn<int64_t>(chunks, column, rows, "timedelta64[us]",
+Finish IntervalColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows) {
+    return NumpyColumn<int64_t>(fills, chunks, column, rows, "timedelta64[us]",
                                 [](const Vector& vector, idx_t count, int64_t* out) {
                                     const auto* intervals = vector.data<interval_t>();
                                     for (idx_t row = 0; row < count; row++) {
@@ -441,7 +515,7 @@ py::object ObjectColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, i
 
 } // namespace
 
-py::dict ToNumpy(QueryResult& result, bool nanoseconds) {
+py::dict ToNumpy(QueryResult& result, bool nanoseconds, TaskScheduler* scheduler) {
     std::vector<std::unique_ptr<DataChunk>> chunks;
     idx_t rows = 0;
     while (auto chunk = result.Fetch()) {
@@ -449,67 +523,77 @@ py::dict ToNumpy(QueryResult& result, bool nanoseconds) {
         rows += chunk->size();
         chunks.push_back(std::move(chunk));
     }
-    py::dict columns;
+    ColumnFills fills;
+    std::vector<Finish> numeric(result.ColumnCount());
+    std::vector<idx_t> objects; // columns of Python objects, made while the others fill
     for (idx_t c = 0; c < result.ColumnCount(); c++) {
         const LogicalType& type = result.types()[c];
-        py::object array;
+        Finish& array = numeric[c];
         switch (type.id()) {
         case LogicalTypeId::BOOLEAN:
-            array = FixedWidthColumn<bool>(chunks, c, rows, "bool");
+            array = FixedWidthColumn<bool>(fills, chunks, c, rows, "bool");
             break;
         case LogicalTypeId::TINYINT:
-            array = FixedWidthColumn<int8_t>(chunks, c, rows, "int8");
+            array = FixedWidthColumn<int8_t>(fills, chunks, c, rows, "int8");
             break;
         case LogicalTypeId::SMALLINT:
-            array = FixedWidthColumn<int16_t>(chunks, c, rows, "int16");
+            array = FixedWidthColumn<int16_t>(fills, chunks, c, rows, "int16");
             break;
         case LogicalTypeId::INTEGER:
-            array = FixedWidthColumn<int32_t>(chunks, c, rows, "int32");
+            array = FixedWidthColumn<int32_t>(fills, chunks, c, rows, "int32");
             break;
         case LogicalTypeId::BIGINT:
-            array = FixedWidthColumn<int64_t>(chunks, c, rows, "int64");
+            array = FixedWidthColumn<int64_t>(fills, chunks, c, rows, "int64");
             break;
         case LogicalTypeId::UTINYINT:
-            array = FixedWidthColumn<uint8_t>(chunks, c, rows, "uint8");
+            array = FixedWidthColumn<uint8_t>(fills, chunks, c, rows, "uint8");
             break;
         case LogicalTypeId::USMALLINT:
-            array = FixedWidthColumn<uint16_t>(chunks, c, rows, "uint16");
+            array = FixedWidthColumn<uint16_t>(fills, chunks, c, rows, "uint16");
             break;
         case LogicalTypeId::UINTEGER:
-            array = FixedWidthColumn<uint32_t>(chunks, c, rows, "uint32");
+            array = FixedWidthColumn<uint32_t>(fills, chunks, c, rows, "uint32");
             break;
         case LogicalTypeId::UBIGINT:
-            array = FixedWidthColumn<uint64_t>(chunks, c, rows, "uint64");
+            array = FixedWidthColumn<uint64_t>(fills, chunks, c, rows, "uint64");
             break;
         case LogicalTypeId::FLOAT:
-            array = FixedWidthColumn<float>(chunks, c, rows, "float32");
+            array = FixedWidthColumn<float>(fills, chunks, c, rows, "float32");
             break;
         case LogicalTypeId::DOUBLE:
-            array = FixedWidthColumn<double>(chunks, c, rows, "float64");
+            array = FixedWidthColumn<double>(fills, chunks, c, rows, "float64");
             break;
         case LogicalTypeId::DATE:
         case LogicalTypeId::TIMESTAMP:
         case LogicalTypeId::TIMESTAMP_TZ: // UTC instants; df() marks them UTC
-            array = TimeColumn(chunks, c, rows, type, nanoseconds);
+            array = TimeColumn(fills, chunks, c, rows, type, nanoseconds);
             break;
         case LogicalTypeId::TIMESTAMP_NS:
-            array = FixedWidthColumn<int64_t>(chunks, c, rows, "datetime64[ns]");
+            array = FixedWidthColumn<int64_t>(fills, chunks, c, rows, "datetime64[ns]");
             break;
         case LogicalTypeId::INTERVAL:
-            array = IntervalColumn(chunks, c, rows);
+            array = IntervalColumn(fills, chunks, c, rows);
             break;
         case LogicalTypeId::DECIMAL:
         case LogicalTypeId::HUGEINT:
-            array = DoubleColumn(chunks, c, rows, type);
-            break;
-        case LogicalTypeId::VARCHAR:
-            array = StringColumn(chunks, c, rows);
+            array = DoubleColumn(fills, chunks, c, rows, type);
             break;
         default:
-            array = ObjectColumn(chunks, c, rows);
+            objects.push_back(c);
             break;
         }
-        columns[py::str(result.names()[c])] = array;
+    }
+    std::vector<py::object> arrays(result.ColumnCount());
+    fills.Run(scheduler, [&] {
+        for (idx_t c : objects) {
+            arrays[c] = result.types()[c].id() == LogicalTypeId::VARCHAR
+                            ? StringColumn(chunks, c, rows)
+                            : ObjectColumn(chunks, c, rows);
+        }
+    });
+    py::dict columns;
+    for (idx_t c = 0; c < result.ColumnCount(); c++) {
+        columns[py::str(result.names()[c])] = numeric[c] ? numeric[c]() : arrays[c];
     }
     return columns;
 }

@@ -2,6 +2,7 @@
 
 #include "common/value.hpp"
 #include "main/query_result.hpp"
+#include "parallel/task_scheduler.hpp"
 
 #include <pybind11/pybind11.h>
 
@@ -27,6 +28,8 @@ Value FromPython(py::handle object);
 // of Python objects.
 // `nanoseconds`: dates and times as datetime64[ns] (what pandas before 2.0 holds; an instant
 // outside its years 1677 to 2262 is an error), else as datetime64[us] as DuckDB gives them.
-py::dict ToNumpy(QueryResult& result, bool nanoseconds = false);
+// `scheduler`: the numeric columns are filled on its REGULAR threads, without the GIL, while
+// this thread makes the other columns' Python objects.
+py::dict ToNumpy(QueryResult& result, bool nanoseconds = false, TaskScheduler* scheduler = nullptr);
 
 } // namespace sluice

@@ -149,6 +149,14 @@ class Parameters(unittest.TestCase):
         self.assertEqual(self.con.execute("SELECT ? + ?", [40, 2]).fetchone(), (42,))
         self.assertEqual(self.con.sql("SELECT ? * 2", [2.5]).fetchone(), (5.0,))
 
+    def test_parameters_in_insert_and_create_table_as(self):
+        self.con.execute("CREATE TABLE t (a INTEGER, b DECIMAL(12, 2))")
+        self.con.execute("INSERT INTO t VALUES (?, ?), (?, ?)", [1, decimal.Decimal("2.50"), 3, None])
+        self.con.execute("CREATE TABLE u AS SELECT $1::INTEGER * 2 AS v", [21])
+        self.assertEqual(self.con.sql("SELECT * FROM t ORDER BY a").fetchall(),
+                         [(1, decimal.Decimal("2.50")), (3, None)])
+        self.assertEqual(self.con.sql("SELECT v FROM u").fetchall(), [(42,)])
+
     def test_python_values_as_parameters(self):
         values = [None, True, 2 ** 70, b"\x00\x01", datetime.date(2024, 1, 31),
                   datetime.datetime(2024, 1, 31, 12, 30), datetime.time(1, 2, 3),
