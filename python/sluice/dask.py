@@ -31,15 +31,10 @@ _AGGREGATES = ("sum", "count", "min", "max", "avg")
 _CLAUSES = ("select", "from", "where", "group by", "having", "order by", "limit")
 
 
-def _top_level_clauses(query):
-    """The query's clauses {keyword: text}, found outside parentheses and quotes."""
-    positions = []
-    depth = 0
-    quote = None
-    lowered = query.lower()
-    i = 0
-    while i < len(query):
-        c = query[i]
+def _top_level(text):
+    """The positions of `text` outside parentheses and quotes."""
+    depth, quote = 0, None
+    for i, c in enumerate(text):
         if quote:
             quote = None if c == quote else quote
         elif c in "'\"":
@@ -48,15 +43,24 @@ def _top_level_clauses(query):
             depth += 1
         elif c == ")":
             depth -= 1
-        elif depth == 0 and (i == 0 or not (query[i - 1].isalnum() or query[i - 1] == "_")):
-            for keyword in _CLAUSES:
-                pattern = r"\s+".join(keyword.split()) + r"\b"
-                match = re.match(pattern, lowered[i:])
-                if match:
-                    positions.append((i, keyword, match.end()))
-                    i += match.end() - 1
-                    break
-        i += 1
+        elif depth == 0:
+            yield i
+
+
+def _top_level_clauses(query):
+    """The query's clauses {keyword: text}, found outside parentheses and quotes."""
+    positions = []
+    lowered = query.lower()
+    skip_to = 0
+    for i in _top_level(query):
+        if i < skip_to or (i > 0 and (query[i - 1].isalnum() or query[i - 1] == "_")):
+            continue
+        for keyword in _CLAUSES:
+            match = re.match(r"\s+".join(keyword.split()) + r"\b", lowered[i:])
+            if match:
+                positions.append((i, keyword, match.end()))
+                skip_to = i + match.end()
+                break
     clauses = {}
     for n, (start, keyword, length) in enumerate(positions):
         if keyword in clauses:
@@ -71,17 +75,9 @@ def _top_level_clauses(query):
 
 def _split_list(text):
     """Comma-separated items at the top level."""
-    items, depth, quote, start = [], 0, None, 0
-    for i, c in enumerate(text):
-        if quote:
-            quote = None if c == quote else quote
-        elif c in "'\"":
-            quote = c
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "," and depth == 0:
+    items, start = [], 0
+    for i in _top_level(text):
+        if text[i] == ",":
             items.append(text[start:i].strip())
             start = i + 1
     items.append(text[start:].strip())

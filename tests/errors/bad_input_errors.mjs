@@ -161,10 +161,18 @@ try {
 
 // Interrupted: Ctrl-C during a long query.
 {
-  const child = spawn(sluice, ['-c', 'SELECT sum(a.range * b.range) FROM range(100000) a, range(100000) b']);
+  // The signal goes once the first statement's row is out (the shell is up, its handler in
+  // place, however slowly a loaded machine started it), while the long one runs.
+  const child = spawn(sluice, ['-csv', '-c', "SELECT 'started' AS s; SELECT sum(a.range * b.range) FROM range(100000) a, range(100000) b"]);
   let stderr = '';
   child.stderr.on('data', (chunk) => { stderr += chunk; });
-  setTimeout(() => child.kill('SIGINT'), 1000);
+  let signalled = false;
+  child.stdout.on('data', (chunk) => {
+    if (!signalled && String(chunk).includes('started')) {
+      signalled = true;
+      setTimeout(() => child.kill('SIGINT'), 300);
+    }
+  });
   const [code, signal] = await new Promise((resolve) => child.on('exit', (c, s) => resolve([c, s])));
   report(code === 1 && !signal && stderr.startsWith('Interrupted Error: '), 'Ctrl-C during a query -> Interrupted', stderr.split('\n')[0] || `exit ${code} ${signal}`);
 }

@@ -19,19 +19,25 @@ struct SchemaData {
     std::vector<ArrowSchema*> child_pointers;
 };
 
-void ReleaseSchema(ArrowSchema* schema) {
-    if (schema->release == nullptr) {
+// The release callback of a node whose private data is a `Data`: the children a consumer has
+// not moved out (a moved child's release is null) are released with it.
+template <class Node, class Data>
+void ReleaseNode(Node* node) {
+    if (node->release == nullptr) {
         return;
     }
-    for (int64_t i = 0; i < schema->n_children; i++) {
-        ArrowSchema* child = schema->children[i];
-        // A consumer may have moved a child out, leaving its release null.
+    for (int64_t i = 0; i < node->n_children; i++) {
+        Node* child = node->children[i];
         if (child->release != nullptr) {
             child->release(child);
         }
     }
-    delete static_cast<SchemaData*>(schema->private_data);
-    schema->release = nullptr;
+    delete static_cast<Data*>(node->private_data);
+    node->release = nullptr;
+}
+
+void ReleaseSchema(ArrowSchema* schema) {
+    ReleaseNode<ArrowSchema, SchemaData>(schema);
 }
 
 struct NamedType {
@@ -118,17 +124,7 @@ struct ArrayData {
 };
 
 void ReleaseArray(ArrowArray* array) {
-    if (array->release == nullptr) {
-        return;
-    }
-    for (int64_t i = 0; i < array->n_children; i++) {
-        ArrowArray* child = array->children[i];
-        if (child->release != nullptr) {
-            child->release(child);
-        }
-    }
-    delete static_cast<ArrayData*>(array->private_data);
-    array->release = nullptr;
+    ReleaseNode<ArrowArray, ArrayData>(array);
 }
 
 ArrayData* StartArray(ArrowArray* out, idx_t length, int64_t n_buffers, size_t n_children) {
