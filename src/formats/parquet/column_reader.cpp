@@ -309,6 +309,9 @@ size_t ColumnReader::ReadAndFilter(idx_t count, const uint32_t* selection, size_
         throw;
     }
     record_entries_ = false;
+    if (selected == 0) {
+        return 0; // an earlier column's filters left no row (and maybe no dictionary read yet)
+    }
     for (size_t i = 0; i < selected; i++) {
         kept[i] = static_cast<uint32_t>(i);
     }
