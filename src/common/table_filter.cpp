@@ -15,6 +15,9 @@ bool MayMatch(const TableFilter& filter, const ColumnStatistics& statistics) {
     if (filter.op == Op::IsNull) {
         return !statistics.null_count || *statistics.null_count > 0;
     }
+    if (filter.op == Op::JoinKeys) {
+        return !filter.join_keys || filter.join_keys->MayMatch(statistics);
+    }
     if (filter.op == Op::IsNotNull) {
         return !all_null;
     }
@@ -177,6 +180,10 @@ size_t FilterRows(const TableFilter& filter, const Vector& values, uint32_t* row
     }
     if (filter.op == Op::In) {
         return SelectIn(filter.values, values, rows, count);
+    }
+    if (filter.op == Op::JoinKeys) {
+        bool usable = filter.join_keys && filter.join_keys->type() == values.type();
+        return usable ? filter.join_keys->Select(values, rows, count) : count;
     }
     if (filter.constant.IsNull()) {
         return 0; // a comparison with NULL is never true

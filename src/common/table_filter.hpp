@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/join_key_filter.hpp"
 #include "common/value.hpp"
 #include "common/vector.hpp"
 
@@ -10,8 +11,8 @@ namespace sluice {
 
 // A predicate on one column against a constant, pushed from WHERE into a scan so the scan can
 // skip data whose statistics prove that no row matches, and drop rows that fail it while it
-// decodes. A scan may return rows that do not match; the filter above it keeps the query
-// correct.
+// decodes; or the keys of a hash join above the scan (JoinKeys). A scan may return rows that do
+// not match; the filter or join above it keeps the query correct.
 struct TableFilter {
     enum class Op : uint8_t {
         Equal,
@@ -22,7 +23,8 @@ struct TableFilter {
         GreaterEqual,
         IsNull,
         IsNotNull,
-        In // equal to one of `values`
+        In,      // equal to one of `values`
+        JoinKeys // among the keys of a hash join's build side (`join_keys`)
     };
 
     idx_t column = 0; // the table function's column index
@@ -32,6 +34,10 @@ struct TableFilter {
     // A filter on a field of a STRUCT column (s.a.b): the field indexes from the column down,
     // through structs only. "The column's type" is then the field's. Empty: the column itself.
     std::vector<idx_t> fields = {};
+    // JoinKeys: the optimizer numbers the join and the filter it hands to the scan below its
+    // probe (`join_filter`); the physical planner makes the filter the two share.
+    idx_t join_filter = 0;
+    std::shared_ptr<const JoinKeyFilter> join_keys = nullptr;
 };
 
 // What statistics say about a column over some rows. min/max bound the non-NULL values.

@@ -95,10 +95,31 @@ void HashJoinBuildSink::Finalize() {
         spill->LoadResident(*table_, limit > used ? (limit - used) / 2 : 0, index_reservation_);
     }
     table_->Build();
+    if (!spilling_.load()) {
+        PublishKeyFilters();
+    }
+}
+
+void HashJoinBuildSink::PublishKeyFilters() {
+    for (idx_t k = 0; k < key_filters_.size(); k++) {
+        if (!key_filters_[k]) {
+            continue;
+        }
+        // Without room for its bloom filter, a filter keeps the keys' range only.
+        idx_t bloom = JoinKeyFilter::BloomBytes(table_->RowCount());
+        bool with_bloom =
+            bloom > 0 && filter_reservation_.TryResize(filter_reservation_.size() + bloom);
+        key_filters_[k]->Publish(table_->chunks(), k, table_->RowCount(), with_bloom);
+    }
 }
 
 std::string HashJoinBuildSink::ProfileDetails() const {
     std::string details = state_->statistics.Render();
+    for (const auto& filter : key_filters_) {
+        if (filter) {
+            details += "    keys handed to the probe side's scan: " + filter->Describe() + "\n";
+        }
+    }
     if (state_->spill) {
         idx_t resident = 0;
         for (idx_t p = 0; p < JoinSpill::kPartitions; p++) {

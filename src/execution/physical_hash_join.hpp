@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/join_key_filter.hpp"
 #include "execution/expression.hpp"
 #include "execution/join_hash_table.hpp"
 #include "execution/join_spill.hpp"
@@ -44,13 +45,18 @@ struct HashJoinState {
 };
 
 // The sink of a join's build pipeline. Input chunks are [keys..., payload...]. When the rows
-// do not fit under memory_limit, they are partitioned to disk (JoinSpill) instead.
+// do not fit under memory_limit, they are partitioned to disk (JoinSpill) instead. Once the
+// table is built, it publishes the keys of condition k into `key_filters[k]` (when set) for
+// the scan below the probe side; a spilled build publishes none.
 class HashJoinBuildSink : public PipelineSink {
 public:
     std::string Name() const override { return "HASH_JOIN (build)"; }
-    HashJoinBuildSink(std::shared_ptr<HashJoinState> state, MemoryManager* memory)
+    HashJoinBuildSink(std::shared_ptr<HashJoinState> state, MemoryManager* memory,
+                      std::vector<std::shared_ptr<JoinKeyFilter>> key_filters = {})
         : state_(std::move(state)), table_(state_->table), memory_(memory),
-          index_reservation_(memory, "a hash join", &state_->statistics) {}
+          index_reservation_(memory, "a hash join", &state_->statistics),
+          key_filters_(std::move(key_filters)),
+          filter_reservation_(memory, "a hash join's key filters", &state_->statistics) {}
 
     std::unique_ptr<LocalState> InitLocal() override;
     SinkResult Sink(DataChunk& chunk, LocalState* local, idx_t batch_index) override;
@@ -65,6 +71,8 @@ private:
     }
     // The spill, created by the first task that runs out of memory.
     JoinSpill* StartSpilling();
+    // Fills key_filters_ from the built table.
+    void PublishKeyFilters();
 
     std::shared_ptr<HashJoinState> state_;
     std::shared_ptr<JoinHashTable> table_;
@@ -73,6 +81,8 @@ private:
     std::atomic<JoinSpill*> spilling_{nullptr};
     std::vector<std::unique_ptr<MemoryReservation>> reservations_; // the build rows, per task
     MemoryReservation index_reservation_;
+    std::vector<std::shared_ptr<JoinKeyFilter>> key_filters_;
+    MemoryReservation filter_reservation_; // their bloom filters
 };
 
 // Probes the finished table with each input chunk. `probe_keys` are evaluated over the input;

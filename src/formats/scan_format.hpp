@@ -124,6 +124,9 @@ class ScanFormat {
 public:
     virtual ~ScanFormat() = default;
     virtual std::string Name() const = 0; // "READ_PARQUET"
+    // Its files drop rows that fail the scan's filters while they decode (TableFilters are
+    // otherwise used only to skip what statistics rule out).
+    virtual bool FiltersRows() const { return false; }
     virtual std::shared_ptr<ScanFile> Open(FileSystem& file_system, const std::string& path,
                                            const IoContext& context) = 0;
 };

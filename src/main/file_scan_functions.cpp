@@ -105,6 +105,7 @@ BoundTableFunction BindFileScan(Database& database, std::shared_ptr<ScanFormat> 
     bound.types = binding->types;
     bound.estimated_rows = binding->estimated_rows;
     bound.distinct_estimates = binding->distinct_estimates;
+    bound.filters_rows = format->FiltersRows();
     bound.make_source = [&database, format, binding](const std::vector<idx_t>& column_ids,
                                                      const std::vector<TableFilter>& filters,
                                                      const std::vector<LeafMask>& leaf_masks) {

@@ -226,8 +226,22 @@ std::string LogicalOperator::ToString(int indent) const {
             }
         }
         out += "]";
-        if (!table_filters.empty()) {
-            out += " filters " + std::to_string(table_filters.size());
+        {
+            std::string join_filters;
+            size_t predicates = 0;
+            for (const TableFilter& filter : table_filters) {
+                if (filter.op == TableFilter::Op::JoinKeys) {
+                    join_filters += " #" + std::to_string(filter.join_filter);
+                } else {
+                    predicates++;
+                }
+            }
+            if (predicates) {
+                out += " filters " + std::to_string(predicates);
+            }
+            if (!join_filters.empty()) {
+                out += " join keys" + join_filters;
+            }
         }
         break;
     case LogicalOperatorKind::Filter:
@@ -257,8 +271,11 @@ std::string LogicalOperator::ToString(int indent) const {
         if (delim_index) {
             out += " #" + std::to_string(delim_index) + " distinct [" + list(delim_columns) + "]";
         }
-        for (const auto& condition : conditions) {
-            out += " " + condition.left->ToString() + " = " + condition.right->ToString();
+        for (idx_t c = 0; c < conditions.size(); c++) {
+            out += " " + conditions[c].left->ToString() + " = " + conditions[c].right->ToString();
+            if (c < join_key_filters.size() && join_key_filters[c]) {
+                out += " (keys to scan #" + std::to_string(join_key_filters[c]) + ")";
+            }
         }
         if (residual) {
             out += " AND " + residual->ToString();

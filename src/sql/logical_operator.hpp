@@ -101,6 +101,9 @@ struct LogicalOperator {
     PhysicalJoinType join_type = PhysicalJoinType::Inner;
     std::vector<JoinCondition> conditions;
     ExpressionPtr residual;
+    // Per condition, the JoinKeys TableFilter of a scan below the probe side that gets the
+    // build's keys (its join_filter; 0: none). See PushJoinKeyFilters.
+    std::vector<idx_t> join_key_filters;
     idx_t mark_index = 0; // Mark: the BOOLEAN column's binding (mark_index, 0)
     // A dependent join (a flattened correlated subquery) when nonzero: the left input is
     // computed once, and the right input reads the distinct values of `delim_columns` over it

@@ -3,6 +3,7 @@
 #include "common/exception.hpp"
 #include "execution/nested_functions.hpp"
 #include "execution/scalar_functions.hpp"
+#include "sql/join_key_filters.hpp"
 #include "sql/join_order.hpp"
 #include "sql/nested_field_pruning.hpp"
 #include "sql/plan_predicates.hpp"
@@ -182,6 +183,7 @@ LogicalOperatorPtr Optimizer::Optimize(LogicalOperatorPtr plan) {
     plan = PushDown(std::move(plan), {});
     PruneColumns(*plan);
     PruneNestedFields(*plan);
+    PushJoinKeyFilters(*plan);
     estimator_.Estimate(*plan);
     return plan;
 }

@@ -93,6 +93,15 @@ private:
     std::vector<Pipeline*> created_;            // every pipeline, in the order planned
     std::optional<idx_t> order_limit_;          // set while planning the ORDER BY under a LIMIT
     std::map<idx_t, DelimValues> delim_values_; // by delim_index
+    // The keys a join hands to a scan below it, shared by the two (by TableFilter::join_filter).
+    std::shared_ptr<JoinKeyFilter> JoinKeys(idx_t id, const LogicalType& type) {
+        auto& filter = join_key_filters_[id];
+        if (!filter) {
+            filter = std::make_shared<JoinKeyFilter>(type);
+        }
+        return filter;
+    }
+    std::map<idx_t, std::shared_ptr<JoinKeyFilter>> join_key_filters_;
 };
 
 ExpressionPtr PhysicalPlanner::Resolve(const Expression& expression,
@@ -365,7 +374,13 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
     switch (op.kind) {
     case LogicalOperatorKind::Get: {
         Pipeline& pipeline = NewPipeline();
-        pipeline.source = op.function->make_source(op.column_ids, op.table_filters, op.leaf_masks);
+        std::vector<TableFilter> filters = op.table_filters;
+        for (TableFilter& filter : filters) {
+            if (filter.op == TableFilter::Op::JoinKeys) {
+                filter.join_keys = JoinKeys(filter.join_filter, op.function->types[filter.column]);
+            }
+        }
+        pipeline.source = op.function->make_source(op.column_ids, filters, op.leaf_masks);
         return {&pipeline, op.Bindings(), pipeline.source->OutputTypes()};
     }
     case LogicalOperatorKind::Unnest: {
@@ -608,7 +623,14 @@ PhysicalPlanner::JoinBuild PhysicalPlanner::PlanBuild(LogicalOperator& op) {
     Project(build.planned, build_columns);
     build.state = std::make_shared<HashJoinState>(op.conditions.size(), build.planned.types);
     build.state->memory = memory_;
-    build.planned.pipeline->sink = std::make_shared<HashJoinBuildSink>(build.state, memory_);
+    std::vector<std::shared_ptr<JoinKeyFilter>> key_filters(op.conditions.size());
+    for (idx_t c = 0; c < op.join_key_filters.size(); c++) {
+        if (op.join_key_filters[c]) {
+            key_filters[c] = JoinKeys(op.join_key_filters[c], op.conditions[c].right->type);
+        }
+    }
+    build.planned.pipeline->sink =
+        std::make_shared<HashJoinBuildSink>(build.state, memory_, std::move(key_filters));
     return build;
 }
 

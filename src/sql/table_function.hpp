@@ -22,6 +22,9 @@ struct BoundTableFunction {
     double estimated_rows = -1;
     // Per column, at most how many distinct values it holds (negative or absent: unknown).
     std::vector<double> distinct_estimates;
+    // The source drops rows that fail `filters` while it reads: only then is it handed the keys
+    // of a join above it (TableFilter::Op::JoinKeys).
+    bool filters_rows = false;
     // `column_ids` index `names`; the source's chunks hold those columns in that order. `filters`
     // (on columns by their index in `names`) may be used to skip data; they need not be applied.
     // `leaf_masks` (per column id, or empty) say which leaves of nested columns the query reads:

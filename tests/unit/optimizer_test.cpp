@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <regex>
+#include <unistd.h>
+
 using namespace sluice;
 
 namespace {
@@ -222,4 +226,46 @@ TEST(Optimizer, FoldingGivesUpOnConstantsThatTakeMuchMemoryToCompute) {
     }
     EXPECT_NE(plan.find("range(CAST(250000000"), std::string::npos) << plan;
     EXPECT_NE(plan.find("repeat('ab'"), std::string::npos) << plan;
+}
+
+TEST(Optimizer, JoinsHandTheirBuildKeysToTheParquetScanBelowTheirProbeSide) {
+    Database database;
+    Connection connection(database);
+    std::string directory =
+        (std::filesystem::temp_directory_path() / ("sluice_join_keys_" + std::to_string(getpid())))
+            .string();
+    std::filesystem::create_directories(directory);
+    connection.Query("COPY (SELECT range AS id, range % 1000 AS k FROM range(200000)) TO '" +
+                     directory + "/facts.parquet' (FORMAT parquet)");
+    connection.Query("CREATE VIEW facts AS SELECT * FROM '" + directory + "/facts.parquet'");
+    connection.Query("CREATE TABLE dims AS SELECT range * 10 AS k FROM range(5)");
+    const std::string join = "SELECT count(*) FROM facts f JOIN dims d ON f.k = d.k";
+
+    std::string plan = Explain(connection, join);
+    EXPECT_NE(plan.find("(keys to scan #"), std::string::npos) << plan;
+    EXPECT_NE(plan.find("columns [k] join keys #"), std::string::npos) << plan;
+    // A preserved probe side, and rows below a LIMIT or a window, are left alone; a table
+    // (not filtered while read) is never handed keys.
+    for (const char* query :
+         {"SELECT count(*) FROM facts f LEFT JOIN dims d ON f.k = d.k",
+          "SELECT count(*) FROM (SELECT k FROM facts LIMIT 10) f JOIN dims d ON f.k = d.k",
+          "SELECT count(*) FROM (SELECT k, row_number() OVER () AS r FROM facts) f JOIN dims d "
+          "ON f.k = d.k",
+          "SELECT count(*) FROM dims d JOIN (SELECT * FROM range(3) t(k)) r ON d.k = r.k"}) {
+        plan = Explain(connection, query);
+        EXPECT_EQ(plan.find("join keys"), std::string::npos) << query << "\n" << plan;
+    }
+
+    std::string report = connection.Query("EXPLAIN ANALYZE " + join)->GetValue(1, 0).GetString();
+    EXPECT_NE(report.find("keys handed to the probe side's scan: 5 keys in [0, 40], bloom filter"),
+              std::string::npos)
+        << report;
+    // 1,000 rows of the 200,000 have one of the five keys: the scan drops nearly all others.
+    std::smatch filtered;
+    ASSERT_TRUE(
+        std::regex_search(report, filtered, std::regex("rows filtered while decoding ([0-9]+)")))
+        << report;
+    EXPECT_GE(std::stoull(filtered[1]), 190000u) << report;
+    EXPECT_EQ(connection.Query(join)->GetValue(0, 0).GetInteger(), 1000);
+    std::filesystem::remove_all(directory);
 }

@@ -37,8 +37,13 @@ PageSlicer::PageSlicer(const ParquetFileReader& reader, FileHandle& file, const 
                        uint64_t max_job_bytes)
     : reader_(reader), file_(file), context_(context), columns_(columns),
       max_job_bytes_(max_job_bytes) {
+    // A join's keys are worth reading page indexes for only once they are there.
     std::copy_if(filters.begin(), filters.end(), std::back_inserter(filters_),
-                 [](const TableFilter& filter) { return filter.fields.empty(); });
+                 [](const TableFilter& filter) {
+                     bool keys_pending = filter.op == TableFilter::Op::JoinKeys &&
+                                         (!filter.join_keys || !filter.join_keys->ready());
+                     return filter.fields.empty() && !keys_pending;
+                 });
 }
 
 bool PageSlicer::WantsPages(size_t group, bool for_bounds) const {

@@ -68,6 +68,7 @@ private:
 class ParquetScanFormat : public ScanFormat {
 public:
     std::string Name() const override { return "READ_PARQUET"; }
+    bool FiltersRows() const override { return true; }
     std::shared_ptr<ScanFile> Open(FileSystem& file_system, const std::string& path,
                                    const IoContext& context) override;
 };
