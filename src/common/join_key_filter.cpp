@@ -12,6 +12,10 @@ namespace {
 
 // Bloom filters over more keys than this would not stay in cache: the range alone is kept.
 constexpr idx_t kMaxBloomKeys = idx_t(1) << 25;
+// A filter is judged on this many rows; letting more than this share of them through, it is
+// not worth its lookups.
+constexpr uint64_t kRowsJudged = uint64_t(1) << 18;
+constexpr double kWorthlessShare = 0.9;
 
 // Calls `f(T{})` with the integer type a vector of physical type `type` stores; false for the
 // other types.
@@ -128,7 +132,7 @@ bool JoinKeyFilter::MayContain(uint64_t key) const {
 }
 
 size_t JoinKeyFilter::Select(const Vector& values, uint32_t* rows, size_t count) const {
-    if (!ready()) {
+    if (!ready() || !worthwhile()) {
         return count;
     }
     if (empty_) {
@@ -152,6 +156,11 @@ size_t JoinKeyFilter::Select(const Vector& values, uint32_t* rows, size_t count)
             kept += keep;
         }
     });
+    uint64_t seen = rows_seen_.fetch_add(count, std::memory_order_relaxed) + count;
+    uint64_t passed = rows_passed_.fetch_add(kept, std::memory_order_relaxed) + kept;
+    if (seen >= kRowsJudged && double(passed) > kWorthlessShare * double(seen)) {
+        worthwhile_.store(false, std::memory_order_relaxed);
+    }
     return kept;
 }
 
@@ -182,6 +191,10 @@ std::string JoinKeyFilter::Describe() const {
                        max_value_->ToString() + "]";
     if (!bloom_.empty()) {
         text += ", bloom filter " + FormatMemorySize(bloom_.size() * sizeof(uint64_t));
+    }
+    if (!worthwhile()) {
+        text += "; let " + std::to_string(rows_passed_.load()) + " of the first " +
+                std::to_string(rows_seen_.load()) + " rows through: not worth it, dropped";
     }
     return text;
 }

@@ -33,6 +33,10 @@ public:
 
     const LogicalType& type() const { return type_; }
     bool ready() const { return ready_.load(std::memory_order_acquire); }
+    // False once the rows it has seen show that it lets nearly all of them through (the build
+    // holds nearly every key of the probe side): a lookup per row for nothing. It then passes
+    // every row, and scans starting later leave it out.
+    bool worthwhile() const { return worthwhile_.load(std::memory_order_relaxed); }
 
     // Collects column `column` of `chunks` (`keys` non-NULL values among them at most), with a
     // bloom filter when `with_bloom`, and publishes the result. Called once.
@@ -52,9 +56,12 @@ private:
 
     LogicalType type_;
     std::atomic<bool> ready_{false};
-    bool empty_ = true; // no non-NULL key: nothing matches
-    uint64_t min_ = 0, max_ = 0; // of the keys, in the type's own bits
-    std::vector<uint64_t> bloom_;  // empty: range only
+    // What Select has seen and let through, until it decides it is not worthwhile.
+    mutable std::atomic<uint64_t> rows_seen_{0}, rows_passed_{0};
+    mutable std::atomic<bool> worthwhile_{true};
+    bool empty_ = true;           // no non-NULL key: nothing matches
+    uint64_t min_ = 0, max_ = 0;  // of the keys, in the type's own bits
+    std::vector<uint64_t> bloom_; // empty: range only
     uint64_t bloom_mask_ = 0;
     std::optional<Value> min_value_, max_value_;
     idx_t keys_ = 0;

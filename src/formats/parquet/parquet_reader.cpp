@@ -375,10 +375,11 @@ RowGroupDecoder::RowGroupDecoder(std::shared_ptr<const ParquetFileReader> file,
         for (const Value& value : filter.values) {
             other_type = other_type || value.type() != type;
         }
-        // A join's keys not yet built (its build spilled) filter nothing: not worth a pass.
+        // A join's keys not yet built (its build spilled), or found to let nearly every row
+        // through, are not worth a pass.
         if (filter.op == TableFilter::Op::JoinKeys) {
             other_type = other_type || !filter.join_keys || !filter.join_keys->ready() ||
-                         filter.join_keys->type() != type;
+                         !filter.join_keys->worthwhile() || filter.join_keys->type() != type;
         }
         if (other_type) {
             continue;
