@@ -4,6 +4,7 @@
 #include "common/string_heap.hpp"
 #include "execution/aggregate_function.hpp"
 #include "execution/row_operations.hpp"
+#include "memory/huge_page_allocator.hpp"
 #include "memory/spill_file.hpp"
 
 #include <memory>
@@ -89,7 +90,7 @@ private:
     idx_t stride_ = 0;
 
     std::vector<std::unique_ptr<DataChunk>> key_chunks_;
-    std::vector<uint8_t> states_;
+    std::vector<uint8_t, RandomAccessAllocator<uint8_t>> states_;
     StringHeap heap_;            // long strings held by min/max states
     idx_t key_string_bytes_ = 0; // long strings of the keys, in the key chunks' heaps
     idx_t group_count_ = 0;
@@ -103,7 +104,7 @@ private:
     static uint32_t Salt(uint64_t hash) { return static_cast<uint32_t>(hash >> 32); }
     // Slot positions are recomputed from the keys when the table grows.
     std::vector<uint64_t> group_hashes_;
-    std::vector<Slot> slots_;
+    std::vector<Slot, RandomAccessAllocator<Slot>> slots_;
     uint64_t mask_ = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include "common/data_chunk.hpp"
 #include "execution/row_operations.hpp"
+#include "memory/huge_page_allocator.hpp"
 
 #include <atomic>
 #include <cstring>
@@ -135,8 +136,8 @@ private:
         uint32_t next;               // 1-based; 0 ends the chain
         mutable uint8_t matched = 0; // MarkMatched (in what was padding)
     };
-    std::vector<uint32_t> heads_;
-    std::vector<Entry> entries_;
+    std::vector<uint32_t, RandomAccessAllocator<uint32_t>> heads_;
+    std::vector<Entry, RandomAccessAllocator<Entry>> entries_;
     std::vector<RowLocation> null_key_rows_; // never in a chain, never matched
     std::vector<RowsEqualFunction> key_equal_;
     std::vector<std::vector<ColumnView>> views_; // [column][chunk], set by Build

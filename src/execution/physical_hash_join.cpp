@@ -255,8 +255,14 @@ bool HashJoinProbe::NextPairs(ProbeState& state, const DataChunk& input, DataChu
     }
     idx_t key_count = table_->key_count();
     for (idx_t column = key_count; column < table_->types().size(); column++) {
-        table_->Gather(column, build_rows, pair_count,
-                       pairs.column(probe_types_.size() + column - key_count), table_);
+        Vector& target = pairs.column(probe_types_.size() + column - key_count);
+        idx_t payload = column - key_count;
+        if (payload < payload_keys_.size() && payload_keys_[payload] >= 0) {
+            target.Gather(*state.keys[static_cast<idx_t>(payload_keys_[payload])], probe_rows,
+                          pair_count);
+        } else {
+            table_->Gather(column, build_rows, pair_count, target, table_);
+        }
     }
     pairs.SetSize(pair_count);
     bool track_build = EmitsUnmatchedBuild(type_);
@@ -447,8 +453,11 @@ HashJoinProbe::ForPartition(std::shared_ptr<JoinHashTable> table) const {
     for (const auto& key : probe_keys_) {
         keys.push_back(key->Copy());
     }
-    return std::make_unique<HashJoinProbe>(type_, probe_types_, std::move(keys), std::move(state),
-                                           residual_ ? residual_->Copy() : nullptr);
+    auto probe =
+        std::make_unique<HashJoinProbe>(type_, probe_types_, std::move(keys), std::move(state),
+                                        residual_ ? residual_->Copy() : nullptr);
+    probe->SetPayloadKeys(payload_keys_);
+    return probe;
 }
 
 namespace {

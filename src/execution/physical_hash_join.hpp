@@ -115,6 +115,10 @@ public:
     // The hashes of the probe keys of `input`, as the probe computes them (to split a spilled
     // partition's probe rows further).
     void HashKeys(DataChunk& input, uint64_t* hashes) const;
+    // Per build payload column, the condition whose build key it is (-1: none). A pair's value
+    // of such a column is its probe key's, when keys are equal only when their bits are
+    // (integers): taken from the probe rows, not gathered from random build rows.
+    void SetPayloadKeys(std::vector<int> payload_keys) { payload_keys_ = std::move(payload_keys); }
 
 private:
     class ProbeState;
@@ -131,6 +135,7 @@ private:
     std::shared_ptr<JoinHashTable> table_;
     ExpressionPtr residual_;
     std::vector<LogicalType> pair_types_; // probe columns + payload
+    std::vector<int> payload_keys_;
 };
 
 } // namespace sluice

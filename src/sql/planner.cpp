@@ -75,6 +75,7 @@ private:
         Planned planned;
         std::shared_ptr<HashJoinState> state;
         std::vector<ColumnBinding> bindings; // of the right input's columns
+        std::vector<int> payload_keys;       // see HashJoinProbe::SetPayloadKeys
     };
     JoinBuild PlanBuild(LogicalOperator& op);
     Planned Probe(LogicalOperator& op, JoinBuild& build, Planned probe);
@@ -609,7 +610,7 @@ Planned PhysicalPlanner::PlanWindow(LogicalOperator& op) {
 }
 
 PhysicalPlanner::JoinBuild PhysicalPlanner::PlanBuild(LogicalOperator& op) {
-    JoinBuild build{Plan(*op.children[1]), nullptr, {}};
+    JoinBuild build{Plan(*op.children[1]), nullptr, {}, {}};
     std::vector<const Expression*> build_columns;
     for (const auto& condition : op.conditions) {
         build_columns.push_back(condition.right.get());
@@ -618,6 +619,15 @@ PhysicalPlanner::JoinBuild PhysicalPlanner::PlanBuild(LogicalOperator& op) {
     for (idx_t i = 0; i < build.planned.bindings.size(); i++) {
         passthrough.push_back(MakeBoundColumn(build.planned.bindings[i], build.planned.types[i]));
         build_columns.push_back(passthrough.back().get());
+        int key = -1;
+        for (idx_t c = 0; c < op.conditions.size() && key < 0; c++) {
+            const Expression& right = *op.conditions[c].right;
+            bool same = right.kind == ExpressionKind::BoundColumn &&
+                        right.binding == build.planned.bindings[i] &&
+                        op.conditions[c].left->type == right.type;
+            key = same && JoinKeyFilter::Supports(right.type) ? static_cast<int>(c) : -1;
+        }
+        build.payload_keys.push_back(key);
     }
     build.bindings = build.planned.bindings;
     Project(build.planned, build_columns);
@@ -644,9 +654,10 @@ Planned PhysicalPlanner::Probe(LogicalOperator& op, JoinBuild& build, Planned pr
     ExpressionPtr residual = op.residual ? Resolve(*op.residual, pair_bindings) : nullptr;
     build.state->probe_types = probe.types;
     build.state->emits_unmatched_build = EmitsUnmatchedBuild(op.join_type);
-    AddOperator(probe,
-                std::make_shared<HashJoinProbe>(op.join_type, probe.types, std::move(probe_keys),
-                                                build.state, std::move(residual)));
+    auto join = std::make_shared<HashJoinProbe>(op.join_type, probe.types, std::move(probe_keys),
+                                                build.state, std::move(residual));
+    join->SetPayloadKeys(build.payload_keys);
+    AddOperator(probe, std::move(join));
     probe.pipeline->dependencies.push_back(build.planned.pipeline);
     probe.bindings = op.Bindings();
     return probe;
