@@ -108,6 +108,26 @@ class Results(unittest.TestCase):
         self.assertEqual(str(frame["tz"].dtype), "datetime64[ns, UTC]")
         self.assertEqual(frame["i"][0], pandas.Timedelta(days=32, seconds=3))
 
+    def test_nested_values_in_numpy_and_frames(self):
+        # LIST, STRUCT and MAP columns are object columns of lists and dicts, NULL as None, at
+        # every level.
+        query = """SELECT CASE WHEN i = 1 THEN NULL ELSE [i, NULL, i + 1] END AS l,
+            {'a': i::INTEGER, 'b': CASE WHEN i = 2 THEN NULL ELSE 'x' || i END} AS s,
+            MAP {'k': i} AS m, [[i], []] AS ll FROM range(3) t(i)"""
+        expected = {
+            "l": [[0, None, 1], None, [2, None, 3]],
+            "s": [{"a": 0, "b": "x0"}, {"a": 1, "b": "x1"}, {"a": 2, "b": None}],
+            "m": [{"k": 0}, {"k": 1}, {"k": 2}],
+            "ll": [[[0], []], [[1], []], [[2], []]],
+        }
+        arrays = self.con.sql(query).fetchnumpy()
+        frame = self.con.sql(query).df()
+        for name, values in expected.items():
+            self.assertEqual(arrays[name].dtype, numpy.dtype(object))
+            self.assertEqual(list(arrays[name]), values)
+            self.assertEqual(str(frame[name].dtype), "object")
+            self.assertEqual(frame[name].tolist(), values)
+
     def test_frames_hold_dates_as_pandas_does(self):
         frame = self.con.sql("""SELECT DATE '1999-12-31' + i::INTEGER AS d, 'x' || (i % 2) AS s,
             CASE WHEN i = 1 THEN NULL ELSE TIMESTAMP '2001-01-01 00:00:00.5' END AS t
