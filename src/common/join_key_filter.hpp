@@ -16,7 +16,7 @@ struct ColumnStatistics;
 // probe row whose key the build side lacks cannot match, so the scan drops it while it decodes,
 // before the other columns of the row are decoded and before any join probes it. Holds the
 // keys' range and a bloom filter (a 64-bit word per key, four bits set in it: one cache line
-// per lookup, about 1% false positives at 16 bits a key).
+// per lookup, about 2% false positives at 8 bits a key).
 //
 // Published once, by the join's build when its table is complete; until then, and for builds
 // that spilled, it passes every row. A probe pipeline starts after its builds, so its scan sees

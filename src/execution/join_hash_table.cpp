@@ -34,6 +34,32 @@ idx_t JoinHashTable::BucketCount(idx_t rows) {
     return buckets;
 }
 
+bool JoinHashTable::DenseKeys(idx_t buckets) {
+    // The keys as InlineKey gives them (a signed key's bytes zero-extended: negative keys look
+    // far apart from positive ones, and such a table keeps hashing).
+    bool any = false;
+    uint64_t low = 0, high = 0;
+    for (const auto& chunk : chunks_) {
+        const Vector& keys = chunk->column(0);
+        for (idx_t row = 0; row < chunk->size(); row++) {
+            if (!keys.RowIsValid(row)) {
+                continue;
+            }
+            uint64_t key = InlineKey(keys, row);
+            low = any ? std::min(low, key) : key;
+            high = any ? std::max(high, key) : key;
+            any = true;
+        }
+    }
+    // Within the heads a hashed table would have: no more memory than reserved for it.
+    if (!any || high - low >= buckets) {
+        return false;
+    }
+    key_min_ = low;
+    key_range_ = high - low + 1;
+    return true;
+}
+
 idx_t JoinHashTable::IndexMemory(idx_t rows) {
     return BucketCount(rows) * sizeof(uint32_t) + rows * sizeof(Entry);
 }
@@ -42,9 +68,6 @@ void JoinHashTable::Build() {
     if (row_count_ >= UINT32_MAX - 1) {
         throw Exception(ErrorKind::OutOfMemory, "hash join build side has too many rows");
     }
-    heads_.assign(BucketCount(row_count_), 0);
-    idx_t buckets = heads_.size();
-    mask_ = buckets - 1;
     entries_.reserve(row_count_);
     for (idx_t k = 0; k < key_count_; k++) {
         key_equal_.push_back(RowsEqualFor(types_[k].physical()));
@@ -71,6 +94,10 @@ void JoinHashTable::Build() {
         }
     }
     inline_key_ = flat_keys_ && key_count_ == 1 && key_widths_[0] <= sizeof(uint64_t);
+    idx_t buckets = BucketCount(row_count_);
+    perfect_ = inline_key_ && DenseKeys(buckets);
+    heads_.assign(perfect_ ? key_range_ : buckets, 0);
+    mask_ = buckets - 1;
     uint64_t hashes[kVectorSize];
     for (idx_t c = 0; c < chunks_.size(); c++) {
         DataChunk& chunk = *chunks_[c];
@@ -91,10 +118,9 @@ void JoinHashTable::Build() {
                 null_key_rows_.push_back({static_cast<uint32_t>(c), static_cast<uint32_t>(row)});
                 continue;
             }
-            uint32_t& head = heads_[hashes[row] & mask_];
-            entries_.push_back({inline_key_ ? InlineKey(chunk.column(0), row) : hashes[row],
-                                {static_cast<uint32_t>(c), static_cast<uint32_t>(row)},
-                                head});
+            uint64_t key = inline_key_ ? InlineKey(chunk.column(0), row) : hashes[row];
+            uint32_t& head = heads_[perfect_ ? key - key_min_ : hashes[row] & mask_];
+            entries_.push_back({key, {static_cast<uint32_t>(c), static_cast<uint32_t>(row)}, head});
             head = static_cast<uint32_t>(entries_.size());
         }
     }

@@ -48,6 +48,21 @@ public:
 
     // The first entry (1-based; 0: none) of the chain `hash` falls in, and the entry after `entry`.
     uint32_t FirstEntry(uint64_t hash) const { return heads_[hash & mask_]; }
+    // One integer key whose values span no more than the buckets a hashed table would have:
+    // the heads are indexed by the key itself (its chain holds only that key), and probes look
+    // them up with FirstEntryOfKey, without hashing.
+    bool perfect() const { return perfect_; }
+    uint64_t KeyRange() const { return key_range_; }
+    uint32_t FirstEntryOfKey(const Vector& keys, idx_t row) const {
+        uint64_t at = InlineKey(keys, row) - key_min_;
+        return at < key_range_ ? heads_[at] : 0;
+    }
+    void PrefetchHeadOfKey(const Vector& keys, idx_t row) const {
+        uint64_t at = InlineKey(keys, row) - key_min_;
+        if (at < key_range_) {
+            __builtin_prefetch(&heads_[at]);
+        }
+    }
     void PrefetchChain(uint64_t hash) const { __builtin_prefetch(&heads_[hash & mask_]); }
     void PrefetchEntry(uint32_t entry) const {
         if (entry != 0) {
@@ -111,6 +126,8 @@ private:
         return key;
     }
     bool KeysEqualGeneric(uint32_t entry, const std::vector<const Vector*>& keys, idx_t row) const;
+    // Whether the inline keys span less than `buckets` values (then sets key_min_, key_range_).
+    bool DenseKeys(idx_t buckets);
 
     // One column of one build chunk, found without going through the chunk (probes touch
     // rows of random chunks: each indirection would be a cache miss).
@@ -144,6 +161,8 @@ private:
     std::vector<idx_t> key_widths_;
     bool flat_keys_ = false;  // every key an integer column, flat in every chunk
     bool inline_key_ = false; // one flat integer key of at most 8 bytes, held in the entries
+    bool perfect_ = false;    // heads_ indexed by key - key_min_ (see perfect())
+    uint64_t key_min_ = 0, key_range_ = 0;
     uint64_t mask_ = 0;
 };
 

@@ -115,6 +115,10 @@ void HashJoinBuildSink::PublishKeyFilters() {
 
 std::string HashJoinBuildSink::ProfileDetails() const {
     std::string details = state_->statistics.Render();
+    if (table_->perfect()) {
+        details += "    index: heads indexed by the key itself (" +
+                   std::to_string(table_->KeyRange()) + " values)\n";
+    }
     for (const auto& filter : key_filters_) {
         if (filter) {
             details += "    keys handed to the probe side's scan: " + filter->Describe() + "\n";
@@ -145,7 +149,7 @@ public:
     bool pairs_done = false;
     std::vector<std::unique_ptr<Vector>> keys;
     std::vector<const Vector*> key_pointers;
-    uint64_t hashes[kVectorSize];
+    uint64_t hashes[kVectorSize] = {}; // unset (0) for a table indexed by its key
     uint32_t first_entry[kVectorSize];
     bool key_null[kVectorSize];
     bool found[kVectorSize];
@@ -387,10 +391,14 @@ void HashJoinProbe::Prepare(ProbeState& state, const DataChunk& input) {
     if (probe_keys_.empty()) {
         std::fill(state.hashes, state.hashes + count, 0);
     }
+    // A table indexed by its key needs no hashes (unless rows are sent to spilled partitions).
+    bool hash = !table_->perfect() || state_->spill;
     for (idx_t k = 0; k < probe_keys_.size(); k++) {
         Vector& key = *state.keys[k];
         state.executor.Execute(*probe_keys_[k], input, key);
-        HashVector(key, count, state.hashes, k == 0);
+        if (hash) {
+            HashVector(key, count, state.hashes, k == 0);
+        }
         for (idx_t row = 0; row < count; row++) {
             state.key_null[row] |= !key.RowIsValid(row);
         }
@@ -418,8 +426,17 @@ OperatorResult HashJoinProbe::Execute(DataChunk& input, DataChunk& output, Local
             }
         }
         idx_t count = state.current->size();
-        // The chain heads of a large table miss the cache: ask for them all up front.
-        if (!table_->empty()) {
+        if (table_->perfect() && !table_->empty()) {
+            const Vector& keys = *state.keys[0];
+            for (idx_t row = 0; row < count; row++) {
+                table_->PrefetchHeadOfKey(keys, row);
+            }
+            for (idx_t row = 0; row < count; row++) {
+                state.first_entry[row] = table_->FirstEntryOfKey(keys, row);
+                table_->PrefetchEntry(state.first_entry[row]);
+            }
+        } else if (!table_->empty()) {
+            // The chain heads of a large table miss the cache: ask for them all up front.
             for (idx_t row = 0; row < count; row++) {
                 table_->PrefetchChain(state.hashes[row]);
             }

@@ -18,7 +18,9 @@ struct RandomAccessAllocator {
     RandomAccessAllocator() = default;
     template <class U>
     RandomAccessAllocator(const RandomAccessAllocator<U>&) {}
-    T* allocate(size_t count) { return static_cast<T*>(AllocateForRandomAccess(count * sizeof(T))); }
+    T* allocate(size_t count) {
+        return static_cast<T*>(AllocateForRandomAccess(count * sizeof(T)));
+    }
     void deallocate(T* data, size_t count) { FreeForRandomAccess(data, count * sizeof(T)); }
     template <class U>
     bool operator==(const RandomAccessAllocator<U>&) const {

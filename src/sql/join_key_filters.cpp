@@ -55,9 +55,9 @@ LogicalOperator* ScanOf(LogicalOperator& op, ColumnBinding& binding) {
     }
 }
 
-void Push(LogicalOperator& op, std::atomic<idx_t>& last_id) {
+void Push(LogicalOperator& op, const CardinalityEstimator& estimator, std::atomic<idx_t>& last_id) {
     for (auto& child : op.children) {
-        Push(*child, last_id);
+        Push(*child, estimator, last_id);
     }
     if (op.kind != LogicalOperatorKind::Join || op.delim_index ||
         (op.join_type != PhysicalJoinType::Inner && op.join_type != PhysicalJoinType::Semi &&
@@ -70,6 +70,10 @@ void Push(LogicalOperator& op, std::atomic<idx_t>& last_id) {
         const Expression& build = *op.conditions[c].right;
         if (probe.kind != ExpressionKind::BoundColumn || probe.type != build.type ||
             !JoinKeyFilter::Supports(probe.type)) {
+            continue;
+        }
+        std::optional<double> probe_values = estimator.KnownDistinct(probe);
+        if (probe_values && op.children[1]->estimated_rows >= *probe_values) {
             continue;
         }
         ColumnBinding column = probe.binding;
@@ -89,10 +93,10 @@ void Push(LogicalOperator& op, std::atomic<idx_t>& last_id) {
 
 } // namespace
 
-void PushJoinKeyFilters(LogicalOperator& root) {
+void PushJoinKeyFilters(LogicalOperator& root, const CardinalityEstimator& estimator) {
     // Unique in the process: plans of CTEs and subqueries may share one physical planner.
     static std::atomic<idx_t> last_id{0};
-    Push(root, last_id);
+    Push(root, estimator, last_id);
 }
 
 } // namespace sluice

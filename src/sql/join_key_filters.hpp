@@ -1,5 +1,6 @@
 #pragma once
 
+#include "sql/cardinality_estimator.hpp"
 #include "sql/logical_operator.hpp"
 
 namespace sluice {
@@ -10,7 +11,9 @@ namespace sluice {
 // sides of other joins (where a row the scan drops could only have made rows that this join
 // drops), the scan gets a JoinKeys TableFilter on that column when it drops rows while it reads
 // (Parquet; BoundTableFunction::filters_rows): the join's
-// `join_key_filters[condition]` and the filter's `join_filter` carry the same number.
-void PushJoinKeyFilters(LogicalOperator& root);
+// `join_key_filters[condition]` and the filter's `join_filter` carry the same number. A build
+// side estimated to have at least as many rows as the probe key has values (`estimator`, run
+// over the plan) likely holds every key: it gets none.
+void PushJoinKeyFilters(LogicalOperator& root, const CardinalityEstimator& estimator);
 
 } // namespace sluice

@@ -183,8 +183,8 @@ LogicalOperatorPtr Optimizer::Optimize(LogicalOperatorPtr plan) {
     plan = PushDown(std::move(plan), {});
     PruneColumns(*plan);
     PruneNestedFields(*plan);
-    PushJoinKeyFilters(*plan);
     estimator_.Estimate(*plan);
+    PushJoinKeyFilters(*plan, estimator_);
     return plan;
 }
 

@@ -269,3 +269,22 @@ TEST(Optimizer, JoinsHandTheirBuildKeysToTheParquetScanBelowTheirProbeSide) {
     EXPECT_EQ(connection.Query(join)->GetValue(0, 0).GetInteger(), 1000);
     std::filesystem::remove_all(directory);
 }
+
+TEST(Optimizer, JoinsOnDenseIntegerKeysIndexTheirHeadsByTheKey) {
+    Database database;
+    Connection connection(database);
+    auto profile = [&](const std::string& query) {
+        return connection.Query("EXPLAIN ANALYZE " + query)->GetValue(1, 0).GetString();
+    };
+    // Keys 1000..1999 (each twice): a direct index of 1000 heads.
+    std::string dense =
+        profile("SELECT count(*) FROM range(5000) a(x) JOIN (SELECT 1000 + i % 1000 "
+                "AS y FROM range(2000) t(i)) b ON x = y");
+    EXPECT_NE(dense.find("heads indexed by the key itself (1000 values)"), std::string::npos)
+        << dense;
+    EXPECT_NE(dense.find("total: 1 rows"), std::string::npos) << dense;
+    // Keys spread far apart keep hashing.
+    std::string sparse = profile("SELECT count(*) FROM range(5000) a(x) JOIN (SELECT i * 1000000 "
+                                 "AS y FROM range(2000) t(i)) b ON x = y");
+    EXPECT_EQ(sparse.find("heads indexed"), std::string::npos) << sparse;
+}
