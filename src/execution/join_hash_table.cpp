@@ -61,7 +61,7 @@ bool JoinHashTable::DenseKeys(idx_t buckets) {
 }
 
 idx_t JoinHashTable::IndexMemory(idx_t rows) {
-    return BucketCount(rows) * sizeof(uint32_t) + rows * sizeof(Entry);
+    return BucketCount(rows) * sizeof(uint32_t) + rows * (sizeof(Entry) + sizeof(uint8_t));
 }
 
 void JoinHashTable::Build() {
@@ -97,6 +97,7 @@ void JoinHashTable::Build() {
     idx_t buckets = BucketCount(row_count_);
     perfect_ = inline_key_ && DenseKeys(buckets);
     heads_.assign(perfect_ ? key_range_ : buckets, 0);
+    perfect_unique_ = perfect_;
     mask_ = buckets - 1;
     uint64_t hashes[kVectorSize];
     for (idx_t c = 0; c < chunks_.size(); c++) {
@@ -120,16 +121,18 @@ void JoinHashTable::Build() {
             }
             uint64_t key = inline_key_ ? InlineKey(chunk.column(0), row) : hashes[row];
             uint32_t& head = heads_[perfect_ ? key - key_min_ : hashes[row] & mask_];
+            perfect_unique_ = perfect_unique_ && head == 0;
             entries_.push_back({key, {static_cast<uint32_t>(c), static_cast<uint32_t>(row)}, head});
             head = static_cast<uint32_t>(entries_.size());
         }
     }
+    matched_.assign(entries_.size(), 0);
 }
 
 idx_t JoinHashTable::CollectUnmatched(idx_t from, idx_t to, RowLocation* rows) const {
     idx_t count = 0;
     for (idx_t position = from; position < std::min<idx_t>(to, entries_.size()); position++) {
-        std::atomic_ref<uint8_t> matched(entries_[position].matched);
+        std::atomic_ref<uint8_t> matched(matched_[position]);
         if (matched.load(std::memory_order_relaxed) == 0) {
             rows[count++] = entries_[position].row;
         }

@@ -69,10 +69,25 @@ public:
             __builtin_prefetch(&entries_[entry - 1]);
         }
     }
-    uint32_t NextEntry(uint32_t entry) const { return entries_[entry - 1].next; }
+    void PrefetchMatched(uint32_t entry) const {
+        if (entry != 0) {
+            __builtin_prefetch(&matched_[entry - 1], 1);
+        }
+    }
+    // With unique keys in a perfect table no chain has a second entry, and the answer comes
+    // without touching the entry (a cache miss on a large build).
+    uint32_t NextEntry(uint32_t entry) const {
+        return perfect_unique_ ? 0 : entries_[entry - 1].next;
+    }
+    // Every build key is different and the heads are indexed by the key: a probe's match is
+    // its head's entry alone, so only a pair's build payload needs the entry.
+    bool perfect_unique() const { return perfect_unique_; }
     // The build row of `entry` has the keys of probe row `row` (whose keys hash to `hash`).
     bool Matches(uint32_t entry, uint64_t hash, const std::vector<const Vector*>& keys,
                  idx_t row) const {
+        if (perfect_) {
+            return true; // a perfect table's chain holds only the key that indexes its head
+        }
         if (inline_key_) {
             // One integer key of at most 8 bytes: the entry holds the key itself.
             return entries_[entry - 1].hash == InlineKey(*keys[0], row);
@@ -103,7 +118,7 @@ public:
     // Right and full joins: the build row of `entry` has a match (any thread, any time
     // before the unmatched rows are collected).
     void MarkMatched(uint32_t entry) const {
-        std::atomic_ref<uint8_t> matched(entries_[entry - 1].matched);
+        std::atomic_ref<uint8_t> matched(matched_[entry - 1]);
         if (matched.load(std::memory_order_relaxed) == 0) {
             matched.store(1, std::memory_order_relaxed); // written once: no contended line
         }
@@ -119,11 +134,26 @@ public:
                 const std::shared_ptr<const void>& owner) const;
 
 private:
+    template <class T>
+    static uint64_t Load(const uint8_t* bytes) {
+        T value;
+        std::memcpy(&value, bytes, sizeof(T));
+        return value;
+    }
     uint64_t InlineKey(const Vector& keys, idx_t row) const {
         idx_t index = keys.vector_type() == VectorType::CONSTANT ? 0 : row;
-        uint64_t key = 0;
-        std::memcpy(&key, keys.data<uint8_t>() + index * key_widths_[0], key_widths_[0]);
-        return key;
+        const uint8_t* bytes = keys.data<uint8_t>() + index * key_widths_[0];
+        // Fixed-size copies compile to one load each (a variable one is a call per row).
+        switch (key_widths_[0]) {
+        case 8:
+            return Load<uint64_t>(bytes);
+        case 4:
+            return Load<uint32_t>(bytes);
+        case 2:
+            return Load<uint16_t>(bytes);
+        default:
+            return Load<uint8_t>(bytes);
+        }
     }
     bool KeysEqualGeneric(uint32_t entry, const std::vector<const Vector*>& keys, idx_t row) const;
     // Whether the inline keys span less than `buckets` values (then sets key_min_, key_range_).
@@ -150,11 +180,13 @@ private:
     struct Entry {
         uint64_t hash; // or, with inline_key_, the key's bytes
         RowLocation row;
-        uint32_t next;               // 1-based; 0 ends the chain
-        mutable uint8_t matched = 0; // MarkMatched (in what was padding)
+        uint32_t next; // 1-based; 0 ends the chain
     };
     std::vector<uint32_t, RandomAccessAllocator<uint32_t>> heads_;
     std::vector<Entry, RandomAccessAllocator<Entry>> entries_;
+    // MarkMatched's flags, one byte per entry apart from the entries: a right join whose pairs
+    // need nothing else from the build (TPC-H Q13) then never touches an entry.
+    mutable std::vector<uint8_t, RandomAccessAllocator<uint8_t>> matched_;
     std::vector<RowLocation> null_key_rows_; // never in a chain, never matched
     std::vector<RowsEqualFunction> key_equal_;
     std::vector<std::vector<ColumnView>> views_; // [column][chunk], set by Build
@@ -162,6 +194,7 @@ private:
     bool flat_keys_ = false;  // every key an integer column, flat in every chunk
     bool inline_key_ = false; // one flat integer key of at most 8 bytes, held in the entries
     bool perfect_ = false;    // heads_ indexed by key - key_min_ (see perfect())
+    bool perfect_unique_ = false;
     uint64_t key_min_ = 0, key_range_ = 0;
     uint64_t mask_ = 0;
 };

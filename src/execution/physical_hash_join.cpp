@@ -206,6 +206,16 @@ std::unique_ptr<LocalState> HashJoinProbe::InitLocal() {
     return state;
 }
 
+bool HashJoinProbe::GathersBuildPayload() const {
+    idx_t payload_count = table_->types().size() - table_->key_count();
+    for (idx_t payload = 0; payload < payload_count; payload++) {
+        if (payload >= payload_keys_.size() || payload_keys_[payload] < 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 bool HashJoinProbe::NextPairs(ProbeState& state, const DataChunk& input, DataChunk& output) {
     idx_t probe_rows[kVectorSize];
     RowLocation build_rows[kVectorSize];
@@ -215,6 +225,7 @@ bool HashJoinProbe::NextPairs(ProbeState& state, const DataChunk& input, DataChu
     bool existence_only = residual_ == nullptr &&
                           (type_ == PhysicalJoinType::Semi || type_ == PhysicalJoinType::Anti ||
                            type_ == PhysicalJoinType::Mark);
+    bool gathers_payload = GathersBuildPayload();
     while (state.row < input.size() && pair_count < kVectorSize) {
         idx_t row = state.row;
         if (state.key_null[row]) {
@@ -238,7 +249,9 @@ bool HashJoinProbe::NextPairs(ProbeState& state, const DataChunk& input, DataChu
                 break;
             }
             probe_rows[pair_count] = row;
-            build_rows[pair_count] = table_->EntryRow(entry);
+            if (gathers_payload) {
+                build_rows[pair_count] = table_->EntryRow(entry);
+            }
             build_entries[pair_count] = entry;
             pair_count++;
         }
@@ -431,9 +444,17 @@ OperatorResult HashJoinProbe::Execute(DataChunk& input, DataChunk& output, Local
             for (idx_t row = 0; row < count; row++) {
                 table_->PrefetchHeadOfKey(keys, row);
             }
+            // A unique key's match needs its entry only for the build payload.
+            bool entries = !table_->perfect_unique() || GathersBuildPayload();
+            bool matched = EmitsUnmatchedBuild(type_);
             for (idx_t row = 0; row < count; row++) {
                 state.first_entry[row] = table_->FirstEntryOfKey(keys, row);
-                table_->PrefetchEntry(state.first_entry[row]);
+                if (entries) {
+                    table_->PrefetchEntry(state.first_entry[row]);
+                }
+                if (matched) {
+                    table_->PrefetchMatched(state.first_entry[row]);
+                }
             }
         } else if (!table_->empty()) {
             // The chain heads of a large table miss the cache: ask for them all up front.

@@ -127,6 +127,8 @@ private:
     // Fills `output` with up to a chunk of key-matching pairs; true when the input is exhausted.
     bool NextPairs(ProbeState& state, const DataChunk& input, DataChunk& output);
     void EmitRemaining(ProbeState& state, const DataChunk& input, DataChunk& output);
+    // Some payload column of a pair comes from its build row (not from the probe keys).
+    bool GathersBuildPayload() const;
 
     PhysicalJoinType type_;
     std::vector<LogicalType> probe_types_;
