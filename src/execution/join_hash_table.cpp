@@ -2,8 +2,10 @@
 
 #include "common/exception.hpp"
 #include "common/physical_dispatch.hpp"
+#include "parallel/run_concurrently.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace sluice {
 
@@ -34,29 +36,44 @@ idx_t JoinHashTable::BucketCount(idx_t rows) {
     return buckets;
 }
 
-bool JoinHashTable::DenseKeys(idx_t buckets) {
+bool JoinHashTable::DenseKeys(idx_t buckets, idx_t items) {
     // The keys as InlineKey gives them (a signed key's bytes zero-extended: negative keys look
     // far apart from positive ones, and such a table keeps hashing).
-    bool any = false;
-    uint64_t low = 0, high = 0;
-    for (const auto& chunk : chunks_) {
-        const Vector& keys = chunk->column(0);
-        for (idx_t row = 0; row < chunk->size(); row++) {
-            if (!keys.RowIsValid(row)) {
-                continue;
+    struct Range {
+        bool any = false;
+        uint64_t low = 0, high = 0;
+    };
+    std::vector<Range> ranges(items);
+    RunSharingWithIdleThreads(items, [&](size_t item) {
+        Range& range = ranges[item];
+        idx_t end = std::min<idx_t>((item + 1) * kChunksPerItem, chunks_.size());
+        for (idx_t c = item * kChunksPerItem; c < end; c++) {
+            const Vector& keys = chunks_[c]->column(0);
+            for (idx_t row = 0; row < chunks_[c]->size(); row++) {
+                if (!keys.RowIsValid(row)) {
+                    continue;
+                }
+                uint64_t key = InlineKey(keys, row);
+                range.low = range.any ? std::min(range.low, key) : key;
+                range.high = range.any ? std::max(range.high, key) : key;
+                range.any = true;
             }
-            uint64_t key = InlineKey(keys, row);
-            low = any ? std::min(low, key) : key;
-            high = any ? std::max(high, key) : key;
-            any = true;
+        }
+    });
+    Range all;
+    for (const Range& range : ranges) {
+        if (range.any) {
+            all.low = all.any ? std::min(all.low, range.low) : range.low;
+            all.high = all.any ? std::max(all.high, range.high) : range.high;
+            all.any = true;
         }
     }
     // Within the heads a hashed table would have: no more memory than reserved for it.
-    if (!any || high - low >= buckets) {
+    if (!all.any || all.high - all.low >= buckets) {
         return false;
     }
-    key_min_ = low;
-    key_range_ = high - low + 1;
+    key_min_ = all.low;
+    key_range_ = all.high - all.low + 1;
     return true;
 }
 
@@ -68,7 +85,6 @@ void JoinHashTable::Build() {
     if (row_count_ >= UINT32_MAX - 1) {
         throw Exception(ErrorKind::OutOfMemory, "hash join build side has too many rows");
     }
-    entries_.reserve(row_count_);
     for (idx_t k = 0; k < key_count_; k++) {
         key_equal_.push_back(RowsEqualFor(types_[k].physical()));
     }
@@ -94,39 +110,79 @@ void JoinHashTable::Build() {
         }
     }
     inline_key_ = flat_keys_ && key_count_ == 1 && key_widths_[0] <= sizeof(uint64_t);
-    idx_t buckets = BucketCount(row_count_);
-    perfect_ = inline_key_ && DenseKeys(buckets);
-    heads_.assign(perfect_ ? key_range_ : buckets, 0);
-    perfect_unique_ = perfect_;
-    mask_ = buckets - 1;
-    uint64_t hashes[kVectorSize];
+    // Every build row gets an entry, at its position among the chunks' rows (so each thread
+    // knows where its rows go); a NULL key's entry is in no chain.
+    std::vector<idx_t> chunk_start(chunks_.size() + 1, 0);
     for (idx_t c = 0; c < chunks_.size(); c++) {
-        DataChunk& chunk = *chunks_[c];
-        idx_t count = chunk.size();
-        if (key_count_ == 0) {
-            std::fill(hashes, hashes + count, 0);
-        }
-        for (idx_t k = 0; k < key_count_; k++) {
-            HashVector(chunk.column(k), count, hashes, k == 0);
-        }
-        for (idx_t row = 0; row < count; row++) {
-            bool null_key = false;
-            for (idx_t k = 0; k < key_count_; k++) {
-                null_key |= !chunk.column(k).RowIsValid(row);
-            }
-            if (null_key) {
-                has_null_key_ = true;
-                null_key_rows_.push_back({static_cast<uint32_t>(c), static_cast<uint32_t>(row)});
-                continue;
-            }
-            uint64_t key = inline_key_ ? InlineKey(chunk.column(0), row) : hashes[row];
-            uint32_t& head = heads_[perfect_ ? key - key_min_ : hashes[row] & mask_];
-            perfect_unique_ = perfect_unique_ && head == 0;
-            entries_.push_back({key, {static_cast<uint32_t>(c), static_cast<uint32_t>(row)}, head});
-            head = static_cast<uint32_t>(entries_.size());
-        }
+        chunk_start[c + 1] = chunk_start[c] + chunks_[c]->size();
     }
-    matched_.assign(entries_.size(), 0);
+    idx_t items = (chunks_.size() + kChunksPerItem - 1) / kChunksPerItem;
+    idx_t buckets = BucketCount(row_count_);
+    perfect_ = inline_key_ && DenseKeys(buckets, items);
+    heads_ = RandomAccessArray<uint32_t>(perfect_ ? key_range_ : buckets);
+    entries_ = RandomAccessArray<Entry>(row_count_);
+    matched_ = RandomAccessArray<uint8_t>(row_count_);
+    mask_ = buckets - 1;
+    idx_t slices = std::max<idx_t>(items, 1); // the heads of an empty table are zeroed too
+    RunSharingWithIdleThreads(slices, [&](size_t slice) {
+        auto zero = [&](auto& array) {
+            size_t from = array.size() * slice / slices;
+            size_t to = array.size() * (slice + 1) / slices;
+            std::fill(array.data() + from, array.data() + to, 0);
+        };
+        zero(heads_);
+        zero(matched_);
+    });
+    std::atomic<bool> duplicate_keys{false}, null_keys{false};
+    RunSharingWithIdleThreads(items, [&](size_t item) {
+        bool duplicate = false, null_key = false;
+        idx_t end = std::min<idx_t>((item + 1) * kChunksPerItem, chunks_.size());
+        for (idx_t c = item * kChunksPerItem; c < end; c++) {
+            LinkChunk(c, chunk_start[c], items > 1, duplicate, null_key);
+        }
+        if (duplicate) {
+            duplicate_keys.store(true);
+        }
+        if (null_key) {
+            null_keys.store(true);
+        }
+    });
+    perfect_unique_ = perfect_ && !duplicate_keys.load();
+    has_null_key_ = has_null_key_ || null_keys.load();
+}
+
+void JoinHashTable::LinkChunk(idx_t c, idx_t first_entry, bool shared, bool& duplicate,
+                              bool& null_key) {
+    const DataChunk& chunk = *chunks_[c];
+    idx_t count = chunk.size();
+    uint64_t hashes[kVectorSize];
+    if (key_count_ == 0) {
+        std::fill(hashes, hashes + count, 0);
+    }
+    for (idx_t k = 0; k < key_count_; k++) {
+        HashVector(chunk.column(k), count, hashes, k == 0);
+    }
+    for (idx_t row = 0; row < count; row++) {
+        Entry& entry = entries_[first_entry + row];
+        entry = {0, {static_cast<uint32_t>(c), static_cast<uint32_t>(row)}, 0};
+        bool null = false;
+        for (idx_t k = 0; k < key_count_; k++) {
+            null |= !chunk.column(k).RowIsValid(row);
+        }
+        if (null) {
+            null_key = true;
+            continue;
+        }
+        uint64_t key = inline_key_ ? InlineKey(chunk.column(0), row) : hashes[row];
+        entry.hash = key;
+        uint32_t& head = heads_[perfect_ ? key - key_min_ : hashes[row] & mask_];
+        auto position = static_cast<uint32_t>(first_entry + row + 1);
+        // Threads building other chunks may push onto the same chain.
+        entry.next =
+            shared ? std::atomic_ref<uint32_t>(head).exchange(position, std::memory_order_relaxed)
+                   : std::exchange(head, position);
+        duplicate |= entry.next != 0;
+    }
 }
 
 idx_t JoinHashTable::CollectUnmatched(idx_t from, idx_t to, RowLocation* rows) const {
@@ -136,9 +192,6 @@ idx_t JoinHashTable::CollectUnmatched(idx_t from, idx_t to, RowLocation* rows) c
         if (matched.load(std::memory_order_relaxed) == 0) {
             rows[count++] = entries_[position].row;
         }
-    }
-    for (idx_t position = std::max<idx_t>(from, entries_.size()); position < to; position++) {
-        rows[count++] = null_key_rows_[position - entries_.size()];
     }
     return count;
 }

@@ -125,7 +125,7 @@ public:
     }
     // The build rows that never matched, collected in pieces once every probe is done:
     // positions [0, UnmatchedPositions()) cover every build row, NULL keys included.
-    idx_t UnmatchedPositions() const { return entries_.size() + null_key_rows_.size(); }
+    idx_t UnmatchedPositions() const { return entries_.size(); }
     // The unmatched rows among positions [from, to) into `rows`; their count.
     idx_t CollectUnmatched(idx_t from, idx_t to, RowLocation* rows) const;
 
@@ -156,8 +156,13 @@ private:
         }
     }
     bool KeysEqualGeneric(uint32_t entry, const std::vector<const Vector*>& keys, idx_t row) const;
+    // Build's work is cut into items of this many chunks, shared with idle threads.
+    static constexpr idx_t kChunksPerItem = 16;
     // Whether the inline keys span less than `buckets` values (then sets key_min_, key_range_).
-    bool DenseKeys(idx_t buckets);
+    bool DenseKeys(idx_t buckets, idx_t items);
+    // The entries of chunk `c`'s rows, from `first_entry` on, pushed onto their chains
+    // (`shared`: other threads push onto the same heads); notes duplicate and NULL keys.
+    void LinkChunk(idx_t c, idx_t first_entry, bool shared, bool& duplicate, bool& null_key);
 
     // One column of one build chunk, found without going through the chunk (probes touch
     // rows of random chunks: each indirection would be a cache miss).
@@ -182,12 +187,11 @@ private:
         RowLocation row;
         uint32_t next; // 1-based; 0 ends the chain
     };
-    std::vector<uint32_t, RandomAccessAllocator<uint32_t>> heads_;
-    std::vector<Entry, RandomAccessAllocator<Entry>> entries_;
+    RandomAccessArray<uint32_t> heads_;
+    RandomAccessArray<Entry> entries_;
     // MarkMatched's flags, one byte per entry apart from the entries: a right join whose pairs
     // need nothing else from the build (TPC-H Q13) then never touches an entry.
-    mutable std::vector<uint8_t, RandomAccessAllocator<uint8_t>> matched_;
-    std::vector<RowLocation> null_key_rows_; // never in a chain, never matched
+    mutable RandomAccessArray<uint8_t> matched_;
     std::vector<RowsEqualFunction> key_equal_;
     std::vector<std::vector<ColumnView>> views_; // [column][chunk], set by Build
     std::vector<idx_t> key_widths_;

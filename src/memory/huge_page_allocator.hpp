@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
+#include <utility>
 
 namespace sluice {
 
@@ -26,6 +28,45 @@ struct RandomAccessAllocator {
     bool operator==(const RandomAccessAllocator<U>&) const {
         return true;
     }
+};
+
+// A fixed-size array of such memory, left uninitialized: whoever fills it first touches its
+// pages, so that a large one's page faults and zeroing by the kernel are shared by the
+// threads that fill their parts of it (a vector's resize would do it all on one thread).
+template <class T>
+class RandomAccessArray {
+    static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+
+public:
+    RandomAccessArray() = default;
+    explicit RandomAccessArray(size_t size)
+        : data_(static_cast<T*>(AllocateForRandomAccess(size * sizeof(T)))), size_(size) {}
+    ~RandomAccessArray() { Free(); }
+    RandomAccessArray(RandomAccessArray&& other) noexcept
+        : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+    RandomAccessArray& operator=(RandomAccessArray&& other) noexcept {
+        if (this != &other) {
+            Free();
+            data_ = std::exchange(other.data_, nullptr);
+            size_ = std::exchange(other.size_, 0);
+        }
+        return *this;
+    }
+
+    T& operator[](size_t index) { return data_[index]; }
+    const T& operator[](size_t index) const { return data_[index]; }
+    T* data() { return data_; }
+    size_t size() const { return size_; }
+
+private:
+    void Free() {
+        if (data_ != nullptr) {
+            FreeForRandomAccess(data_, size_ * sizeof(T));
+        }
+    }
+
+    T* data_ = nullptr;
+    size_t size_ = 0;
 };
 
 } // namespace sluice

@@ -1,5 +1,7 @@
 #include "parallel/run_concurrently.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 
@@ -52,7 +54,80 @@ private:
     size_t item_;
 };
 
+// The items of RunSharingWithIdleThreads: claimed one at a time by the caller and its helpers.
+struct SharedItems {
+    SharedItems(size_t count, const std::function<void(size_t)>& work) : count(count), work(work) {}
+
+    // Runs items until none is left to claim.
+    void RunClaimed() {
+        for (size_t item = next.fetch_add(1); item < count; item = next.fetch_add(1)) {
+            std::exception_ptr failure;
+            if (!failed.load()) {
+                try {
+                    work(item);
+                } catch (...) {
+                    failure = std::current_exception();
+                }
+            }
+            std::lock_guard<std::mutex> guard(mutex);
+            if (failure && !error) {
+                error = failure;
+                failed.store(true);
+            }
+            if (++finished == count) {
+                done.notify_all();
+            }
+        }
+    }
+
+    const size_t count;
+    // Touched only after an item is claimed: the caller waits for every claimed item, so a
+    // helper that starts after the last claim never reaches it.
+    const std::function<void(size_t)>& work;
+    std::atomic<size_t> next{0};
+    std::atomic<bool> failed{false};
+    std::mutex mutex;
+    std::condition_variable done;
+    size_t finished = 0;
+    std::exception_ptr error;
+};
+
+class HelperTask : public Task {
+public:
+    explicit HelperTask(std::shared_ptr<SharedItems> items) : items_(std::move(items)) {}
+
+    TaskResult Execute() override {
+        items_->RunClaimed();
+        return TaskResult::Done;
+    }
+    void OnException(std::exception_ptr) override {} // RunClaimed keeps every item's error
+
+private:
+    std::shared_ptr<SharedItems> items_;
+};
+
 } // namespace
+
+void RunSharingWithIdleThreads(size_t count, const std::function<void(size_t)>& work) {
+    if (count == 0) {
+        return;
+    }
+    auto items = std::make_shared<SharedItems>(count, work);
+    TaskScheduler* scheduler = TaskScheduler::Current();
+    if (scheduler != nullptr && count > 1) {
+        size_t helpers =
+            std::min<size_t>(std::max<uint32_t>(scheduler->RegularThreads(), 1), count) - 1;
+        for (size_t h = 0; h < helpers; h++) {
+            scheduler->Schedule(std::make_shared<HelperTask>(items));
+        }
+    }
+    items->RunClaimed();
+    std::unique_lock<std::mutex> lock(items->mutex);
+    items->done.wait(lock, [&] { return items->finished == count; });
+    if (items->error) {
+        std::rethrow_exception(items->error);
+    }
+}
 
 void RunConcurrently(TaskScheduler& scheduler, TaskPool pool, size_t count,
                      const std::function<void(size_t)>& work) {

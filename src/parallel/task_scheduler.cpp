@@ -10,6 +10,7 @@ namespace {
 thread_local bool tls_is_worker = false;
 thread_local TaskPool tls_pool = TaskPool::Regular;
 thread_local uint32_t tls_index = 0;
+thread_local TaskScheduler* tls_scheduler = nullptr;
 } // namespace
 
 Waker Task::MakeWaker() {
@@ -121,6 +122,10 @@ bool TaskScheduler::OnWorkerThread(TaskPool& pool) {
     return tls_is_worker;
 }
 
+TaskScheduler* TaskScheduler::Current() {
+    return tls_scheduler;
+}
+
 bool TaskScheduler::OnWorkerThread(TaskPool& pool, uint32_t& index) {
     index = tls_index;
     return OnWorkerThread(pool);
@@ -147,6 +152,7 @@ void TaskScheduler::WorkerLoop(TaskPool kind, uint32_t index) {
     tls_is_worker = true;
     tls_pool = kind;
     tls_index = index;
+    tls_scheduler = this;
     Pool& own = PoolOf(kind);
     std::unique_lock<std::mutex> lock(mutex_);
     auto can_help = [&] {

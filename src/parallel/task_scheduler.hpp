@@ -38,6 +38,8 @@ public:
     static bool OnWorkerThread(TaskPool& pool);
     // The same, with the thread's index within its pool (trace lanes).
     static bool OnWorkerThread(TaskPool& pool, uint32_t& index);
+    // The scheduler whose thread this is; null off the scheduler's threads.
+    static TaskScheduler* Current();
 
 private:
     friend class Waker;
