@@ -3,7 +3,9 @@
 #include "io/virtual_file_system.hpp"
 #include "main/builtin_table_functions.hpp"
 #include "memory/allocator.hpp"
+#include "memory/huge_page_allocator.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace sluice {
@@ -144,7 +146,11 @@ void Database::ApplyRemoteOptions() {
 }
 
 void Database::ResizePools() {
-    memory_->SetLimit(static_cast<idx_t>(settings_.GetInteger("memory_limit")));
+    auto memory_limit = static_cast<idx_t>(settings_.GetInteger("memory_limit"));
+    memory_->SetLimit(memory_limit);
+    // Hash tables' freed memory kept for the next query: at most an eighth of the limit (the
+    // trimmer releases it when the process holds more than it should), and at most 1 GiB.
+    SetRandomAccessCacheLimit(std::min<idx_t>(memory_limit / 8, idx_t(1) << 30));
     external_file_cache_->SetCapacity(ExternalCacheCapacity());
     if (!settings_.GetBoolean("enable_external_file_cache")) {
         external_file_cache_->Clear();

@@ -1,6 +1,7 @@
 #include "memory/freed_memory_trimmer.hpp"
 
 #include "memory/allocator.hpp"
+#include "memory/huge_page_allocator.hpp"
 
 namespace sluice {
 
@@ -41,6 +42,7 @@ void FreedMemoryTrimmer::Loop() {
         lock.unlock();
         bool trim = too_large_();
         while (trim) {
+            ReleaseCachedRandomAccessMemory();
             ReturnFreedMemoryToSystem();
             lock.lock();
             trims_++;

@@ -1,6 +1,8 @@
 #include "memory/huge_page_allocator.hpp"
 
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <new>
 #include <sys/mman.h>
 
@@ -14,11 +16,76 @@ size_t MappedBytes(size_t bytes) {
     return (bytes + kHugePage - 1) / kHugePage * kHugePage;
 }
 
+// Freed mappings by size, kept for reuse (SetRandomAccessCacheLimit).
+class MappingCache {
+public:
+    void* Take(size_t mapped) {
+        std::lock_guard<std::mutex> guard(mutex_);
+        auto found = free_.find(mapped);
+        if (found == free_.end()) {
+            return nullptr;
+        }
+        void* data = found->second;
+        free_.erase(found);
+        bytes_ -= mapped;
+        return data;
+    }
+    bool Keep(void* data, size_t mapped) {
+        std::lock_guard<std::mutex> guard(mutex_);
+        if (bytes_ + mapped > limit_) {
+            return false;
+        }
+        free_.emplace(mapped, data);
+        bytes_ += mapped;
+        return true;
+    }
+    void SetLimit(size_t limit) {
+        std::lock_guard<std::mutex> guard(mutex_);
+        limit_ = limit;
+        ReleaseAbove(limit);
+    }
+    void Release() {
+        std::lock_guard<std::mutex> guard(mutex_);
+        ReleaseAbove(0);
+    }
+
+private:
+    void ReleaseAbove(size_t limit) {
+        while (bytes_ > limit) {
+            auto largest = std::prev(free_.end());
+            munmap(largest->second, largest->first);
+            bytes_ -= largest->first;
+            free_.erase(largest);
+        }
+    }
+
+    std::mutex mutex_;
+    std::multimap<size_t, void*> free_;
+    size_t bytes_ = 0;
+    size_t limit_ = 0;
+};
+
+MappingCache& Cache() {
+    static MappingCache* cache = new MappingCache(); // never destroyed: frees may come late
+    return *cache;
+}
+
 } // namespace
+
+void SetRandomAccessCacheLimit(size_t bytes) {
+    Cache().SetLimit(bytes);
+}
+
+void ReleaseCachedRandomAccessMemory() {
+    Cache().Release();
+}
 
 void* AllocateForRandomAccess(size_t bytes) {
     if (bytes < kHugePage) {
         return ::operator new(bytes);
+    }
+    if (void* kept = Cache().Take(MappedBytes(bytes))) {
+        return kept;
     }
     // Mapped one huge page larger, then trimmed to a huge page boundary at both ends: the kernel
     // backs only aligned 2 MiB ranges with huge pages.
@@ -46,7 +113,9 @@ void FreeForRandomAccess(void* data, size_t bytes) {
         ::operator delete(data);
         return;
     }
-    munmap(data, MappedBytes(bytes));
+    if (!Cache().Keep(data, MappedBytes(bytes))) {
+        munmap(data, MappedBytes(bytes));
+    }
 }
 
 } // namespace sluice

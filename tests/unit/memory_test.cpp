@@ -1,5 +1,6 @@
 #include "common/exception.hpp"
 #include "memory/freed_memory_trimmer.hpp"
+#include "memory/huge_page_allocator.hpp"
 #include "memory/memory_manager.hpp"
 #include "memory/temporary_memory_manager.hpp"
 
@@ -169,6 +170,30 @@ TEST(TemporaryMemory, TheMinimumIsGrantedEvenPastTheLimit) {
     auto state = temporary.Register(64);
     EXPECT_EQ(state->Request(500), 64u);
     EXPECT_EQ(memory.used(), 1064u);
+}
+
+TEST(Memory, FreedHugeMappingsAreKeptForTheNextAllocationOfTheirSize) {
+    constexpr size_t kBytes = size_t(3) << 20;
+    SetRandomAccessCacheLimit(size_t(8) << 20);
+    auto* first = static_cast<uint8_t*>(AllocateForRandomAccess(kBytes));
+    first[kBytes - 1] = 7;
+    FreeForRandomAccess(first, kBytes);
+    auto* second = static_cast<uint8_t*>(AllocateForRandomAccess(kBytes));
+    EXPECT_EQ(second, first); // the kept mapping, not a new one
+    FreeForRandomAccess(second, kBytes);
+    ReleaseCachedRandomAccessMemory();
+    SetRandomAccessCacheLimit(0);
+}
+
+TEST(Memory, RandomAccessArraysMoveTheirMemory) {
+    RandomAccessArray<uint32_t> array(size_t(1) << 20); // 4 MiB: a mapping of its own
+    std::fill(array.data(), array.data() + array.size(), 5u);
+    RandomAccessArray<uint32_t> moved(std::move(array));
+    EXPECT_EQ(array.size(), 0u);
+    EXPECT_EQ(moved.size(), size_t(1) << 20);
+    EXPECT_EQ(moved[12345], 5u);
+    array = std::move(moved);
+    EXPECT_EQ(array[(size_t(1) << 20) - 1], 5u);
 }
 
 } // namespace sluice

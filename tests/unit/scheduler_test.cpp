@@ -1,3 +1,4 @@
+#include "parallel/run_concurrently.hpp"
 #include "parallel/task_scheduler.hpp"
 
 #include <gtest/gtest.h>
@@ -7,8 +8,11 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <set>
+#include <stdexcept>
 #include <sys/resource.h>
 #include <thread>
+#include <vector>
 
 using namespace sluice;
 using namespace std::chrono_literals;
@@ -286,4 +290,67 @@ TEST(TaskScheduler, IdleSchedulerUsesNearlyNoCpu) {
     double used = ProcessCpuSeconds() - before;
     // A spinning worker would burn ~1 s per thread; sleeping ones cost nothing measurable.
     EXPECT_LT(used, 0.05) << "idle pools used " << used << " s of CPU in 1 s";
+}
+
+// A sink's finish on a worker thread shares its items with the idle REGULAR threads; with no
+// other thread (or off the scheduler) the caller runs them all, and never waits for an item
+// nobody started.
+TEST(TaskScheduler, SharedItemsRunOnceEachOnTheCallerAndIdleThreads) {
+    for (uint32_t threads : {1u, 4u}) {
+        TaskScheduler scheduler(threads, 1);
+        constexpr size_t kItems = 200;
+        std::vector<std::atomic<int>> runs(kItems);
+        std::mutex mutex;
+        std::set<std::thread::id> workers;
+        Latch done;
+        scheduler.Schedule(MakeTask([&](FunctionTask&) {
+            RunSharingWithIdleThreads(kItems, [&](size_t item) {
+                std::this_thread::sleep_for(1ms);
+                runs[item]++;
+                std::lock_guard<std::mutex> guard(mutex);
+                workers.insert(std::this_thread::get_id());
+            });
+            done.CountDown();
+            return TaskResult::Done;
+        }));
+        ASSERT_TRUE(done.WaitFor(1));
+        for (size_t item = 0; item < kItems; item++) {
+            EXPECT_EQ(runs[item].load(), 1) << "item " << item;
+        }
+        if (threads == 1) {
+            EXPECT_EQ(workers.size(), 1u);
+        } else {
+            EXPECT_GT(workers.size(), 1u) << "no idle thread helped";
+        }
+    }
+    std::atomic<int> off_scheduler{0};
+    RunSharingWithIdleThreads(10, [&](size_t) { off_scheduler++; });
+    EXPECT_EQ(off_scheduler.load(), 10);
+}
+
+TEST(TaskScheduler, SharedItemsRethrowTheFirstErrorAfterEveryStartedItemEnds) {
+    TaskScheduler scheduler(2, 1);
+    std::atomic<int> running{0}, after_return{0};
+    Latch done;
+    std::string error;
+    scheduler.Schedule(MakeTask([&](FunctionTask&) {
+        try {
+            RunSharingWithIdleThreads(100, [&](size_t item) {
+                running++;
+                std::this_thread::sleep_for(1ms);
+                running--;
+                if (item == 3) {
+                    throw std::runtime_error("item 3 failed");
+                }
+            });
+        } catch (const std::exception& e) {
+            error = e.what();
+            after_return = running.load();
+        }
+        done.CountDown();
+        return TaskResult::Done;
+    }));
+    ASSERT_TRUE(done.WaitFor(1));
+    EXPECT_EQ(error, "item 3 failed");
+    EXPECT_EQ(after_return.load(), 0); // no item still running when the caller returned
 }
