@@ -83,10 +83,10 @@ SinkResult HashAggregateSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*
             // An empty table (or a single group of fixed size): the least the task needs to
             // progress. A DISTINCT set of one group grows with its input, and fails below.
             state.reservation->ForceResize(peak);
+        } else if (!CanSpill(*state.table)) {
+            // The Out of Memory error, unless another task freed memory since TryResize.
+            state.reservation->Resize(peak);
         } else {
-            if (!CanSpill(*state.table)) {
-                state.reservation->Resize(peak); // the Out of Memory error
-            }
             // Out of memory: this table's groups go to disk and the task starts an empty table.
             SpilledTable spilled = Spill(*state.table);
             state.table = std::make_unique<AggregateHashTable>(key_types_, aggregates_);

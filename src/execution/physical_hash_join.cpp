@@ -58,9 +58,11 @@ SinkResult HashJoinBuildSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*
         state.reservation.size() + AppendRowsCompactly(state.chunks, state.filling, chunk);
     if (!state.reservation.TryResize(wanted)) {
         if (!CanSpill()) {
-            state.reservation.Resize(wanted); // the Out of Memory error
+            // The Out of Memory error, unless another task freed memory since TryResize.
+            state.reservation.Resize(wanted);
+        } else {
+            state.MoveTo(*StartSpilling());
         }
-        state.MoveTo(*StartSpilling());
     }
     return SinkResult::NeedMoreInput;
 }
@@ -80,9 +82,11 @@ void HashJoinBuildSink::Finalize() {
     if (!spilling_.load() &&
         !index_reservation_.TryResize(table_->IndexMemory(table_->RowCount()))) {
         if (!CanSpill()) {
-            index_reservation_.Resize(table_->IndexMemory(table_->RowCount())); // the error
+            // The error, unless another query freed memory since TryResize.
+            index_reservation_.Resize(table_->IndexMemory(table_->RowCount()));
+        } else {
+            StartSpilling(); // the rows fit, their index does not
         }
-        StartSpilling(); // the rows fit, their index does not
     }
     if (JoinSpill* spill = spilling_.load()) {
         // Rows that tasks combined before the first spill are partitioned too; then as many

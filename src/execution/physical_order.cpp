@@ -48,14 +48,14 @@ SinkResult OrderSink::Sink(DataChunk& chunk, LocalState* local, idx_t /*batch_in
     idx_t wanted = state.reservation.size() + ChunkMemory(*state.chunks.back()) +
                    chunk.size() * sizeof(RowLocation);
     bool fits = state.reservation.TryResize(wanted);
+    TemporaryDirectory* directory = memory_ ? memory_->temporary_directory() : nullptr;
     if (!fits && limit_) {
         // A top-N holds at most a few times its limit in rows: it needs no disk.
         state.reservation.ForceResize(wanted);
+    } else if (!fits && !directory) {
+        // The Out of Memory error, unless another task freed memory since TryResize.
+        state.reservation.Resize(wanted);
     } else if (!fits) {
-        TemporaryDirectory* directory = memory_ ? memory_->temporary_directory() : nullptr;
-        if (!directory) {
-            state.reservation.Resize(wanted); // the Out of Memory error
-        }
         // Out of memory: this task's rows become a sorted run on disk.
         Run run;
         run.chunks = std::move(state.chunks);

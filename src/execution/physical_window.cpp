@@ -172,7 +172,9 @@ SinkResult WindowSink::Sink(DataChunk& chunk, LocalState* local, idx_t batch_ind
     }
     TemporaryDirectory* directory = memory_ ? memory_->temporary_directory() : nullptr;
     if (!directory) {
-        state.reservation->Resize(wanted); // the Out of Memory error: nothing can spill
+        // Nothing can spill: the Out of Memory error, unless another task freed memory since.
+        state.reservation->Resize(wanted);
+        return SinkResult::NeedMoreInput;
     }
     if (buckets_.size() == 1) {
         // One partition cannot be split by hash: every task's rows go to the external sort.
