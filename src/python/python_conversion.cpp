@@ -3,6 +3,7 @@
 #include "common/exception.hpp"
 #include "common/number_format.hpp"
 #include "common/physical_dispatch.hpp"
+#include "memory/huge_page_allocator.hpp"
 #include "parallel/function_task.hpp"
 
 #include <pybind11/numpy.h>
@@ -13,7 +14,6 @@
 #include <mutex>
 #include <string_view>
 #include <type_traits>
-#include <unordered_map>
 
 namespace sluice {
 
@@ -326,37 +326,93 @@ struct ColumnFills {
     }
 };
 
+// Memory for a numpy array's items from the huge-page mappings the engine keeps for reuse:
+// freed with the last array that views it, so that a frame made again (the usual notebook
+// loop) finds its memory already backed instead of the kernel faulting in and zeroing every
+// page of hundreds of megabytes.
+class ArrayMemory {
+public:
+    explicit ArrayMemory(size_t bytes) : data_(AllocateForRandomAccess(bytes)), bytes_(bytes) {}
+    ~ArrayMemory() {
+        auto** objects = static_cast<PyObject**>(data_);
+        for (size_t i = 0; i < objects_; i++) {
+            Py_DECREF(objects[i]);
+        }
+        if (data_ != nullptr) {
+            FreeForRandomAccess(data_, bytes_);
+        }
+    }
+    ArrayMemory(const ArrayMemory&) = delete;
+    ArrayMemory& operator=(const ArrayMemory&) = delete;
+
+    void* data() const { return data_; }
+    // Items [0, count) are Python objects this memory holds a reference to (an array of dtype
+    // object over memory it does not own leaves its items to the owner; the GIL is held when
+    // the owner goes).
+    void HoldObjects(size_t count) { objects_ = count; }
+
+    // A 1-dimensional numpy array of `dtype` over this memory, which it then owns.
+    static py::array Wrap(std::unique_ptr<ArrayMemory> memory, const py::dtype& dtype, idx_t rows) {
+        void* data = memory->data();
+        py::capsule owner(memory.release(),
+                          [](void* memory) { delete static_cast<ArrayMemory*>(memory); });
+        return py::array(dtype, std::vector<py::ssize_t>{static_cast<py::ssize_t>(rows)}, {}, data,
+                         owner);
+    }
+
+private:
+    void* data_;
+    size_t bytes_;
+    size_t objects_ = 0;
+};
+
+bool HasNull(const Vector& vector, idx_t count) {
+    for (idx_t row = 0; row < count; row++) {
+        if (!vector.RowIsValid(row)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 // A numpy array of `rows` values of dtype `dtype`, the values of each chunk written by
-// `write(vector, count, out)` in the fill; masked where NULL (a plain array when no row is).
+// `write(vector, count, out)` in the fill; masked where NULL (a plain array when no row is: the
+// mask is made when the first NULL is met).
 template <typename T, typename Write>
 Finish NumpyColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
                    const char* dtype, Write write) {
-    py::array values(py::dtype(dtype), std::vector<py::ssize_t>{static_cast<py::ssize_t>(rows)});
-    py::array_t<bool> mask(static_cast<py::ssize_t>(rows));
-    auto* out = static_cast<T*>(values.mutable_data());
-    bool* nulls = mask.mutable_data();
-    auto any_null = std::make_shared<bool>(false);
-    fills.fills.push_back([&chunks, column, out, nulls, any_null, write] {
+    struct Column {
+        std::unique_ptr<ArrayMemory> values;
+        std::unique_ptr<ArrayMemory> nulls;
+    };
+    auto filled = std::make_shared<Column>();
+    filled->values = std::make_unique<ArrayMemory>(std::max<idx_t>(rows, 1) * sizeof(T));
+    fills.fills.push_back([&chunks, column, rows, filled, write] {
+        auto* out = static_cast<T*>(filled->values->data());
         idx_t offset = 0;
         for (const auto& chunk : chunks) {
             const Vector& vector = chunk->column(column);
             idx_t count = chunk->size();
             write(vector, count, out + offset);
-            if (vector.validity().AllValid()) {
-                std::memset(nulls + offset, 0, count);
-            } else {
+            if (!vector.validity().AllValid() && (filled->nulls || HasNull(vector, count))) {
+                if (!filled->nulls) {
+                    filled->nulls = std::make_unique<ArrayMemory>(rows);
+                    std::memset(filled->nulls->data(), 0, rows);
+                }
+                bool* nulls = static_cast<bool*>(filled->nulls->data());
                 for (idx_t row = 0; row < count; row++) {
                     nulls[offset + row] = !vector.RowIsValid(row);
-                    *any_null |= nulls[offset + row];
                 }
             }
             offset += count;
         }
     });
-    return [values, mask, any_null]() -> py::object {
-        if (!*any_null) {
+    return [filled, dtype, rows]() -> py::object {
+        py::array values = ArrayMemory::Wrap(std::move(filled->values), py::dtype(dtype), rows);
+        if (!filled->nulls) {
             return values;
         }
+        py::array mask = ArrayMemory::Wrap(std::move(filled->nulls), py::dtype("bool"), rows);
         return py::module_::import("numpy").attr("ma").attr("masked_array")(values, mask);
     };
 }
@@ -437,13 +493,24 @@ Finish IntervalColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, id
                                 });
 }
 
+// True when every byte of `text` is ASCII, eight bytes at a time.
+bool IsAscii(std::string_view text) {
+    uint64_t high = 0;
+    size_t i = 0;
+    for (; i + 8 <= text.size(); i += 8) {
+        uint64_t word;
+        std::memcpy(&word, text.data() + i, 8);
+        high |= word;
+    }
+    for (; i < text.size(); i++) {
+        high |= static_cast<unsigned char>(text[i]);
+    }
+    return (high & 0x8080808080808080ULL) == 0;
+}
+
 // A Python str of UTF-8 `text`; ASCII (most text) is copied straight into a new str.
 PyObject* NewString(std::string_view text) {
-    bool ascii = true;
-    for (unsigned char byte : text) {
-        ascii &= byte < 0x80;
-    }
-    if (!ascii) {
+    if (!IsAscii(text)) {
         return PyUnicode_DecodeUTF8(text.data(), static_cast<py::ssize_t>(text.size()), "replace");
     }
     PyObject* object = PyUnicode_New(static_cast<py::ssize_t>(text.size()), 127);
@@ -453,48 +520,101 @@ PyObject* NewString(std::string_view text) {
     return object;
 }
 
-// Strings as Python str objects (None for NULL). A column of few distinct short values (flags,
-// codes) shares one object per value, as pandas would: the values seen are looked up by views of
-// the chunks' own bytes, which outlive the conversion.
+// The str objects of a column's first distinct short values, shared by every row that holds one
+// (flags and codes: a few values in millions of rows, as pandas would hold them). An open-
+// addressed table of string_t keys: an inlined value is compared as its 16 bytes, a longer one
+// by length and prefix before its bytes (the chunks' own, which outlive the conversion).
+class SharedStrings {
+public:
+    static constexpr size_t kMaxLength = 32;
+    static constexpr size_t kMaxValues = 4096;
+
+    SharedStrings() : slots_(kSlots) {}
+    ~SharedStrings() {
+        for (const Slot& slot : slots_) {
+            Py_XDECREF(slot.object);
+        }
+    }
+    SharedStrings(const SharedStrings&) = delete;
+    SharedStrings& operator=(const SharedStrings&) = delete;
+
+    // A new reference to the str of `value`: shared while the table takes values, else new.
+    PyObject* Get(const string_t& value) {
+        if (value.size() > kMaxLength) {
+            return NewString(value.view());
+        }
+        size_t slot = Hash(value) & (kSlots - 1);
+        while (slots_[slot].object != nullptr) {
+            if (slots_[slot].key == value) {
+                Py_INCREF(slots_[slot].object);
+                return slots_[slot].object;
+            }
+            slot = (slot + 1) & (kSlots - 1);
+        }
+        PyObject* object = NewString(value.view());
+        if (object != nullptr && count_ < kMaxValues) {
+            slots_[slot] = {value, object};
+            Py_INCREF(object);
+            count_++;
+        }
+        return object;
+    }
+
+    // Sharing pays only while the table has room: a column of distinct values stops looking.
+    bool Full() const { return count_ >= kMaxValues; }
+
+private:
+    static constexpr size_t kSlots = 2 * kMaxValues; // at most half full
+
+    struct Slot {
+        string_t key;
+        PyObject* object = nullptr;
+    };
+
+    static uint64_t Hash(const string_t& value) {
+        uint64_t head, tail;
+        value.InlinedWords(head, tail);
+        if (!value.IsInlined()) {
+            // The last eight bytes (a long value's middle bytes are its pointer here).
+            std::memcpy(&tail, value.data() + value.size() - 8, 8);
+        }
+        uint64_t hash = (head ^ (tail * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
+        return hash ^ (hash >> 29);
+    }
+
+    std::vector<Slot> slots_;
+    size_t count_ = 0;
+};
+
+// Strings as Python str objects (None for NULL); short repeated values share one object.
 py::object StringColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
                         idx_t rows) {
-    static constexpr size_t kSharedLength = 32;
-    static constexpr size_t kSharedValues = 4096;
-    py::array values(py::dtype("O"), std::vector<py::ssize_t>{static_cast<py::ssize_t>(rows)});
-    auto** out = static_cast<PyObject**>(values.mutable_data());
-    std::unordered_map<std::string_view, py::object> shared;
-    bool sharing = true;
+    auto memory = std::make_unique<ArrayMemory>(std::max<idx_t>(rows, 1) * sizeof(PyObject*));
+    auto** out = static_cast<PyObject**>(memory->data());
+    SharedStrings shared;
     idx_t offset = 0;
     for (const auto& chunk : chunks) {
         const Vector& vector = chunk->column(column);
         const string_t* strings = vector.data<string_t>();
+        bool all_valid = vector.validity().AllValid();
+        bool sharing = !shared.Full();
         for (idx_t row = 0; row < chunk->size(); row++, offset++) {
             PyObject* object;
-            if (!vector.RowIsValid(row)) {
+            if (!all_valid && !vector.RowIsValid(row)) {
                 object = Py_None;
                 Py_INCREF(object);
             } else {
-                std::string_view text = strings[row].view();
-                bool share = sharing && text.size() <= kSharedLength;
-                auto found = share ? shared.find(text) : shared.end();
-                if (found != shared.end()) {
-                    object = found->second.inc_ref().ptr();
-                } else {
-                    object = NewString(text);
-                    if (object == nullptr) {
-                        throw py::error_already_set();
-                    }
-                    if (share) {
-                        shared.emplace(text, py::reinterpret_borrow<py::object>(object));
-                        sharing = shared.size() < kSharedValues;
-                    }
+                object = sharing ? shared.Get(strings[row]) : NewString(strings[row].view());
+                if (object == nullptr) {
+                    memory->HoldObjects(offset);
+                    throw py::error_already_set();
                 }
             }
-            Py_XDECREF(out[offset]);
             out[offset] = object;
         }
     }
-    return values;
+    memory->HoldObjects(rows);
+    return ArrayMemory::Wrap(std::move(memory), py::dtype("O"), rows);
 }
 
 // Values a numpy array cannot hold natively, as Python objects (None for NULL).
