@@ -6,6 +6,7 @@
 
 #include <climits>
 #include <cstring>
+#include <mutex>
 
 namespace sluice {
 
@@ -107,20 +108,105 @@ void FillSchema(const NamedType& field, ArrowSchema* out) {
     FillNode(ArrowFormat(type), field.name, field.nullable, children, out);
 }
 
-// What an exported array node owns or keeps alive: the buffers converted for it, the vectors
-// whose buffers it shows, its children.
+// Blocks of converted buffers freed by released batches, kept for the next batches' exports:
+// a consumer that releases each batch before asking for more (the usual stream reader) then
+// needs no new memory after the first few (malloc and free of the blocks were a sixth of an
+// export's time). Bounded: blocks beyond the bound are freed.
+class BlockPool {
+public:
+    static constexpr size_t kBlock = 256 << 10;
+    static constexpr size_t kAlignment = 64;
+
+    static BlockPool& Instance() {
+        static auto* pool = new BlockPool(); // never destroyed: batches may be released late
+        return *pool;
+    }
+
+    uint8_t* Take() {
+        {
+            std::lock_guard<std::mutex> guard(mutex_);
+            if (!free_.empty()) {
+                uint8_t* block = free_.back();
+                free_.pop_back();
+                return block;
+            }
+        }
+        return static_cast<uint8_t*>(::operator new(kBlock, std::align_val_t(kAlignment)));
+    }
+
+    void Give(uint8_t* block) {
+        {
+            std::lock_guard<std::mutex> guard(mutex_);
+            if (free_.size() < kKeptBlocks) {
+                free_.push_back(block);
+                return;
+            }
+        }
+        ::operator delete(block, std::align_val_t(kAlignment));
+    }
+
+private:
+    static constexpr size_t kKeptBlocks = 64; // 16 MiB
+
+    std::mutex mutex_;
+    std::vector<uint8_t*> free_;
+};
+
+// The buffers one batch converts (decimals widened, strings laid out, booleans packed), taken
+// from pooled blocks by a bump pointer: a few blocks a batch instead of an allocation a buffer,
+// given back when the batch's last array is released.
+class BatchMemory {
+public:
+    BatchMemory() = default;
+    BatchMemory(const BatchMemory&) = delete;
+    BatchMemory& operator=(const BatchMemory&) = delete;
+    ~BatchMemory() {
+        for (uint8_t* block : pooled_) {
+            BlockPool::Instance().Give(block);
+        }
+        for (uint8_t* block : large_) {
+            ::operator delete(block, std::align_val_t(BlockPool::kAlignment));
+        }
+    }
+
+    // Not zeroed: every byte a consumer may read is written (the values of NULL rows too).
+    // 64-byte aligned, as the Arrow format recommends.
+    uint8_t* Allocate(size_t bytes) {
+        constexpr size_t kAlignment = BlockPool::kAlignment;
+        bytes = (std::max<size_t>(bytes, 1) + kAlignment - 1) / kAlignment * kAlignment;
+        if (bytes > BlockPool::kBlock) {
+            large_.push_back(
+                static_cast<uint8_t*>(::operator new(bytes, std::align_val_t(kAlignment))));
+            return large_.back();
+        }
+        if (bytes > remaining_) {
+            pooled_.push_back(BlockPool::Instance().Take());
+            next_ = pooled_.back();
+            remaining_ = BlockPool::kBlock;
+        }
+        uint8_t* buffer = next_;
+        next_ += bytes;
+        remaining_ -= bytes;
+        return buffer;
+    }
+
+private:
+    std::vector<uint8_t*> pooled_;
+    std::vector<uint8_t*> large_;
+    uint8_t* next_ = nullptr;
+    size_t remaining_ = 0;
+};
+
+// What an exported array node owns or keeps alive: the vectors whose buffers it shows, the
+// batch memory of the buffers converted for it, its children.
 struct ArrayData {
     std::vector<std::shared_ptr<const void>> keep;
-    std::vector<std::unique_ptr<uint8_t[]>> owned;
+    std::shared_ptr<BatchMemory> memory;
     const void* buffers[3] = {nullptr, nullptr, nullptr};
     std::vector<ArrowArray> children;
     std::vector<ArrowArray*> child_pointers;
 
-    // Not zeroed: every byte a consumer may read is written (the values of NULL rows too).
-    uint8_t* Allocate(size_t bytes) {
-        owned.push_back(std::unique_ptr<uint8_t[]>(new uint8_t[std::max<size_t>(bytes, 1)]));
-        return owned.back().get();
-    }
+    uint8_t* Allocate(size_t bytes) { return memory->Allocate(bytes); }
 };
 
 void ReleaseArray(ArrowArray* array) {
@@ -151,7 +237,7 @@ ArrayData* StartArray(ArrowArray* out, idx_t length, int64_t n_buffers, size_t n
 }
 
 void ExportVector(const Vector& vector, idx_t count, std::shared_ptr<const void> owner,
-                  ArrowArray* out);
+                  const std::shared_ptr<BatchMemory>& memory, ArrowArray* out);
 
 // A bitmap of `count` bits from one byte per row (BOOLEAN values).
 void PackBooleans(const bool* values, idx_t count, uint8_t* bits) {
@@ -217,7 +303,7 @@ void ExportList(const Vector& vector, idx_t count, ArrayData& data,
     offsets[count] = static_cast<int32_t>(total);
     data.buffers[1] = offsets;
     if (in_place && vector.list_child().vector_type() == VectorType::FLAT) {
-        ExportVector(vector.list_child(), total, owner, &data.children[0]);
+        ExportVector(vector.list_child(), total, owner, data.memory, &data.children[0]);
         return;
     }
     std::vector<idx_t> rows;
@@ -231,7 +317,7 @@ void ExportList(const Vector& vector, idx_t count, ArrayData& data,
     }
     auto gathered = std::make_shared<Vector>(vector.list_child().type(), std::max<idx_t>(total, 1));
     gathered->Gather(vector.list_child(), rows.data(), total);
-    ExportVector(*gathered, total, gathered, &data.children[0]);
+    ExportVector(*gathered, total, gathered, data.memory, &data.children[0]);
 }
 
 // Values of a narrow DECIMAL widened to Arrow's 128 bits.
@@ -243,8 +329,20 @@ void WidenDecimals(const Vector& vector, idx_t count, hugeint_t* out) {
     }
 }
 
+// `bytes` of a vector's buffer as an array shows them: the buffer itself, kept alive by `owner`,
+// or without an owner (a chunk its producer reuses) a copy.
+const void* Shared(ArrayData& data, const std::shared_ptr<const void>& owner, const void* buffer,
+                   size_t bytes) {
+    if (owner) {
+        return buffer;
+    }
+    uint8_t* copy = data.Allocate(bytes);
+    std::memcpy(copy, buffer, bytes);
+    return copy;
+}
+
 void ExportVector(const Vector& vector, idx_t count, std::shared_ptr<const void> owner,
-                  ArrowArray* out) {
+                  const std::shared_ptr<BatchMemory>& memory, ArrowArray* out) {
     const LogicalType& type = vector.type();
     if (vector.vector_type() != VectorType::FLAT) {
         throw Exception(ErrorKind::Internal, "Arrow export of a CONSTANT vector");
@@ -271,11 +369,13 @@ void ExportVector(const Vector& vector, idx_t count, std::shared_ptr<const void>
         break;
     }
     ArrayData& data = *StartArray(out, count, n_buffers, n_children);
+    data.memory = memory;
     try {
         data.keep.push_back(owner);
         out->null_count = static_cast<int64_t>(vector.validity().CountInvalid(count));
-        data.buffers[0] = out->null_count > 0 ? vector.validity().words() : nullptr;
-        auto shared = const_cast<uint8_t*>(vector.data<uint8_t>());
+        data.buffers[0] = out->null_count > 0 ? Shared(data, owner, vector.validity().words(),
+                                                       (count + 63) / 64 * 8)
+                                              : nullptr;
         switch (type.id()) {
         case LogicalTypeId::BOOLEAN: {
             uint8_t* bits = data.Allocate((count + 7) / 8);
@@ -286,7 +386,8 @@ void ExportVector(const Vector& vector, idx_t count, std::shared_ptr<const void>
         }
         case LogicalTypeId::DECIMAL: {
             if (type.physical() == PhysicalType::INT128) {
-                data.buffers[1] = shared;
+                data.buffers[1] =
+                    Shared(data, owner, vector.data<uint8_t>(), count * sizeof(hugeint_t));
                 break;
             }
             auto* wide = reinterpret_cast<hugeint_t*>(data.Allocate(count * sizeof(hugeint_t)));
@@ -337,12 +438,13 @@ void ExportVector(const Vector& vector, idx_t count, std::shared_ptr<const void>
             break;
         case LogicalTypeId::STRUCT:
             for (size_t i = 0; i < n_children; i++) {
-                ExportVector(vector.struct_child(i), count, owner, &data.children[i]);
+                ExportVector(vector.struct_child(i), count, owner, memory, &data.children[i]);
             }
             break;
         default:
             // Integers, floats, HUGEINT (decimal128), DATE, TIME and timestamps: the same bytes.
-            data.buffers[1] = shared;
+            data.buffers[1] = Shared(data, owner, vector.data<uint8_t>(),
+                                     count * PhysicalTypeSize(type.physical()));
             break;
         }
     } catch (...) {
@@ -419,12 +521,44 @@ void ExportSchema(const std::vector<std::string>& names, const std::vector<Logic
     FillNode("+s", "", false, columns, out);
 }
 
+void ExportChunkCopy(const DataChunk& chunk, ArrowArray* out) {
+    bool flat = true;
+    for (idx_t column = 0; column < chunk.ColumnCount(); column++) {
+        const Vector& vector = chunk.column(column);
+        flat = flat && vector.vector_type() == VectorType::FLAT && !vector.type().IsNested();
+    }
+    if (!flat) {
+        // Lists and structs show their children in place: a copy of the chunk keeps them.
+        auto copy = std::make_shared<DataChunk>(chunk.Types(), std::max<idx_t>(chunk.size(), 1));
+        std::vector<idx_t> rows(chunk.size());
+        for (idx_t row = 0; row < chunk.size(); row++) {
+            rows[row] = row;
+        }
+        copy->AppendSelected(chunk, rows.data(), chunk.size());
+        ExportChunk(std::move(copy), out);
+        return;
+    }
+    auto memory = std::make_shared<BatchMemory>();
+    ArrayData& data = *StartArray(out, chunk.size(), 1, chunk.ColumnCount());
+    try {
+        for (idx_t column = 0; column < chunk.ColumnCount(); column++) {
+            ExportVector(chunk.column(column), chunk.size(), nullptr, memory,
+                         &data.children[column]);
+        }
+    } catch (...) {
+        ReleaseArray(out);
+        throw;
+    }
+}
+
 void ExportChunk(std::shared_ptr<DataChunk> chunk, ArrowArray* out) {
     chunk->Flatten();
+    auto memory = std::make_shared<BatchMemory>();
     ArrayData& data = *StartArray(out, chunk->size(), 1, chunk->ColumnCount());
     try {
         for (idx_t column = 0; column < chunk->ColumnCount(); column++) {
-            ExportVector(chunk->column(column), chunk->size(), chunk, &data.children[column]);
+            ExportVector(chunk->column(column), chunk->size(), chunk, memory,
+                         &data.children[column]);
         }
     } catch (...) {
         ReleaseArray(out);

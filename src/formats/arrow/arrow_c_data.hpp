@@ -76,5 +76,8 @@ void ExportSchema(const std::vector<std::string>& names, const std::vector<Logic
 // TIMESTAMP, HUGEINT) are the chunk's own; the others (strings, booleans, narrow DECIMALs,
 // intervals, list offsets) are converted once.
 void ExportChunk(std::shared_ptr<DataChunk> chunk, ArrowArray* out);
+// ExportChunk of a chunk its producer goes on to reuse (a pipeline's, exported as it passes
+// while its data is in cache): the array owns copies of every buffer it shows.
+void ExportChunkCopy(const DataChunk& chunk, ArrowArray* out);
 
 } // namespace sluice
