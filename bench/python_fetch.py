@@ -4,9 +4,10 @@ rows, 16 columns) beside the query alone, repetitions interleaved, medians and r
 arrow() without pyarrow (not in Debian 12) gives an Arrow C stream; it is timed to the last
 batch imported, as a consumer drains it (here through ctypes: get_next, then release).
 
-The query alone is con.sql(query): it runs the query and holds its rows (what the shell does
-before writing anything). Each fetch is timed on a fresh result of the same query, so the
-figure "x the query" is (query + fetch) / query.
+The query alone is con.execute(query): it runs the query and holds its rows (what the shell does
+before writing anything). Each way is con.sql(query) read that way: the relation runs when read
+(arrow() with each chunk exported by the thread that produced it), so the figure "x the query" is
+(query and fetch) / query.
 
     make && /usr/bin/python3 bench/python_fetch.py [--sf 1] [--repetitions 3] [--threads 2]
 (the data is build/bench-data/tpch_sf<SF>/lineitem.parquet, written by the other benchmarks'
@@ -78,19 +79,24 @@ def main():
         columns = ("l_orderkey, l_partkey, l_suppkey, l_linenumber, l_quantity, l_extendedprice, "
                    "l_discount, l_tax, l_shipdate, l_commitdate, l_receiptdate, l_orderkey + 1")
     query = f"SELECT {columns} FROM read_parquet('{path}')"
-    con.sql(query)  # warm the page cache
+    con.execute(query)  # warm the page cache
     # fetchall() after the others' interleaved runs: its 100 M Python objects, once freed, leave
     # memory fragmented, and the next way's large arrays then fault in 4 KiB pages instead of
     # huge ones (up to 10x slower here), which would charge that way for fetchall()'s litter.
+    # Each way gives (what holds the result, what was fetched): both are freed after the clock
+    # stops, as the query alone's rows are.
+    def read(way):
+        relation = con.sql(query)
+        return relation, way(relation)
+
     ways = {
-        "query alone": lambda result: None,
-        "df()": lambda result: result.df(),
-        "fetchnumpy()": lambda result: result.fetchnumpy(),
-        "arrow()": lambda result: drain_arrow(result.arrow()),
-        "fetchall()": lambda result: result.fetchall(),
+        "query alone": lambda: (con.execute(query), None),
+        "df()": lambda: read(lambda relation: relation.df()),
+        "fetchnumpy()": lambda: read(lambda relation: relation.fetchnumpy()),
+        "arrow()": lambda: read(lambda relation: drain_arrow(relation.arrow())),
+        "fetchall()": lambda: read(lambda relation: relation.fetchall()),
     }
     times = {name: [] for name in ways}
-    query_times = {name: [] for name in ways}
     rows = None
     order = [[name for name in ways if name != "fetchall()"]] * args.repetitions
     order += [["fetchall()"]] * args.repetitions
@@ -99,15 +105,14 @@ def main():
             fetch = ways[name]
             gc.collect()  # the previous way's objects are gone before the clock starts
             started = time.perf_counter()
-            result = con.sql(query)
-            queried = time.perf_counter()
-            fetched = fetch(result)
+            holder, fetched = fetch()
             done = time.perf_counter()
-            query_times[name].append(queried - started)
             times[name].append(done - started)
             if name == "fetchall()":
                 rows = len(fetched)
-            del fetched, result
+            del holder, fetched
+            con.execute("SELECT 1")  # the query alone's rows go before the next way runs
+    print({name: [round(t, 3) for t in values] for name, values in times.items()}, file=sys.stderr)
     alone = statistics.median(times["query alone"])
     width = 12 if args.numeric else 16
     print(f"Results of {query.split('/')[-1][:-2]} (SF{args.sf}, {rows:,} rows, {width} columns) into "

@@ -152,6 +152,14 @@ void Release(ArrowArrayStream* stream) {
     stream->release = nullptr;
 }
 
+void Fill(std::unique_ptr<StreamData> data, ArrowArrayStream* out) {
+    out->get_schema = GetSchema;
+    out->get_next = GetNext;
+    out->get_last_error = GetLastError;
+    out->release = Release;
+    out->private_data = data.release();
+}
+
 } // namespace
 
 void ExportResultStream(std::unique_ptr<QueryResult> result, ArrowArrayStream* out,
@@ -167,11 +175,23 @@ void ExportResultStream(std::unique_ptr<QueryResult> result, ArrowArrayStream* o
         }
     }
     data->scheduler = std::move(scheduler);
-    out->get_schema = GetSchema;
-    out->get_next = GetNext;
-    out->get_last_error = GetLastError;
-    out->release = Release;
-    out->private_data = data.release();
+    Fill(std::move(data), out);
+}
+
+void ExportBatchStream(std::vector<std::string> names, std::vector<LogicalType> types,
+                       std::vector<ArrowArray> batches, ArrowArrayStream* out) {
+    auto data = std::make_unique<StreamData>();
+    data->names = std::move(names);
+    data->types = std::move(types);
+    data->shared = std::make_shared<SharedBatches>();
+    for (ArrowArray& array : batches) {
+        auto batch = std::make_unique<Batch>();
+        batch->claimed.store(true);
+        batch->done = true;
+        batch->array = array;
+        data->shared->batches.push_back(std::move(batch));
+    }
+    Fill(std::move(data), out);
 }
 
 } // namespace sluice

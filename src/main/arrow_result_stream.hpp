@@ -5,6 +5,8 @@
 #include "parallel/task_scheduler.hpp"
 
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace sluice {
 
@@ -17,5 +19,9 @@ namespace sluice {
 // large result takes about its share of every core; `scheduler` is kept alive by the stream.
 void ExportResultStream(std::unique_ptr<QueryResult> result, ArrowArrayStream* out,
                         std::shared_ptr<TaskScheduler> scheduler = nullptr);
+// The same for record batches already exported (a query run into an ArrowBatchCollector): `out`
+// owns them until its release callback runs.
+void ExportBatchStream(std::vector<std::string> names, std::vector<LogicalType> types,
+                       std::vector<ArrowArray> batches, ArrowArrayStream* out);
 
 } // namespace sluice

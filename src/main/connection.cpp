@@ -1,11 +1,13 @@
 #include "main/connection.hpp"
 #include "main/summarize.hpp"
 
+#include "main/arrow_result_stream.hpp"
 #include "main/copy_from.hpp"
 
 #include "common/cast.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "execution/arrow_batch_collector.hpp"
 #include "execution/copy_to_file_sink.hpp"
 #include "execution/csv_copy_sink.hpp"
 #include "execution/expression_executor.hpp"
@@ -124,14 +126,18 @@ size_t Connection::ParameterCount(const std::string& sql) {
     return std::max(numbered, questions);
 }
 
-std::unique_ptr<QueryResult> Connection::Query(const std::string& sql,
-                                               const std::vector<Value>& parameters) {
+void Connection::CheckParameterCount(const std::string& sql, const std::vector<Value>& parameters) {
     size_t expected = ParameterCount(sql);
     if (parameters.size() != expected) {
         throw Exception(ErrorKind::InvalidInput,
                         "the statement takes " + std::to_string(expected) + " parameters, but " +
                             std::to_string(parameters.size()) + " were given");
     }
+}
+
+std::unique_ptr<QueryResult> Connection::Query(const std::string& sql,
+                                               const std::vector<Value>& parameters) {
+    CheckParameterCount(sql, parameters);
     Statement statement = OneStatement(sql);
     interrupted_.store(false);
     struct Bind {
@@ -143,6 +149,58 @@ std::unique_ptr<QueryResult> Connection::Query(const std::string& sql,
         ~ReturnMemoryAtEnd() { ReturnFreedMemoryToSystem(); }
     } at_end;
     return Execute(statement, sql);
+}
+
+PendingQuery::PendingQuery() = default;
+PendingQuery::~PendingQuery() = default;
+
+std::unique_ptr<PendingQuery> Connection::BindSelect(const std::string& sql,
+                                                     const std::vector<Value>* parameters) {
+    std::vector<Statement> statements = Parser(sql).ParseStatements();
+    if (statements.size() != 1 || statements[0].kind != StatementKind::Select ||
+        !database_.settings().GetString("trace_file").empty()) {
+        return nullptr;
+    }
+    if (parameters) {
+        CheckParameterCount(sql, *parameters);
+    }
+    Binder binder(database_.catalog(), sql, parameters, &replacement_scan_);
+    auto pending = std::make_unique<PendingQuery>();
+    pending->query = std::make_unique<BoundQuery>(binder.BindStatementQuery(*statements[0].select));
+    pending->names = pending->query->names;
+    pending->types = pending->query->types;
+    return pending;
+}
+
+std::unique_ptr<QueryResult> Connection::RunPending(PendingQuery& pending) {
+    std::unique_ptr<BoundQuery> query = TakePending(pending);
+    struct ReturnMemoryAtEnd {
+        ~ReturnMemoryAtEnd() { ReturnFreedMemoryToSystem(); }
+    } at_end;
+    auto chunks = RunQuery(*query);
+    return std::make_unique<QueryResult>(pending.names, pending.types, std::move(chunks));
+}
+
+void Connection::RunPendingToArrow(PendingQuery& pending, ArrowArrayStream* out) {
+    std::unique_ptr<BoundQuery> query = TakePending(pending);
+    struct ReturnMemoryAtEnd {
+        ~ReturnMemoryAtEnd() { ReturnFreedMemoryToSystem(); }
+    } at_end;
+    OptimizeQuery(*query);
+    Executor executor(database_.scheduler());
+    auto collector = std::make_shared<ArrowBatchCollector>(&database_.memory());
+    PlanQuery(*query, executor, &database_.memory(), collector);
+    Run(executor);
+    FinishTableFunctions(*query);
+    ExportBatchStream(pending.names, pending.types, collector->TakeBatches(), out);
+}
+
+std::unique_ptr<BoundQuery> Connection::TakePending(PendingQuery& pending) {
+    if (!pending.query) {
+        throw Exception(ErrorKind::InvalidInput, "this query has already run");
+    }
+    interrupted_.store(false);
+    return std::move(pending.query);
 }
 
 void Connection::QueryEach(const std::string& sql,

@@ -11,6 +11,8 @@
 #include <mutex>
 #include <string>
 
+struct ArrowArrayStream; // the Arrow C Stream interface's (formats/arrow/arrow_c_data.hpp)
+
 namespace sluice {
 
 class Executor;
@@ -18,6 +20,16 @@ struct BoundQuery;
 struct SelectStatement;
 struct Statement;
 struct TableEntry;
+
+// A SELECT bound now and run later, once (a Python relation): its columns are known before it
+// runs, and the tables it names were resolved when it was bound.
+struct PendingQuery {
+    PendingQuery();
+    ~PendingQuery();
+    std::vector<std::string> names;
+    std::vector<LogicalType> types;
+    std::unique_ptr<BoundQuery> query; // null once run
+};
 
 // A session on a Database. Runs SQL and returns results; errors are thrown as
 // sluice::Exception ("<Kind> Error: message"). One query at a time per connection.
@@ -40,6 +52,16 @@ public:
     // The whole text is parsed first, so a syntax error anywhere runs nothing.
     void QueryEach(const std::string& sql,
                    const std::function<void(std::unique_ptr<QueryResult>)>& on_result);
+
+    // The one SELECT of `sql` bound as Query(sql) (or Query(sql, *parameters)) would bind it, to
+    // run later; nullptr when `sql` is anything else (Query runs it at once).
+    std::unique_ptr<PendingQuery> BindSelect(const std::string& sql,
+                                             const std::vector<Value>* parameters);
+    // Runs a pending query: its result.
+    std::unique_ptr<QueryResult> RunPending(PendingQuery& pending);
+    // Runs a pending query with each chunk of its result exported to an Arrow record batch by
+    // the thread that produced it (ArrowBatchCollector), handed out in order by `out`.
+    void RunPendingToArrow(PendingQuery& pending, ArrowArrayStream* out);
 
     // Callable from another thread while a query runs.
     void Interrupt();
@@ -74,6 +96,10 @@ private:
     std::vector<std::unique_ptr<DataChunk>> RunOptimized(BoundQuery& query, std::string* profile);
     // Execute with a trace of the scheduler's threads written to trace_file.
     std::unique_ptr<QueryResult> ExecuteTraced(const Statement& statement, const std::string& sql);
+    // Throws unless `parameters` are as many as the one statement of `sql` takes.
+    void CheckParameterCount(const std::string& sql, const std::vector<Value>& parameters);
+    // The bound query of a pending one, which runs now (an error if it ran already).
+    std::unique_ptr<BoundQuery> TakePending(PendingQuery& pending);
     // Runs a planned query, interruptible through Interrupt().
     void Run(Executor& executor);
 

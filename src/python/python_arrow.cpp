@@ -36,20 +36,33 @@ py::object OwningCapsule(Struct* value, const char* name) {
 
 } // namespace
 
-PythonArrowStream::PythonArrowStream(std::unique_ptr<QueryResult> result,
-                                     std::shared_ptr<TaskScheduler> scheduler)
-    : names_(result->names()), types_(result->types()), result_(std::move(result)),
-      scheduler_(std::move(scheduler)) {
+PythonArrowStream::PythonArrowStream(std::vector<std::string> names, std::vector<LogicalType> types,
+                                     std::unique_ptr<ArrowArrayStream> stream)
+    : names_(std::move(names)), types_(std::move(types)), stream_(std::move(stream)) {
+}
+
+PythonArrowStream::~PythonArrowStream() {
+    if (stream_ && stream_->release != nullptr) {
+        stream_->release(stream_.get());
+    }
 }
 
 py::object PythonArrowStream::ArrowCStream(const py::object& /*requested_schema*/) {
-    if (!result_) {
+    if (!stream_) {
         throw Exception(ErrorKind::InvalidInput,
                         "this Arrow stream was already consumed: its rows can be read once");
     }
-    auto* stream = new ArrowArrayStream();
-    ExportResultStream(std::move(result_), stream, scheduler_);
-    return OwningCapsule(stream, "arrow_array_stream");
+    return OwningCapsule(stream_.release(), "arrow_array_stream");
+}
+
+std::shared_ptr<PythonArrowStream> ResultArrowStream(std::unique_ptr<QueryResult> result,
+                                                     std::shared_ptr<TaskScheduler> scheduler) {
+    std::vector<std::string> names = result->names();
+    std::vector<LogicalType> types = result->types();
+    auto stream = std::make_unique<ArrowArrayStream>();
+    ExportResultStream(std::move(result), stream.get(), std::move(scheduler));
+    return std::make_shared<PythonArrowStream>(std::move(names), std::move(types),
+                                               std::move(stream));
 }
 
 py::object PythonArrowStream::ArrowCSchema() const {
@@ -72,9 +85,8 @@ void RegisterArrowStream(py::module_& module) {
              "The rows' schema as an ArrowSchema in a PyCapsule");
 }
 
-py::object ToArrow(std::unique_ptr<QueryResult> result, std::shared_ptr<TaskScheduler> scheduler) {
-    py::object stream =
-        py::cast(std::make_shared<PythonArrowStream>(std::move(result), std::move(scheduler)));
+py::object ToArrow(std::shared_ptr<PythonArrowStream> arrow_stream) {
+    py::object stream = py::cast(std::move(arrow_stream));
     py::module_ pyarrow;
     try {
         pyarrow = py::module_::import("pyarrow");

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <mutex>
 #include <optional>
@@ -15,9 +16,90 @@
 
 namespace sluice {
 
+namespace {
+
+// Runs `body` (a query on `connection`) on a thread of its own with the GIL released; this
+// thread looks for Ctrl-C every 100 ms (Python runs signal handlers only on the main thread,
+// holding the GIL) and interrupts the query, leaving KeyboardInterrupt set.
+void RunInterruptibly(Connection& connection, const std::function<void()>& body) {
+    std::mutex mutex;
+    std::condition_variable done_signal;
+    bool done = false;
+    std::exception_ptr error;
+    std::thread worker([&] {
+        try {
+            body();
+        } catch (...) {
+            error = std::current_exception();
+        }
+        std::lock_guard<std::mutex> guard(mutex);
+        done = true;
+        done_signal.notify_all();
+    });
+    bool interrupted = false;
+    {
+        py::gil_scoped_release release;
+        std::unique_lock<std::mutex> lock(mutex);
+        while (!done) {
+            done_signal.wait_for(lock, std::chrono::milliseconds(100));
+            if (done || interrupted) {
+                continue;
+            }
+            lock.unlock();
+            {
+                py::gil_scoped_acquire acquire;
+                if (PyErr_CheckSignals() != 0) {
+                    interrupted = true; // the KeyboardInterrupt stays set
+                }
+            }
+            if (interrupted) {
+                connection.Interrupt();
+            }
+            lock.lock();
+        }
+    }
+    worker.join();
+    if (interrupted) {
+        throw py::error_already_set();
+    }
+    if (error) {
+        std::rethrow_exception(error);
+    }
+}
+
+// The connection of a pending result, unless it was closed.
+Connection& Open(const std::shared_ptr<Connection>& connection, const std::atomic<bool>& closed) {
+    if (closed.load()) {
+        throw Exception(ErrorKind::InvalidInput,
+                        "the connection is closed: a relation runs on the connection that made it");
+    }
+    return *connection;
+}
+
+} // namespace
+
 PythonResult::PythonResult(std::unique_ptr<QueryResult> result,
                            std::shared_ptr<TaskScheduler> scheduler)
-    : result_(std::move(result)), scheduler_(std::move(scheduler)) {
+    : names_(result->names()), types_(result->types()), result_(std::move(result)),
+      scheduler_(std::move(scheduler)) {
+}
+
+PythonResult::PythonResult(std::unique_ptr<PendingQuery> pending,
+                           std::shared_ptr<Connection> connection,
+                           std::shared_ptr<const std::atomic<bool>> closed,
+                           std::shared_ptr<TaskScheduler> scheduler)
+    : names_(pending->names), types_(pending->types), pending_(std::move(pending)),
+      connection_(std::move(connection)), closed_(std::move(closed)),
+      scheduler_(std::move(scheduler)) {
+}
+
+QueryResult& PythonResult::Result() {
+    if (pending_) {
+        Connection& connection = Open(connection_, *closed_);
+        std::unique_ptr<PendingQuery> pending = std::move(pending_);
+        RunInterruptibly(connection, [&] { result_ = connection.RunPending(*pending); });
+    }
+    return *result_;
 }
 
 py::object PythonResult::FetchOne() {
@@ -27,10 +109,11 @@ py::object PythonResult::FetchOne() {
 
 py::list PythonResult::FetchMany(idx_t count) {
     py::list rows;
-    idx_t columns = result_->ColumnCount();
+    QueryResult& result = Result();
+    idx_t columns = result.ColumnCount();
     for (idx_t fetched = 0; fetched < count;) {
         if (!chunk_ || row_ == chunk_->size()) {
-            chunk_ = result_->Fetch();
+            chunk_ = result.Fetch();
             row_ = 0;
             if (!chunk_) {
                 break;
@@ -62,10 +145,11 @@ py::list PythonResult::FetchAll() {
 }
 
 std::unique_ptr<QueryResult> PythonResult::Rest() {
+    QueryResult& result = Result();
     std::vector<std::unique_ptr<DataChunk>> chunks;
     if (chunk_ && row_ < chunk_->size()) {
         // The rest of the chunk being fetched row by row.
-        auto rest = std::make_unique<DataChunk>(result_->types());
+        auto rest = std::make_unique<DataChunk>(types_);
         std::vector<idx_t> rows;
         for (idx_t row = row_; row < chunk_->size(); row++) {
             rows.push_back(row);
@@ -74,10 +158,26 @@ std::unique_ptr<QueryResult> PythonResult::Rest() {
         chunks.push_back(std::move(rest));
     }
     chunk_.reset();
-    while (auto chunk = result_->Fetch()) {
+    while (auto chunk = result.Fetch()) {
         chunks.push_back(std::move(chunk));
     }
-    return std::make_unique<QueryResult>(result_->names(), result_->types(), std::move(chunks));
+    return std::make_unique<QueryResult>(names_, types_, std::move(chunks));
+}
+
+std::shared_ptr<PythonArrowStream> PythonResult::RestAsArrow() {
+    if (!pending_) {
+        return ResultArrowStream(Rest(), scheduler_);
+    }
+    // Not run yet: run with the rows exported as they are produced.
+    Connection& connection = Open(connection_, *closed_);
+    std::unique_ptr<PendingQuery> pending = std::move(pending_);
+    auto stream = std::make_unique<ArrowArrayStream>();
+    stream->release = nullptr;
+    RunInterruptibly(connection, [&] { connection.RunPendingToArrow(*pending, stream.get()); });
+    // What is read from this result after is nothing: the rows went to the stream.
+    result_ =
+        std::make_unique<QueryResult>(names_, types_, std::vector<std::unique_ptr<DataChunk>>{});
+    return std::make_shared<PythonArrowStream>(names_, types_, std::move(stream));
 }
 
 py::dict PythonResult::FetchNumpy() {
@@ -86,11 +186,11 @@ py::dict PythonResult::FetchNumpy() {
 }
 
 py::object PythonResult::Arrow() {
-    return ToArrow(Rest(), scheduler_);
+    return ToArrow(RestAsArrow());
 }
 
 py::object PythonResult::ArrowStream() {
-    return py::cast(std::make_shared<PythonArrowStream>(Rest(), scheduler_));
+    return py::cast(RestAsArrow());
 }
 
 namespace {
@@ -141,7 +241,7 @@ py::object PythonResult::DataFrame() {
     idx_t rows = 0;
     idx_t index = 0;
     for (auto [name, column] : columns) {
-        bool utc = result_->types()[index++].id() == LogicalTypeId::TIMESTAMP_TZ;
+        bool utc = types_[index++].id() == LogicalTypeId::TIMESTAMP_TZ;
         py::object array = py::reinterpret_borrow<py::object>(column);
         if (py::isinstance(array, numpy.attr("ma").attr("MaskedArray"))) {
             // NULLs as pandas marks them: NaN for numbers (integers become float64), NaT for
@@ -179,17 +279,16 @@ py::object PythonResult::DataFrame() {
 
 py::list PythonResult::Description() const {
     py::list description;
-    for (idx_t i = 0; i < result_->ColumnCount(); i++) {
-        description.append(py::make_tuple(result_->names()[i], result_->types()[i].ToString(),
-                                          py::none(), py::none(), py::none(), py::none(),
-                                          py::none()));
+    for (idx_t i = 0; i < names_.size(); i++) {
+        description.append(py::make_tuple(names_[i], types_[i].ToString(), py::none(), py::none(),
+                                          py::none(), py::none(), py::none()));
     }
     return description;
 }
 
 py::list PythonResult::ColumnNames() const {
     py::list names;
-    for (const auto& name : result_->names()) {
+    for (const auto& name : names_) {
         names.append(name);
     }
     return names;
@@ -197,7 +296,7 @@ py::list PythonResult::ColumnNames() const {
 
 py::list PythonResult::ColumnTypes() const {
     py::list types;
-    for (const auto& type : result_->types()) {
+    for (const auto& type : types_) {
         types.append(type.ToString());
     }
     return types;
@@ -210,7 +309,10 @@ PythonConnection::PythonConnection(const std::string& database, const py::dict& 
                             database + "\"");
     }
     database_ = std::make_shared<Database>();
-    connection_ = std::make_unique<Connection>(*database_);
+    // A pending result running on the connection keeps its database too.
+    connection_ = std::shared_ptr<Connection>(
+        new Connection(*database_),
+        [database = database_](Connection* connection) { delete connection; });
     for (const auto& [key, value] : config) {
         connection_->Query("SET " + py::str(key).cast<std::string>() + " = ?", {FromPython(value)});
     }
@@ -224,7 +326,8 @@ Connection& PythonConnection::Open() {
 }
 
 std::unique_ptr<QueryResult> PythonConnection::Run(const std::string& query,
-                                                   const py::object& parameters) {
+                                                   const py::object& parameters,
+                                                   std::unique_ptr<PendingQuery>* pending) {
     Connection& connection = Open();
     std::vector<Value> values;
     bool with_parameters = !parameters.is_none();
@@ -257,52 +360,16 @@ std::unique_ptr<QueryResult> PythonConnection::Run(const std::string& query,
         Connection& connection;
         ~Forget() { connection.SetReplacementScan(nullptr); }
     } forget{connection};
-    // The query runs on a thread of its own, the GIL released; this thread looks for Ctrl-C
-    // every 100 ms (Python runs signal handlers only on the main thread, holding the GIL).
-    std::mutex mutex;
-    std::condition_variable done_signal;
-    bool done = false;
     std::unique_ptr<QueryResult> result;
-    std::exception_ptr error;
-    std::thread worker([&] {
-        try {
-            result = with_parameters ? connection.Query(query, values) : connection.Query(query);
-        } catch (...) {
-            error = std::current_exception();
+    RunInterruptibly(connection, [&] {
+        if (pending) {
+            *pending = connection.BindSelect(query, with_parameters ? &values : nullptr);
+            if (*pending) {
+                return;
+            }
         }
-        std::lock_guard<std::mutex> guard(mutex);
-        done = true;
-        done_signal.notify_all();
+        result = with_parameters ? connection.Query(query, values) : connection.Query(query);
     });
-    bool interrupted = false;
-    {
-        py::gil_scoped_release release;
-        std::unique_lock<std::mutex> lock(mutex);
-        while (!done) {
-            done_signal.wait_for(lock, std::chrono::milliseconds(100));
-            if (done || interrupted) {
-                continue;
-            }
-            lock.unlock();
-            {
-                py::gil_scoped_acquire acquire;
-                if (PyErr_CheckSignals() != 0) {
-                    interrupted = true; // the KeyboardInterrupt stays set
-                }
-            }
-            if (interrupted) {
-                connection.Interrupt();
-            }
-            lock.lock();
-        }
-    }
-    worker.join();
-    if (interrupted) {
-        throw py::error_already_set();
-    }
-    if (error) {
-        std::rethrow_exception(error);
-    }
     return result;
 }
 
@@ -313,7 +380,12 @@ void PythonConnection::Execute(const std::string& query, const py::object& param
 
 std::shared_ptr<PythonResult> PythonConnection::Sql(const std::string& query,
                                                     const py::object& parameters) {
-    auto result = Run(query, parameters);
+    std::unique_ptr<PendingQuery> pending;
+    auto result = Run(query, parameters, &pending);
+    if (pending) {
+        return std::make_shared<PythonResult>(std::move(pending), connection_, closed_,
+                                              Scheduler());
+    }
     return std::make_shared<PythonResult>(std::move(result), Scheduler());
 }
 
@@ -332,6 +404,7 @@ std::shared_ptr<TaskScheduler> PythonConnection::Scheduler() const {
 }
 
 void PythonConnection::Close() {
+    closed_->store(true);
     result_.reset();
     connection_.reset();
     database_.reset();

@@ -185,6 +185,24 @@ class ArrowInterchange(unittest.TestCase):
         relation = self.con.sql("SELECT 1 AS x UNION ALL SELECT 2")  # a result here
         self.assertEqual(sorted(read_stream(relation.__arrow_c_stream__())[2]), [(1,), (2,)])
 
+    def test_a_relation_exported_as_it_runs_and_a_partly_read_result_agree(self):
+        query = ("SELECT i, 'n' || i AS s, i::DECIMAL(9,2) AS d, [i, i + 1] AS l "
+                 "FROM range(10000) t(i) ORDER BY i DESC")
+        expected = [row[:3] + (tuple(row[3]),) for row in self.con.sql(query).fetchall()]
+
+        def rows(stream):
+            return [tuple(row[:3]) + (tuple(row[3]),)
+                    for row in read_stream(stream.__arrow_c_stream__())[2]]
+
+        # Not yet run: the query runs with each chunk exported by the thread that made it.
+        self.assertEqual(rows(self.con.sql(query).fetch_record_batch()), expected)
+        partly = self.con.sql(query)
+        first = partly.fetchone()
+        # Run already: the rest of the result exported as the consumer reads.
+        self.assertEqual([first[:3] + (tuple(first[3]),)] + rows(partly.fetch_record_batch()),
+                         expected)
+        self.assertEqual(partly.fetchall(), [])
+
     def test_schema_capsule(self):
         stream = self.con.sql("SELECT 1::BIGINT AS id, 'x' AS name").fetch_record_batch()
         capsule = stream.__arrow_c_schema__()  # owns the struct until it goes

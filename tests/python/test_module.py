@@ -240,12 +240,25 @@ class Concurrency(unittest.TestCase):
         counter = threading.Thread(target=count)
         counter.start()
         started = time.monotonic()
-        con.sql("SELECT count(*) FROM (SELECT i % 1000003 AS j FROM range(20000000) t(i) ORDER BY j)")
+        con.sql("SELECT count(*) FROM (SELECT i % 1000003 AS j FROM range(20000000) t(i) "
+                "ORDER BY j)").fetchall()
         elapsed = time.monotonic() - started
         done.set()
         counter.join()
         # The other thread kept running: a tick per 10 ms for most of the query's time.
         self.assertGreater(len(ticks), 0.3 * elapsed / 0.01)
+
+    def test_ctrl_c_interrupts_a_query_exported_to_arrow(self):
+        con = sluice.connect()
+        relation = con.sql(LONG_QUERY)  # bound, not run
+        timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+        started = time.monotonic()
+        timer.start()
+        with self.assertRaises(KeyboardInterrupt):
+            relation.arrow()
+        timer.join()
+        self.assertLess(time.monotonic() - started, 3.0)
+        self.assertEqual(con.sql("SELECT 1").fetchall(), [(1,)])
 
     def test_ctrl_c_interrupts_a_running_query(self):
         # A streaming query, and one interrupted while a task sorts its 50 million rows (the
@@ -257,7 +270,7 @@ class Concurrency(unittest.TestCase):
                 started = time.monotonic()
                 timer.start()
                 with self.assertRaises(KeyboardInterrupt):
-                    con.sql(query)
+                    con.sql(query).fetchall()  # a relation runs when read
                 timer.join()
                 self.assertLess(time.monotonic() - started, delay + 2.5)
                 self.assertEqual(con.sql("SELECT 1").fetchall(), [(1,)])  # still works
@@ -307,6 +320,49 @@ class DataFrames(unittest.TestCase):
         with self.assertRaises(sluice.InvalidInputException) as caught:
             con.sql("SELECT * FROM odd")
         self.assertIn('column "bad"', str(caught.exception))
+
+
+class SqlRelations(unittest.TestCase):
+    """sql() of a SELECT gives a relation, as DuckDB's does: bound at once, run when read."""
+
+    def test_errors_in_binding_come_from_sql_itself(self):
+        con = sluice.connect()
+        with self.assertRaises(sluice.BinderException):
+            con.sql("SELECT no_such_column FROM range(3)")
+
+    def test_the_columns_are_known_before_it_runs(self):
+        relation = sluice.connect().sql("SELECT 1::INTEGER AS a, 'x' AS b")
+        self.assertEqual(relation.columns, ["a", "b"])
+        self.assertEqual(relation.types, ["INTEGER", "VARCHAR"])
+        self.assertEqual(relation.fetchall(), [(1, "x")])
+
+    def test_a_relation_keeps_its_connection(self):
+        # The connection object is gone at once; the relation still runs on it.
+        self.assertEqual(sluice.connect().sql("SELECT 42").fetchall(), [(42,)])
+
+    def test_a_relation_of_a_closed_connection_is_an_error(self):
+        con = sluice.connect()
+        relation = con.sql("SELECT 42")
+        con.close()
+        with self.assertRaises(sluice.InvalidInputException) as caught:
+            relation.fetchall()
+        self.assertIn("closed", str(caught.exception))
+
+    def test_a_dataframe_is_taken_when_the_relation_is_made(self):
+        con = sluice.connect()
+
+        def make():
+            frame = pandas.DataFrame({"v": [1, 2, 3]})  # noqa: F841 (named in the query)
+            return con.sql("SELECT sum(v) FROM frame")
+
+        self.assertEqual(make().fetchall(), [(6,)])
+
+    def test_an_arrow_result_past_the_memory_limit_is_an_error(self):
+        con = sluice.connect(config={"memory_limit": "20MB"})
+        with self.assertRaises(sluice.OutOfMemoryException) as caught:
+            con.sql("SELECT i, 'a longer string than twelve bytes ' || i FROM range(3000000) t(i)").arrow()
+        self.assertIn("Arrow", str(caught.exception))
+        self.assertEqual(con.sql("SELECT 1").fetchall(), [(1,)])
 
 
 class Relations(unittest.TestCase):
