@@ -112,7 +112,6 @@ def main():
                 rows = len(fetched)
             del holder, fetched
             con.execute("SELECT 1")  # the query alone's rows go before the next way runs
-    print({name: [round(t, 3) for t in values] for name, values in times.items()}, file=sys.stderr)
     alone = statistics.median(times["query alone"])
     width = 12 if args.numeric else 16
     print(f"Results of {query.split('/')[-1][:-2]} (SF{args.sf}, {rows:,} rows, {width} columns) into "
