@@ -12,6 +12,7 @@
 #include <cstring>
 #include <functional>
 #include <mutex>
+#include <set>
 #include <string_view>
 #include <type_traits>
 
@@ -520,57 +521,55 @@ PyObject* NewString(std::string_view text) {
     return object;
 }
 
-// The str objects of a column's first distinct short values, shared by every row that holds one
-// (flags and codes: a few values in millions of rows, as pandas would hold them). An open-
-// addressed table of string_t keys: an inlined value is compared as its 16 bytes, a longer one
-// by length and prefix before its bytes (the chunks' own, which outlive the conversion).
-class SharedStrings {
-public:
-    static constexpr size_t kMaxLength = 32;
+// A VARCHAR column as indexes into its distinct values, found on a REGULAR thread (no Python
+// objects, so no GIL) while this thread makes other columns' objects: a column of few distinct
+// values (flags, codes, names) then needs one str per distinct value and a reference per row,
+// as pandas would hold it. Gives up past kMaxValues distinct values (the column's rows each get
+// a str of their own).
+struct StringDictionary {
     static constexpr size_t kMaxValues = 4096;
+    static constexpr uint16_t kNull = UINT16_MAX;
 
-    SharedStrings() : slots_(kSlots) {}
-    ~SharedStrings() {
-        for (const Slot& slot : slots_) {
-            Py_XDECREF(slot.object);
-        }
-    }
-    SharedStrings(const SharedStrings&) = delete;
-    SharedStrings& operator=(const SharedStrings&) = delete;
+    bool encoded = false;
+    std::vector<string_t> values;  // distinct, in order of first appearance
+    std::vector<uint16_t> indexes; // per row; kNull for NULL
 
-    // A new reference to the str of `value`: shared while the table takes values, else new.
-    PyObject* Get(const string_t& value) {
-        if (value.size() > kMaxLength) {
-            return NewString(value.view());
-        }
-        size_t slot = Hash(value) & (kSlots - 1);
-        while (slots_[slot].object != nullptr) {
-            if (slots_[slot].key == value) {
-                Py_INCREF(slots_[slot].object);
-                return slots_[slot].object;
+    void Encode(const Chunks& chunks, idx_t column, idx_t rows) {
+        // An open-addressed table of the values' indexes, at most half full.
+        constexpr size_t kSlots = 2 * kMaxValues;
+        std::vector<uint16_t> slots(kSlots, kNull);
+        indexes.resize(rows);
+        idx_t offset = 0;
+        for (const auto& chunk : chunks) {
+            const Vector& vector = chunk->column(column);
+            const string_t* strings = vector.data<string_t>();
+            bool all_valid = vector.validity().AllValid();
+            for (idx_t row = 0; row < chunk->size(); row++, offset++) {
+                if (!all_valid && !vector.RowIsValid(row)) {
+                    indexes[offset] = kNull;
+                    continue;
+                }
+                const string_t& value = strings[row];
+                size_t slot = Hash(value) & (kSlots - 1);
+                while (slots[slot] != kNull && !(values[slots[slot]] == value)) {
+                    slot = (slot + 1) & (kSlots - 1);
+                }
+                if (slots[slot] == kNull) {
+                    if (values.size() == kMaxValues) {
+                        values.clear();
+                        indexes = {};
+                        return; // too many to share
+                    }
+                    slots[slot] = static_cast<uint16_t>(values.size());
+                    values.push_back(value);
+                }
+                indexes[offset] = slots[slot];
             }
-            slot = (slot + 1) & (kSlots - 1);
         }
-        PyObject* object = NewString(value.view());
-        if (object != nullptr && count_ < kMaxValues) {
-            slots_[slot] = {value, object};
-            Py_INCREF(object);
-            count_++;
-        }
-        return object;
+        encoded = true;
     }
-
-    // Sharing pays only while the table has room: a column of distinct values stops looking.
-    bool Full() const { return count_ >= kMaxValues; }
 
 private:
-    static constexpr size_t kSlots = 2 * kMaxValues; // at most half full
-
-    struct Slot {
-        string_t key;
-        PyObject* object = nullptr;
-    };
-
     static uint64_t Hash(const string_t& value) {
         uint64_t head, tail;
         value.InlinedWords(head, tail);
@@ -581,30 +580,42 @@ private:
         uint64_t hash = (head ^ (tail * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
         return hash ^ (hash >> 29);
     }
-
-    std::vector<Slot> slots_;
-    size_t count_ = 0;
 };
 
-// Strings as Python str objects (None for NULL); short repeated values share one object.
-py::object StringColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
-                        idx_t rows) {
+// Strings as Python str objects (None for NULL): through the column's dictionary if it has one.
+py::object StringColumn(const Chunks& chunks, idx_t column, idx_t rows,
+                        const StringDictionary& dictionary) {
     auto memory = std::make_unique<ArrayMemory>(std::max<idx_t>(rows, 1) * sizeof(PyObject*));
     auto** out = static_cast<PyObject**>(memory->data());
-    SharedStrings shared;
+    if (dictionary.encoded) {
+        std::vector<py::object> objects;
+        for (const string_t& value : dictionary.values) {
+            objects.push_back(py::reinterpret_steal<py::object>(NewString(value.view())));
+            if (!objects.back()) {
+                throw py::error_already_set();
+            }
+        }
+        for (idx_t row = 0; row < rows; row++) {
+            uint16_t index = dictionary.indexes[row];
+            PyObject* object = index == StringDictionary::kNull ? Py_None : objects[index].ptr();
+            Py_INCREF(object);
+            out[row] = object;
+        }
+        memory->HoldObjects(rows);
+        return ArrayMemory::Wrap(std::move(memory), py::dtype("O"), rows);
+    }
     idx_t offset = 0;
     for (const auto& chunk : chunks) {
         const Vector& vector = chunk->column(column);
         const string_t* strings = vector.data<string_t>();
         bool all_valid = vector.validity().AllValid();
-        bool sharing = !shared.Full();
         for (idx_t row = 0; row < chunk->size(); row++, offset++) {
             PyObject* object;
             if (!all_valid && !vector.RowIsValid(row)) {
                 object = Py_None;
                 Py_INCREF(object);
             } else {
-                object = sharing ? shared.Get(strings[row]) : NewString(strings[row].view());
+                object = NewString(strings[row].view());
                 if (object == nullptr) {
                     memory->HoldObjects(offset);
                     throw py::error_already_set();
@@ -616,6 +627,50 @@ py::object StringColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, i
     memory->HoldObjects(rows);
     return ArrayMemory::Wrap(std::move(memory), py::dtype("O"), rows);
 }
+
+// The dictionaries of a result's VARCHAR columns, encoded by fills while this thread takes each
+// as it is ready.
+class StringDictionaries {
+public:
+    explicit StringDictionaries(size_t count) : dictionaries_(count), done_(count, false) {}
+
+    void Encode(size_t index, const Chunks& chunks, idx_t column, idx_t rows) {
+        struct Done {
+            StringDictionaries& owner;
+            size_t index;
+            ~Done() {
+                std::lock_guard<std::mutex> guard(owner.mutex_);
+                owner.done_[index] = true;
+                owner.changed_.notify_all();
+            }
+        } done{*this, index};
+        dictionaries_[index].Encode(chunks, column, rows);
+    }
+
+    // The index of a dictionary done and not taken before (the GIL released while waiting).
+    size_t TakeNext() {
+        py::gil_scoped_release release;
+        std::unique_lock<std::mutex> lock(mutex_);
+        while (true) {
+            for (size_t i = 0; i < done_.size(); i++) {
+                if (done_[i] && !taken_.count(i)) {
+                    taken_.insert(i);
+                    return i;
+                }
+            }
+            changed_.wait(lock);
+        }
+    }
+
+    const StringDictionary& operator[](size_t index) const { return dictionaries_[index]; }
+
+private:
+    std::vector<StringDictionary> dictionaries_;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::vector<bool> done_; // under mutex_
+    std::set<size_t> taken_; // by the converting thread only
+};
 
 // Values a numpy array cannot hold natively, as Python objects (None for NULL).
 py::object ObjectColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
@@ -644,8 +699,21 @@ py::dict ToNumpy(QueryResult& result, bool nanoseconds, TaskScheduler* scheduler
         chunks.push_back(std::move(chunk));
     }
     ColumnFills fills;
+    // The VARCHAR columns' dictionaries are encoded first (this thread waits for them).
+    std::vector<idx_t> strings;
+    for (idx_t c = 0; c < result.ColumnCount(); c++) {
+        if (result.types()[c].id() == LogicalTypeId::VARCHAR) {
+            strings.push_back(c);
+        }
+    }
+    auto dictionaries = std::make_shared<StringDictionaries>(strings.size());
+    for (size_t i = 0; i < strings.size(); i++) {
+        fills.fills.push_back([&chunks, dictionaries, i, column = strings[i], rows] {
+            dictionaries->Encode(i, chunks, column, rows);
+        });
+    }
     std::vector<Finish> numeric(result.ColumnCount());
-    std::vector<idx_t> objects; // columns of Python objects, made while the others fill
+    std::vector<idx_t> objects; // columns of other Python objects, made while the others fill
     for (idx_t c = 0; c < result.ColumnCount(); c++) {
         const LogicalType& type = result.types()[c];
         Finish& array = numeric[c];
@@ -698,6 +766,8 @@ py::dict ToNumpy(QueryResult& result, bool nanoseconds, TaskScheduler* scheduler
         case LogicalTypeId::HUGEINT:
             array = DoubleColumn(fills, chunks, c, rows, type);
             break;
+        case LogicalTypeId::VARCHAR:
+            break;
         default:
             objects.push_back(c);
             break;
@@ -706,9 +776,13 @@ py::dict ToNumpy(QueryResult& result, bool nanoseconds, TaskScheduler* scheduler
     std::vector<py::object> arrays(result.ColumnCount());
     fills.Run(scheduler, [&] {
         for (idx_t c : objects) {
-            arrays[c] = result.types()[c].id() == LogicalTypeId::VARCHAR
-                            ? StringColumn(chunks, c, rows)
-                            : ObjectColumn(chunks, c, rows);
+            arrays[c] = ObjectColumn(chunks, c, rows);
+        }
+        // Each string column as its dictionary is ready: a column of distinct values gives up
+        // early, and its strs are made while the fills encode the others.
+        for (size_t taken = 0; taken < strings.size(); taken++) {
+            size_t i = dictionaries->TakeNext();
+            arrays[strings[i]] = StringColumn(chunks, strings[i], rows, (*dictionaries)[i]);
         }
     });
     py::dict columns;

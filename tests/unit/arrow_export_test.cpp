@@ -22,8 +22,8 @@ void Fill(DataChunk& chunk, idx_t rows, int64_t base) {
         } else {
             chunk.SetValue(0, row, Value::Integer(LogicalTypeId::BIGINT, value));
         }
-        chunk.SetValue(1, row, Value::Varchar("a string longer than twelve bytes " +
-                                              std::to_string(value)));
+        chunk.SetValue(
+            1, row, Value::Varchar("a string longer than twelve bytes " + std::to_string(value)));
         chunk.SetValue(2, row, Value::Decimal(15, 2, value * 100 + 5));
         chunk.SetValue(3, row, Value::Boolean(value % 2 == 0));
     }
