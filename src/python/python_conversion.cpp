@@ -521,6 +521,25 @@ PyObject* NewString(std::string_view text) {
     return object;
 }
 
+// Calls visit(row, value) for the rows of a VARCHAR column in order, `value` null where the row
+// is NULL, while visit returns true; false when it stopped early.
+template <class Visit>
+bool ForEachString(const Chunks& chunks, idx_t column, Visit visit) {
+    idx_t offset = 0;
+    for (const auto& chunk : chunks) {
+        const Vector& vector = chunk->column(column);
+        const string_t* strings = vector.data<string_t>();
+        bool all_valid = vector.validity().AllValid();
+        for (idx_t row = 0; row < chunk->size(); row++, offset++) {
+            bool valid = all_valid || vector.RowIsValid(row);
+            if (!visit(offset, valid ? &strings[row] : nullptr)) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 // A VARCHAR column as indexes into its distinct values, found on a REGULAR thread (no Python
 // objects, so no GIL) while this thread makes other columns' objects: a column of few distinct
 // values (flags, codes, names) then needs one str per distinct value and a reference per row,
@@ -539,34 +558,29 @@ struct StringDictionary {
         constexpr size_t kSlots = 2 * kMaxValues;
         std::vector<uint16_t> slots(kSlots, kNull);
         indexes.resize(rows);
-        idx_t offset = 0;
-        for (const auto& chunk : chunks) {
-            const Vector& vector = chunk->column(column);
-            const string_t* strings = vector.data<string_t>();
-            bool all_valid = vector.validity().AllValid();
-            for (idx_t row = 0; row < chunk->size(); row++, offset++) {
-                if (!all_valid && !vector.RowIsValid(row)) {
-                    indexes[offset] = kNull;
-                    continue;
-                }
-                const string_t& value = strings[row];
-                size_t slot = Hash(value) & (kSlots - 1);
-                while (slots[slot] != kNull && !(values[slots[slot]] == value)) {
-                    slot = (slot + 1) & (kSlots - 1);
-                }
-                if (slots[slot] == kNull) {
-                    if (values.size() == kMaxValues) {
-                        values.clear();
-                        indexes = {};
-                        return; // too many to share
-                    }
-                    slots[slot] = static_cast<uint16_t>(values.size());
-                    values.push_back(value);
-                }
-                indexes[offset] = slots[slot];
+        encoded = ForEachString(chunks, column, [&](idx_t row, const string_t* value) {
+            if (value == nullptr) {
+                indexes[row] = kNull;
+                return true;
             }
+            size_t slot = Hash(*value) & (kSlots - 1);
+            while (slots[slot] != kNull && !(values[slots[slot]] == *value)) {
+                slot = (slot + 1) & (kSlots - 1);
+            }
+            if (slots[slot] == kNull) {
+                if (values.size() == kMaxValues) {
+                    return false; // too many to share
+                }
+                slots[slot] = static_cast<uint16_t>(values.size());
+                values.push_back(*value);
+            }
+            indexes[row] = slots[slot];
+            return true;
+        });
+        if (!encoded) {
+            values.clear();
+            indexes = {};
         }
-        encoded = true;
     }
 
 private:
@@ -604,26 +618,20 @@ py::object StringColumn(const Chunks& chunks, idx_t column, idx_t rows,
         memory->HoldObjects(rows);
         return ArrayMemory::Wrap(std::move(memory), py::dtype("O"), rows);
     }
-    idx_t offset = 0;
-    for (const auto& chunk : chunks) {
-        const Vector& vector = chunk->column(column);
-        const string_t* strings = vector.data<string_t>();
-        bool all_valid = vector.validity().AllValid();
-        for (idx_t row = 0; row < chunk->size(); row++, offset++) {
-            PyObject* object;
-            if (!all_valid && !vector.RowIsValid(row)) {
-                object = Py_None;
-                Py_INCREF(object);
-            } else {
-                object = NewString(strings[row].view());
-                if (object == nullptr) {
-                    memory->HoldObjects(offset);
-                    throw py::error_already_set();
-                }
+    ForEachString(chunks, column, [&](idx_t row, const string_t* value) {
+        PyObject* object = Py_None;
+        if (value == nullptr) {
+            Py_INCREF(object);
+        } else {
+            object = NewString(value->view());
+            if (object == nullptr) {
+                memory->HoldObjects(row);
+                throw py::error_already_set();
             }
-            out[offset] = object;
         }
-    }
+        out[row] = object;
+        return true;
+    });
     memory->HoldObjects(rows);
     return ArrayMemory::Wrap(std::move(memory), py::dtype("O"), rows);
 }
