@@ -99,6 +99,11 @@ QueryResult& PythonResult::Result() {
         std::unique_ptr<PendingQuery> pending = std::move(pending_);
         RunInterruptibly(connection, [&] { result_ = connection.RunPending(*pending); });
     }
+    if (!result_) {
+        throw Exception(ErrorKind::InvalidInput,
+                        "this relation's query failed or was interrupted when it ran: make it "
+                        "again with sql() to run it again");
+    }
     return *result_;
 }
 
@@ -166,7 +171,7 @@ std::unique_ptr<QueryResult> PythonResult::Rest() {
 
 std::shared_ptr<PythonArrowStream> PythonResult::RestAsArrow() {
     if (!pending_) {
-        return ResultArrowStream(Rest(), scheduler_);
+        return ResultArrowStream(Rest(), scheduler_); // Rest() throws if the run failed
     }
     // Not run yet: run with the rows exported as they are produced.
     Connection& connection = Open(connection_, *closed_);

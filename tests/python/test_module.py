@@ -258,6 +258,9 @@ class Concurrency(unittest.TestCase):
             relation.arrow()
         timer.join()
         self.assertLess(time.monotonic() - started, 3.0)
+        with self.assertRaises(sluice.InvalidInputException) as caught:
+            relation.fetchall()  # its query ran, and did not finish
+        self.assertIn("interrupted", str(caught.exception))
         self.assertEqual(con.sql("SELECT 1").fetchall(), [(1,)])
 
     def test_ctrl_c_interrupts_a_running_query(self):
@@ -359,9 +362,13 @@ class SqlRelations(unittest.TestCase):
 
     def test_an_arrow_result_past_the_memory_limit_is_an_error(self):
         con = sluice.connect(config={"memory_limit": "20MB"})
+        relation = con.sql("SELECT i, 'a longer string than twelve bytes ' || i "
+                           "FROM range(3000000) t(i)")
         with self.assertRaises(sluice.OutOfMemoryException) as caught:
-            con.sql("SELECT i, 'a longer string than twelve bytes ' || i FROM range(3000000) t(i)").arrow()
+            relation.arrow()
         self.assertIn("Arrow", str(caught.exception))
+        with self.assertRaises(sluice.InvalidInputException):
+            relation.df()  # the query failed when it ran
         self.assertEqual(con.sql("SELECT 1").fetchall(), [(1,)])
 
 
