@@ -67,6 +67,14 @@ void FinishTableFunctions(const BoundQuery& query) {
     visit(*query.plan);
 }
 
+// What a statement freed goes back to the system when it ends, however it ends.
+struct ReturnFreedMemoryAtEnd {
+    ReturnFreedMemoryAtEnd() = default;
+    ReturnFreedMemoryAtEnd(const ReturnFreedMemoryAtEnd&) = delete;
+    ReturnFreedMemoryAtEnd& operator=(const ReturnFreedMemoryAtEnd&) = delete;
+    ~ReturnFreedMemoryAtEnd() { ReturnFreedMemoryToSystem(); }
+};
+
 void OptimizeQuery(BoundQuery& query) {
     for (auto& subplan : query.subplans) {
         subplan.plan = Optimizer().Optimize(std::move(subplan.plan));
@@ -145,9 +153,7 @@ std::unique_ptr<QueryResult> Connection::Query(const std::string& sql,
         ~Bind() { slot = nullptr; }
     } bind{parameters_};
     parameters_ = &parameters;
-    struct ReturnMemoryAtEnd {
-        ~ReturnMemoryAtEnd() { ReturnFreedMemoryToSystem(); }
-    } at_end;
+    ReturnFreedMemoryAtEnd at_end;
     return Execute(statement, sql);
 }
 
@@ -174,24 +180,17 @@ std::unique_ptr<PendingQuery> Connection::BindSelect(const std::string& sql,
 
 std::unique_ptr<QueryResult> Connection::RunPending(PendingQuery& pending) {
     std::unique_ptr<BoundQuery> query = TakePending(pending);
-    struct ReturnMemoryAtEnd {
-        ~ReturnMemoryAtEnd() { ReturnFreedMemoryToSystem(); }
-    } at_end;
+    ReturnFreedMemoryAtEnd at_end;
     auto chunks = RunQuery(*query);
     return std::make_unique<QueryResult>(pending.names, pending.types, std::move(chunks));
 }
 
 void Connection::RunPendingToArrow(PendingQuery& pending, ArrowArrayStream* out) {
     std::unique_ptr<BoundQuery> query = TakePending(pending);
-    struct ReturnMemoryAtEnd {
-        ~ReturnMemoryAtEnd() { ReturnFreedMemoryToSystem(); }
-    } at_end;
+    ReturnFreedMemoryAtEnd at_end;
     OptimizeQuery(*query);
-    Executor executor(database_.scheduler());
     auto collector = std::make_shared<ArrowBatchCollector>(&database_.memory());
-    PlanQuery(*query, executor, &database_.memory(), collector);
-    Run(executor);
-    FinishTableFunctions(*query);
+    RunInto(*query, collector, nullptr);
     ExportBatchStream(pending.names, pending.types, collector->TakeBatches(), out);
 }
 
@@ -211,9 +210,7 @@ void Connection::QueryEach(const std::string& sql,
         bool traced = statement.kind != StatementKind::Set &&
                       statement.kind != StatementKind::Reset &&
                       !database_.settings().GetString("trace_file").empty();
-        struct ReturnMemoryAtEnd {
-            ~ReturnMemoryAtEnd() { ReturnFreedMemoryToSystem(); }
-        } at_end;
+        ReturnFreedMemoryAtEnd at_end;
         on_result(traced ? ExecuteTraced(statement, sql) : Execute(statement, sql));
     }
 }
@@ -289,18 +286,23 @@ std::vector<std::unique_ptr<DataChunk>> Connection::RunQuery(BoundQuery& query) 
 
 std::vector<std::unique_ptr<DataChunk>> Connection::RunOptimized(BoundQuery& query,
                                                                  std::string* profile) {
+    auto collector = std::make_shared<ResultCollector>(query.types, &database_.memory());
+    RunInto(query, collector, profile);
+    return collector->TakeChunks();
+}
+
+void Connection::RunInto(BoundQuery& query, std::shared_ptr<PipelineSink> sink,
+                         std::string* profile) {
     Executor executor(database_.scheduler());
     if (profile) {
         executor.EnableProfiling();
     }
-    auto collector = std::make_shared<ResultCollector>(query.types, &database_.memory());
-    PlanQuery(query, executor, &database_.memory(), collector);
+    PlanQuery(query, executor, &database_.memory(), std::move(sink));
     Run(executor);
     FinishTableFunctions(query);
     if (profile) {
         *profile = executor.ProfileReport();
     }
-    return collector->TakeChunks();
 }
 
 std::unique_ptr<QueryResult> Connection::ExecuteSelect(const Statement& statement,

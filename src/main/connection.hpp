@@ -16,6 +16,7 @@ struct ArrowArrayStream; // the Arrow C Stream interface's (formats/arrow/arrow_
 namespace sluice {
 
 class Executor;
+class PipelineSink;
 struct BoundQuery;
 struct SelectStatement;
 struct Statement;
@@ -94,6 +95,8 @@ private:
     std::vector<std::unique_ptr<DataChunk>> RunQuery(BoundQuery& query);
     // RunQuery for an optimized query; with `profile`, also its EXPLAIN ANALYZE report.
     std::vector<std::unique_ptr<DataChunk>> RunOptimized(BoundQuery& query, std::string* profile);
+    // Plans and runs an optimized query with its rows going to `sink`.
+    void RunInto(BoundQuery& query, std::shared_ptr<PipelineSink> sink, std::string* profile);
     // Execute with a trace of the scheduler's threads written to trace_file.
     std::unique_ptr<QueryResult> ExecuteTraced(const Statement& statement, const std::string& sql);
     // Throws unless `parameters` are as many as the one statement of `sql` takes.
