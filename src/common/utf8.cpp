@@ -56,6 +56,20 @@ bool IsValidUtf8(std::string_view text) {
     return true;
 }
 
+bool IsAscii(std::string_view text) {
+    uint64_t high = 0;
+    size_t i = 0;
+    for (; i + 8 <= text.size(); i += 8) {
+        uint64_t word;
+        std::memcpy(&word, text.data() + i, 8);
+        high |= word;
+    }
+    for (; i < text.size(); i++) {
+        high |= static_cast<unsigned char>(text[i]);
+    }
+    return (high & 0x8080808080808080ULL) == 0;
+}
+
 std::string_view Latin1ToUtf8(std::string_view text, std::string& scratch) {
     size_t high = 0;
     for (char c : text) {

@@ -9,6 +9,9 @@ namespace sluice {
 // nothing past U+10FFFF. Checks ASCII eight bytes at a time.
 bool IsValidUtf8(std::string_view text);
 
+// Whether every byte of `text` is ASCII, eight bytes at a time.
+bool IsAscii(std::string_view text);
+
 // Latin-1 (ISO-8859-1) text as UTF-8: bytes below 0x80 as they are, the others as two bytes.
 // Returns `text` itself when it is ASCII, else the converted text held in `scratch`.
 std::string_view Latin1ToUtf8(std::string_view text, std::string& scratch);

@@ -4,6 +4,7 @@
 #include "python/python_arrow.hpp"
 #include "python/python_conversion.hpp"
 #include "python/python_dataframe.hpp"
+#include "python/python_numpy.hpp"
 
 #include <chrono>
 #include <condition_variable>
