@@ -366,6 +366,19 @@ idx_t AppendRowsCompactly(std::vector<std::unique_ptr<DataChunk>>& chunks, DataC
     return bytes;
 }
 
+std::unique_ptr<DataChunk> KeepChunk(const DataChunk& source) {
+    if (source.size() >= kVectorSize / 2) {
+        return ReferenceChunk(source);
+    }
+    auto chunk = std::make_unique<DataChunk>(source.Types(), std::max<idx_t>(source.size(), 1));
+    idx_t rows[kVectorSize];
+    for (idx_t row = 0; row < source.size(); row++) {
+        rows[row] = row;
+    }
+    chunk->AppendSelected(source, rows, source.size());
+    return chunk;
+}
+
 std::unique_ptr<DataChunk> ReferenceChunk(const DataChunk& source) {
     auto chunk = std::make_unique<DataChunk>(source.Types(), 1);
     for (idx_t column = 0; column < source.ColumnCount(); column++) {

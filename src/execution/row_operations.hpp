@@ -36,6 +36,10 @@ idx_t ChunkMemory(const DataChunk& chunk);
 // A chunk showing `source`'s rows without copying them (see Vector::Reference).
 std::unique_ptr<DataChunk> ReferenceChunk(const DataChunk& source);
 
+// A chunk of `source`'s rows for a sink to keep: referenced when at least half full, else
+// copied into a chunk of their own size (a few rows would otherwise hold whole vectors).
+std::unique_ptr<DataChunk> KeepChunk(const DataChunk& source);
+
 // Keeps `source`'s rows in `chunks` for a sink: a chunk at least half full is referenced as it
 // is; sparser ones (after selective filters and joins) are copied together into `filling`, a
 // chunk of the list with room, since each would otherwise hold whole vectors for a few rows

@@ -185,12 +185,16 @@ std::unique_ptr<QueryResult> Connection::RunPending(PendingQuery& pending) {
     return std::make_unique<QueryResult>(pending.names, pending.types, std::move(chunks));
 }
 
-void Connection::RunPendingToArrow(PendingQuery& pending, ArrowArrayStream* out) {
+void Connection::RunPendingInto(PendingQuery& pending, std::shared_ptr<PipelineSink> sink) {
     std::unique_ptr<BoundQuery> query = TakePending(pending);
     ReturnFreedMemoryAtEnd at_end;
     OptimizeQuery(*query);
+    RunInto(*query, std::move(sink), nullptr);
+}
+
+void Connection::RunPendingToArrow(PendingQuery& pending, ArrowArrayStream* out) {
     auto collector = std::make_shared<ArrowBatchCollector>(&database_.memory());
-    RunInto(*query, collector, nullptr);
+    RunPendingInto(pending, collector);
     ExportBatchStream(pending.names, pending.types, collector->TakeBatches(), out);
 }
 

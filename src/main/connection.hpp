@@ -60,6 +60,8 @@ public:
                                              const std::vector<Value>* parameters);
     // Runs a pending query: its result.
     std::unique_ptr<QueryResult> RunPending(PendingQuery& pending);
+    // Runs a pending query with its rows going to `sink` (one the caller made for them).
+    void RunPendingInto(PendingQuery& pending, std::shared_ptr<PipelineSink> sink);
     // Runs a pending query with each chunk of its result exported to an Arrow record batch by
     // the thread that produced it (ArrowBatchCollector), handed out in order by `out`.
     void RunPendingToArrow(PendingQuery& pending, ArrowArrayStream* out);

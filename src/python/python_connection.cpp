@@ -5,6 +5,7 @@
 #include "python/python_conversion.hpp"
 #include "python/python_dataframe.hpp"
 #include "python/python_numpy.hpp"
+#include "python/python_numpy_sink.hpp"
 
 #include <chrono>
 #include <condition_variable>
@@ -14,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <utility>
 
 namespace sluice {
 
@@ -21,51 +23,82 @@ namespace {
 
 // Runs `body` (a query on `connection`) on a thread of its own with the GIL released; this
 // thread looks for Ctrl-C every 100 ms (Python runs signal handlers only on the main thread,
-// holding the GIL) and interrupts the query, leaving KeyboardInterrupt set.
-void RunInterruptibly(Connection& connection, const std::function<void()>& body) {
-    std::mutex mutex;
-    std::condition_variable done_signal;
-    bool done = false;
-    std::exception_ptr error;
-    std::thread worker([&] {
-        try {
-            body();
-        } catch (...) {
-            error = std::current_exception();
-        }
-        std::lock_guard<std::mutex> guard(mutex);
-        done = true;
-        done_signal.notify_all();
-    });
-    bool interrupted = false;
-    {
-        py::gil_scoped_release release;
-        std::unique_lock<std::mutex> lock(mutex);
-        while (!done) {
-            done_signal.wait_for(lock, std::chrono::milliseconds(100));
-            if (done || interrupted) {
-                continue;
+// holding the GIL) and interrupts the query, leaving KeyboardInterrupt set. Each time Wake() is
+// called (from any thread) it also runs `meanwhile` with the GIL held: the Python objects of
+// the rows produced so far are made while the query produces the rest.
+class InterruptibleRun {
+public:
+    void Wake() {
+        std::lock_guard<std::mutex> guard(mutex_);
+        woken_ = true;
+        signal_.notify_all();
+    }
+
+    void Run(Connection& connection, const std::function<void()>& body,
+             const std::function<void()>& meanwhile = nullptr) {
+        std::exception_ptr error;
+        std::thread worker([&] {
+            try {
+                body();
+            } catch (...) {
+                error = std::current_exception();
             }
-            lock.unlock();
-            {
-                py::gil_scoped_acquire acquire;
-                if (PyErr_CheckSignals() != 0) {
-                    interrupted = true; // the KeyboardInterrupt stays set
+            std::lock_guard<std::mutex> guard(mutex_);
+            done_ = true;
+            signal_.notify_all();
+        });
+        bool interrupted = false;
+        std::exception_ptr meanwhile_error; // stops the query too
+        {
+            py::gil_scoped_release release;
+            std::unique_lock<std::mutex> lock(mutex_);
+            while (!done_) {
+                signal_.wait_for(lock, std::chrono::milliseconds(100),
+                                 [&] { return done_ || woken_; });
+                if (done_ || interrupted || meanwhile_error) {
+                    continue;
                 }
+                bool woken = std::exchange(woken_, false);
+                lock.unlock();
+                {
+                    py::gil_scoped_acquire acquire;
+                    if (PyErr_CheckSignals() != 0) {
+                        interrupted = true; // the KeyboardInterrupt stays set
+                    } else if (woken && meanwhile) {
+                        try {
+                            meanwhile();
+                        } catch (...) {
+                            meanwhile_error = std::current_exception();
+                        }
+                    }
+                }
+                if (interrupted || meanwhile_error) {
+                    connection.Interrupt();
+                }
+                lock.lock();
             }
-            if (interrupted) {
-                connection.Interrupt();
-            }
-            lock.lock();
+        }
+        worker.join();
+        if (interrupted) {
+            throw py::error_already_set();
+        }
+        if (meanwhile_error) {
+            std::rethrow_exception(meanwhile_error);
+        }
+        if (error) {
+            std::rethrow_exception(error);
         }
     }
-    worker.join();
-    if (interrupted) {
-        throw py::error_already_set();
-    }
-    if (error) {
-        std::rethrow_exception(error);
-    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable signal_;
+    bool done_ = false;
+    bool woken_ = false;
+};
+
+void RunInterruptibly(Connection& connection, const std::function<void()>& body) {
+    InterruptibleRun().Run(connection, body);
 }
 
 // The connection of a pending result, unless it was closed.
@@ -186,9 +219,29 @@ std::shared_ptr<PythonArrowStream> PythonResult::RestAsArrow() {
     return std::make_shared<PythonArrowStream>(names_, types_, std::move(stream));
 }
 
+py::dict PythonResult::Numpy(bool nanoseconds) {
+    if (!pending_) {
+        auto rest = Rest(); // throws if the run failed
+        return ToNumpy(*rest, nanoseconds, scheduler_.get());
+    }
+    // Not run yet: run with the Python objects made by this thread as the rows come.
+    Connection& connection = Open(connection_, *closed_);
+    std::unique_ptr<PendingQuery> pending = std::move(pending_);
+    NumpyConversion conversion(names_, types_, nanoseconds);
+    InterruptibleRun run;
+    auto sink = std::make_shared<NumpySink>(conversion, &connection.database().memory(),
+                                            [&run] { run.Wake(); });
+    run.Run(
+        connection, [&] { connection.RunPendingInto(*pending, sink); },
+        [&] { conversion.ConvertAdded(); });
+    // What is read from this result after is nothing: the rows went to the arrays.
+    result_ =
+        std::make_unique<QueryResult>(names_, types_, std::vector<std::unique_ptr<DataChunk>>{});
+    return conversion.Finish(scheduler_.get());
+}
+
 py::dict PythonResult::FetchNumpy() {
-    auto rest = Rest();
-    return ToNumpy(*rest, false, scheduler_.get());
+    return Numpy(false);
 }
 
 py::object PythonResult::Arrow() {
@@ -239,8 +292,7 @@ std::optional<py::object> FrameOfBlocks(const std::vector<std::pair<py::object, 
 py::object PythonResult::DataFrame() {
     py::module_ pandas = py::module_::import("pandas");
     bool pandas_1 = pandas.attr("__version__").cast<std::string>().rfind("1.", 0) == 0;
-    auto rest = Rest();
-    py::dict columns = ToNumpy(*rest, pandas_1, scheduler_.get());
+    py::dict columns = Numpy(pandas_1);
     py::module_ numpy = py::module_::import("numpy");
     std::vector<std::pair<py::object, py::object>> named;
     bool any_time_zone = false;

@@ -49,6 +49,9 @@ private:
     // The rows not yet fetched, as a QueryResult of their own.
     std::unique_ptr<QueryResult> Rest();
     std::shared_ptr<PythonArrowStream> RestAsArrow();
+    // The rows not yet fetched as numpy arrays (python_numpy.hpp), made as the query produces
+    // them if it has not run.
+    py::dict Numpy(bool nanoseconds);
 
     std::vector<std::string> names_;
     std::vector<LogicalType> types_;

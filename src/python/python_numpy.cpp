@@ -9,13 +9,15 @@
 
 #include <pybind11/numpy.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstring>
 #include <functional>
 #include <mutex>
-#include <set>
+#include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 
 namespace sluice {
 
@@ -23,13 +25,9 @@ namespace {
 
 constexpr int64_t kMicrosPerDay = 86400000000LL;
 
-} // namespace
-
-namespace {
-
 using Chunks = std::vector<std::unique_ptr<DataChunk>>;
 // A column's array once converted (with the GIL held).
-using Finish = std::function<py::object()>;
+using ArrayMaker = std::function<py::object()>;
 
 // The numeric columns' fills: their numpy arrays are made first (with the GIL), then filled,
 // on the scheduler's threads without the GIL while this thread makes the Python objects of the
@@ -146,8 +144,8 @@ bool HasNull(const Vector& vector, idx_t count) {
 // `write(vector, count, out)` in the fill; masked where NULL (a plain array when no row is: the
 // mask is made when the first NULL is met).
 template <typename T, typename Write>
-Finish NumpyColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
-                   const char* dtype, Write write) {
+ArrayMaker NumpyColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
+                       const char* dtype, Write write) {
     struct Column {
         std::unique_ptr<ArrayMemory> values;
         std::unique_ptr<ArrayMemory> nulls;
@@ -186,8 +184,8 @@ Finish NumpyColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t
 
 // Values stored as numpy stores them: copied as they are.
 template <typename T>
-Finish FixedWidthColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
-                        const char* dtype) {
+ArrayMaker FixedWidthColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
+                            const char* dtype) {
     return NumpyColumn<T>(fills, chunks, column, rows, dtype,
                           [](const Vector& vector, idx_t count, T* out) {
                               std::memcpy(out, vector.data<T>(), count * sizeof(T));
@@ -195,8 +193,8 @@ Finish FixedWidthColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, 
 }
 
 // DECIMAL (any storage width) and HUGEINT as float64, as DuckDB's fetchnumpy gives them.
-Finish DoubleColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
-                    const LogicalType& type) {
+ArrayMaker DoubleColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
+                        const LogicalType& type) {
     double divisor = 1;
     for (int i = 0; i < type.scale(); i++) {
         divisor *= 10;
@@ -230,8 +228,8 @@ int64_t MicrosToNanos(int64_t micros, const LogicalType& type) {
 
 // DATE, TIMESTAMP and TIMESTAMP WITH TIME ZONE as datetime64 in `unit` (us or ns); dates at
 // midnight.
-Finish TimeColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
-                  const LogicalType& type, bool nanoseconds) {
+ArrayMaker TimeColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
+                      const LogicalType& type, bool nanoseconds) {
     bool date = type.id() == LogicalTypeId::DATE;
     return NumpyColumn<int64_t>(
         fills, chunks, column, rows, nanoseconds ? "datetime64[ns]" : "datetime64[us]",
@@ -247,7 +245,7 @@ Finish TimeColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t 
 }
 
 // INTERVAL as timedelta64[us], a month counted as 30 days (as its Python form).
-Finish IntervalColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows) {
+ArrayMaker IntervalColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows) {
     return NumpyColumn<int64_t>(fills, chunks, column, rows, "timedelta64[us]",
                                 [](const Vector& vector, idx_t count, int64_t* out) {
                                     const auto* intervals = vector.data<interval_t>();
@@ -272,65 +270,73 @@ PyObject* NewString(std::string_view text) {
     return object;
 }
 
-// Calls visit(row, value) for the rows of a VARCHAR column in order, `value` null where the row
-// is NULL, while visit returns true; false when it stopped early.
-template <class Visit>
-bool ForEachString(const Chunks& chunks, idx_t column, Visit visit) {
-    idx_t offset = 0;
-    for (const auto& chunk : chunks) {
-        const Vector& vector = chunk->column(column);
-        const string_t* strings = vector.data<string_t>();
-        bool all_valid = vector.validity().AllValid();
-        for (idx_t row = 0; row < chunk->size(); row++, offset++) {
-            bool valid = all_valid || vector.RowIsValid(row);
-            if (!visit(offset, valid ? &strings[row] : nullptr)) {
-                return false;
-            }
+// Python objects, a reference each, released with the GIL held.
+class ObjectRun {
+public:
+    explicit ObjectRun(idx_t capacity) : items_(new PyObject*[std::max<idx_t>(capacity, 1)]) {}
+    ~ObjectRun() {
+        for (idx_t i = 0; i < count_; i++) {
+            Py_DECREF(items_[i]);
         }
     }
-    return true;
-}
+    ObjectRun(const ObjectRun&) = delete;
+    ObjectRun& operator=(const ObjectRun&) = delete;
 
-// A VARCHAR column as indexes into its distinct values, found on a REGULAR thread (no Python
-// objects, so no GIL) while this thread makes other columns' objects: a column of few distinct
-// values (flags, codes, names) then needs one str per distinct value and a reference per row,
-// as pandas would hold it. Gives up past kMaxValues distinct values (the column's rows each get
-// a str of their own).
-struct StringDictionary {
-    static constexpr size_t kMaxValues = 4096;
+    void Push(PyObject* object) { items_[count_++] = object; }
+    PyObject* const* data() const { return items_.get(); }
+    idx_t size() const { return count_; }
+    // The references went elsewhere (copied into an array that holds them now).
+    void Disown() { count_ = 0; }
+
+private:
+    std::unique_ptr<PyObject*[]> items_;
+    idx_t count_ = 0;
+};
+
+// The values of one text column of a chunk as indexes into its distinct values, when they
+// repeat (no more than half of a chunk's rows bring a new one): a column of few distinct values
+// (flags, codes, names) then needs a str per distinct value and a reference per row, as pandas
+// would hold it. Found on the thread that adds the chunk, while its data is in cache (no Python
+// objects, so no GIL).
+struct RepeatedStrings {
     static constexpr uint16_t kNull = UINT16_MAX;
 
-    bool encoded = false;
     std::vector<string_t> values;  // distinct, in order of first appearance
-    std::vector<uint16_t> indexes; // per row; kNull for NULL
+    std::vector<uint16_t> indexes; // per row (kNull for NULL); empty if the values do not repeat
 
-    void Encode(const Chunks& chunks, idx_t column, idx_t rows) {
-        // An open-addressed table of the values' indexes, at most half full.
-        constexpr size_t kSlots = 2 * kMaxValues;
-        std::vector<uint16_t> slots(kSlots, kNull);
-        indexes.resize(rows);
-        encoded = ForEachString(chunks, column, [&](idx_t row, const string_t* value) {
-            if (value == nullptr) {
+    bool repeated() const { return !indexes.empty(); }
+
+    void Find(const Vector& vector, idx_t count) {
+        // A small chunk's values are shared whatever they are: it costs next to nothing.
+        idx_t most = std::max<idx_t>(count / 2, std::min<idx_t>(count, 64));
+        size_t slots = 16; // an open-addressed table at most half full
+        while (slots < 2 * count) {
+            slots *= 2;
+        }
+        std::vector<uint16_t> table(slots, kNull);
+        indexes.resize(count);
+        const string_t* strings = vector.data<string_t>();
+        bool all_valid = vector.validity().AllValid();
+        for (idx_t row = 0; row < count; row++) {
+            if (!all_valid && !vector.RowIsValid(row)) {
                 indexes[row] = kNull;
-                return true;
+                continue;
             }
-            size_t slot = Hash(*value) & (kSlots - 1);
-            while (slots[slot] != kNull && !(values[slots[slot]] == *value)) {
-                slot = (slot + 1) & (kSlots - 1);
+            const string_t& value = strings[row];
+            size_t slot = Hash(value) & (slots - 1);
+            while (table[slot] != kNull && !(values[table[slot]] == value)) {
+                slot = (slot + 1) & (slots - 1);
             }
-            if (slots[slot] == kNull) {
-                if (values.size() == kMaxValues) {
-                    return false; // too many to share
+            if (table[slot] == kNull) {
+                if (values.size() == most) {
+                    values.clear(); // too many to share
+                    indexes = {};
+                    return;
                 }
-                slots[slot] = static_cast<uint16_t>(values.size());
-                values.push_back(*value);
+                table[slot] = static_cast<uint16_t>(values.size());
+                values.push_back(value);
             }
-            indexes[row] = slots[slot];
-            return true;
-        });
-        if (!encoded) {
-            values.clear();
-            indexes = {};
+            indexes[row] = table[slot];
         }
     }
 
@@ -347,208 +353,275 @@ private:
     }
 };
 
-// Strings as Python str objects (None for NULL): through the column's dictionary if it has one.
-py::object StringColumn(const Chunks& chunks, idx_t column, idx_t rows,
-                        const StringDictionary& dictionary) {
-    auto memory = std::make_unique<ArrayMemory>(std::max<idx_t>(rows, 1) * sizeof(PyObject*));
-    auto** out = static_cast<PyObject**>(memory->data());
-    if (dictionary.encoded) {
-        std::vector<py::object> objects;
-        for (const string_t& value : dictionary.values) {
-            objects.push_back(py::reinterpret_steal<py::object>(NewString(value.view())));
-            if (!objects.back()) {
-                throw py::error_already_set();
-            }
-        }
-        for (idx_t row = 0; row < rows; row++) {
-            uint16_t index = dictionary.indexes[row];
-            PyObject* object = index == StringDictionary::kNull ? Py_None : objects[index].ptr();
-            Py_INCREF(object);
-            out[row] = object;
-        }
-        memory->HoldObjects(rows);
-        return ArrayMemory::Wrap(std::move(memory), py::dtype("O"), rows);
-    }
-    ForEachString(chunks, column, [&](idx_t row, const string_t* value) {
-        PyObject* object = Py_None;
-        if (value == nullptr) {
-            Py_INCREF(object);
-        } else {
-            object = NewString(value->view());
-            if (object == nullptr) {
-                memory->HoldObjects(row);
-                throw py::error_already_set();
-            }
-        }
-        out[row] = object;
+// Values a numpy array holds natively (numbers, times), as opposed to Python objects.
+bool IsNumpyNative(const LogicalType& type) {
+    switch (type.id()) {
+    case LogicalTypeId::BOOLEAN:
+    case LogicalTypeId::TINYINT:
+    case LogicalTypeId::SMALLINT:
+    case LogicalTypeId::INTEGER:
+    case LogicalTypeId::BIGINT:
+    case LogicalTypeId::UTINYINT:
+    case LogicalTypeId::USMALLINT:
+    case LogicalTypeId::UINTEGER:
+    case LogicalTypeId::UBIGINT:
+    case LogicalTypeId::FLOAT:
+    case LogicalTypeId::DOUBLE:
+    case LogicalTypeId::DATE:
+    case LogicalTypeId::TIMESTAMP:
+    case LogicalTypeId::TIMESTAMP_TZ:
+    case LogicalTypeId::TIMESTAMP_NS:
+    case LogicalTypeId::INTERVAL:
+    case LogicalTypeId::DECIMAL:
+    case LogicalTypeId::HUGEINT:
         return true;
-    });
-    memory->HoldObjects(rows);
-    return ArrayMemory::Wrap(std::move(memory), py::dtype("O"), rows);
+    default:
+        return false;
+    }
 }
 
-// The dictionaries of a result's VARCHAR columns, encoded by fills while this thread takes each
-// as it is ready.
-class StringDictionaries {
-public:
-    explicit StringDictionaries(size_t count) : dictionaries_(count), done_(count, false) {}
-
-    void Encode(size_t index, const Chunks& chunks, idx_t column, idx_t rows) {
-        struct Done {
-            StringDictionaries& owner;
-            size_t index;
-            ~Done() {
-                std::lock_guard<std::mutex> guard(owner.mutex_);
-                owner.done_[index] = true;
-                owner.changed_.notify_all();
-            }
-        } done{*this, index};
-        dictionaries_[index].Encode(chunks, column, rows);
+// The array of a column numpy holds natively, filled by `fills` from `chunks`.
+ArrayMaker NativeColumn(ColumnFills& fills, const Chunks& chunks, idx_t c, idx_t rows,
+                        const LogicalType& type, bool nanoseconds) {
+    switch (type.id()) {
+    case LogicalTypeId::BOOLEAN:
+        return FixedWidthColumn<bool>(fills, chunks, c, rows, "bool");
+    case LogicalTypeId::TINYINT:
+        return FixedWidthColumn<int8_t>(fills, chunks, c, rows, "int8");
+    case LogicalTypeId::SMALLINT:
+        return FixedWidthColumn<int16_t>(fills, chunks, c, rows, "int16");
+    case LogicalTypeId::INTEGER:
+        return FixedWidthColumn<int32_t>(fills, chunks, c, rows, "int32");
+    case LogicalTypeId::BIGINT:
+        return FixedWidthColumn<int64_t>(fills, chunks, c, rows, "int64");
+    case LogicalTypeId::UTINYINT:
+        return FixedWidthColumn<uint8_t>(fills, chunks, c, rows, "uint8");
+    case LogicalTypeId::USMALLINT:
+        return FixedWidthColumn<uint16_t>(fills, chunks, c, rows, "uint16");
+    case LogicalTypeId::UINTEGER:
+        return FixedWidthColumn<uint32_t>(fills, chunks, c, rows, "uint32");
+    case LogicalTypeId::UBIGINT:
+        return FixedWidthColumn<uint64_t>(fills, chunks, c, rows, "uint64");
+    case LogicalTypeId::FLOAT:
+        return FixedWidthColumn<float>(fills, chunks, c, rows, "float32");
+    case LogicalTypeId::DOUBLE:
+        return FixedWidthColumn<double>(fills, chunks, c, rows, "float64");
+    case LogicalTypeId::DATE:
+    case LogicalTypeId::TIMESTAMP:
+    case LogicalTypeId::TIMESTAMP_TZ: // UTC instants; df() marks them UTC
+        return TimeColumn(fills, chunks, c, rows, type, nanoseconds);
+    case LogicalTypeId::TIMESTAMP_NS:
+        return FixedWidthColumn<int64_t>(fills, chunks, c, rows, "datetime64[ns]");
+    case LogicalTypeId::INTERVAL:
+        return IntervalColumn(fills, chunks, c, rows);
+    case LogicalTypeId::DECIMAL:
+    case LogicalTypeId::HUGEINT:
+        return DoubleColumn(fills, chunks, c, rows, type);
+    default:
+        throw Exception(ErrorKind::Internal, "no numpy type for " + type.ToString());
     }
-
-    // The index of a dictionary done and not taken before (the GIL released while waiting).
-    size_t TakeNext() {
-        py::gil_scoped_release release;
-        std::unique_lock<std::mutex> lock(mutex_);
-        while (true) {
-            for (size_t i = 0; i < done_.size(); i++) {
-                if (done_[i] && !taken_.count(i)) {
-                    taken_.insert(i);
-                    return i;
-                }
-            }
-            changed_.wait(lock);
-        }
-    }
-
-    const StringDictionary& operator[](size_t index) const { return dictionaries_[index]; }
-
-private:
-    std::vector<StringDictionary> dictionaries_;
-    std::mutex mutex_;
-    std::condition_variable changed_;
-    std::vector<bool> done_; // under mutex_
-    std::set<size_t> taken_; // by the converting thread only
-};
-
-// Values a numpy array cannot hold natively, as Python objects (None for NULL).
-py::object ObjectColumn(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t column,
-                        idx_t rows) {
-    py::array values(py::dtype("O"), std::vector<py::ssize_t>{static_cast<py::ssize_t>(rows)});
-    auto** out = static_cast<PyObject**>(values.mutable_data());
-    idx_t offset = 0;
-    for (const auto& chunk : chunks) {
-        for (idx_t row = 0; row < chunk->size(); row++) {
-            py::object object = ToPython(chunk->GetValue(column, row));
-            Py_XDECREF(out[offset]);
-            out[offset++] = object.release().ptr();
-        }
-    }
-    return values;
 }
 
 } // namespace
 
-py::dict ToNumpy(QueryResult& result, bool nanoseconds, TaskScheduler* scheduler) {
-    std::vector<std::unique_ptr<DataChunk>> chunks;
+struct NumpyConversion::Piece {
+    idx_t batch_index;
+    idx_t arrival;
+    std::unique_ptr<DataChunk> chunk;
+    std::vector<RepeatedStrings> strings;            // per object column (text columns only)
+    std::vector<std::unique_ptr<ObjectRun>> objects; // per object column, once made
+};
+
+// Per text column, the strs of values that repeat, made once and shared by all their rows (up
+// to kMost a column: past that, each chunk makes its own).
+struct NumpyConversion::SharedStrings {
+    static constexpr size_t kMost = 4096;
+
+    std::vector<std::unordered_map<std::string, PyObject*>> columns; // per object column
+
+    explicit SharedStrings(size_t count) : columns(count) {}
+    ~SharedStrings() {
+        for (auto& strs : columns) {
+            for (auto& [text, object] : strs) {
+                Py_DECREF(object);
+            }
+        }
+    }
+
+    // The str of `value` in object column `column` (a new reference).
+    py::object Get(size_t column, const string_t& value) {
+        auto& strs = columns[column];
+        std::string text(value.view());
+        auto found = strs.find(text);
+        if (found != strs.end()) {
+            return py::reinterpret_borrow<py::object>(found->second);
+        }
+        auto object = py::reinterpret_steal<py::object>(NewString(value.view()));
+        if (!object) {
+            throw py::error_already_set();
+        }
+        if (strs.size() < kMost) {
+            strs.emplace(std::move(text), py::object(object).release().ptr());
+        }
+        return object;
+    }
+};
+
+NumpyConversion::NumpyConversion(std::vector<std::string> names, std::vector<LogicalType> types,
+                                 bool nanoseconds)
+    : names_(std::move(names)), types_(std::move(types)), nanoseconds_(nanoseconds) {
+    for (idx_t c = 0; c < types_.size(); c++) {
+        if (!IsNumpyNative(types_[c])) {
+            object_columns_.push_back(c);
+        }
+    }
+    shared_ = std::make_unique<SharedStrings>(object_columns_.size());
+}
+
+NumpyConversion::~NumpyConversion() = default;
+
+void NumpyConversion::Add(std::unique_ptr<DataChunk> chunk, idx_t batch_index) {
+    chunk->Flatten();
+    auto piece = std::make_unique<Piece>();
+    piece->batch_index = batch_index;
+    piece->strings.resize(object_columns_.size());
+    for (size_t k = 0; k < object_columns_.size(); k++) {
+        idx_t c = object_columns_[k];
+        if (types_[c].id() == LogicalTypeId::VARCHAR) {
+            piece->strings[k].Find(chunk->column(c), chunk->size());
+        }
+    }
+    piece->chunk = std::move(chunk);
+    std::lock_guard<std::mutex> guard(mutex_);
+    piece->arrival = pieces_.size();
+    pieces_.push_back(std::move(piece));
+}
+
+void NumpyConversion::ConvertAdded() {
+    while (true) {
+        Piece* piece;
+        {
+            std::lock_guard<std::mutex> guard(mutex_);
+            if (converted_ == pieces_.size()) {
+                return;
+            }
+            piece = pieces_[converted_].get();
+        }
+        const DataChunk& chunk = *piece->chunk;
+        idx_t count = chunk.size();
+        for (size_t k = 0; k < object_columns_.size(); k++) {
+            const Vector& vector = chunk.column(object_columns_[k]);
+            auto run = std::make_unique<ObjectRun>(count);
+            const RepeatedStrings& repeated = piece->strings[k];
+            if (repeated.repeated()) {
+                std::vector<py::object> strs;
+                for (const string_t& value : repeated.values) {
+                    strs.push_back(shared_->Get(k, value));
+                }
+                for (idx_t row = 0; row < count; row++) {
+                    uint16_t index = repeated.indexes[row];
+                    PyObject* object =
+                        index == RepeatedStrings::kNull ? Py_None : strs[index].ptr();
+                    Py_INCREF(object);
+                    run->Push(object);
+                }
+            } else if (vector.type().id() == LogicalTypeId::VARCHAR) {
+                const string_t* strings = vector.data<string_t>();
+                bool all_valid = vector.validity().AllValid();
+                for (idx_t row = 0; row < count; row++) {
+                    PyObject* object = Py_None;
+                    if (all_valid || vector.RowIsValid(row)) {
+                        object = NewString(strings[row].view());
+                        if (object == nullptr) {
+                            throw py::error_already_set();
+                        }
+                    } else {
+                        Py_INCREF(object);
+                    }
+                    run->Push(object);
+                }
+            } else {
+                for (py::object& value : ToPython(vector, 0, count)) {
+                    run->Push(value.release().ptr());
+                }
+            }
+            piece->objects.push_back(std::move(run));
+        }
+        converted_++;
+    }
+}
+
+py::dict NumpyConversion::Finish(TaskScheduler* scheduler) {
+    ConvertAdded();
+    // The pieces in the result's order; their chunks for the numeric columns' fills.
+    std::sort(pieces_.begin(), pieces_.end(), [](const auto& a, const auto& b) {
+        return a->batch_index != b->batch_index ? a->batch_index < b->batch_index
+                                                : a->arrival < b->arrival;
+    });
+    Chunks chunks;
     idx_t rows = 0;
-    while (auto chunk = result.Fetch()) {
-        chunk->Flatten();
-        rows += chunk->size();
-        chunks.push_back(std::move(chunk));
+    for (auto& piece : pieces_) {
+        rows += piece->chunk->size();
+        chunks.push_back(std::move(piece->chunk));
     }
     ColumnFills fills;
-    // The VARCHAR columns' dictionaries are encoded first (this thread waits for them).
-    std::vector<idx_t> strings;
-    for (idx_t c = 0; c < result.ColumnCount(); c++) {
-        if (result.types()[c].id() == LogicalTypeId::VARCHAR) {
-            strings.push_back(c);
+    std::vector<ArrayMaker> native(types_.size());
+    for (idx_t c = 0; c < types_.size(); c++) {
+        if (IsNumpyNative(types_[c])) {
+            native[c] = NativeColumn(fills, chunks, c, rows, types_[c], nanoseconds_);
         }
     }
-    auto dictionaries = std::make_shared<StringDictionaries>(strings.size());
-    for (size_t i = 0; i < strings.size(); i++) {
-        fills.fills.push_back([&chunks, dictionaries, i, column = strings[i], rows] {
-            dictionaries->Encode(i, chunks, column, rows);
+    // Each object column's references copied into one array, then held by it.
+    std::vector<std::unique_ptr<ArrayMemory>> objects;
+    for (size_t k = 0; k < object_columns_.size(); k++) {
+        objects.push_back(
+            std::make_unique<ArrayMemory>(std::max<idx_t>(rows, 1) * sizeof(PyObject*)));
+        fills.fills.push_back([this, k, array = static_cast<PyObject**>(objects[k]->data())] {
+            PyObject** out = array;
+            for (const auto& piece : pieces_) {
+                const ObjectRun& run = *piece->objects[k];
+                std::memcpy(out, run.data(), run.size() * sizeof(PyObject*));
+                out += run.size();
+            }
         });
     }
-    std::vector<Finish> numeric(result.ColumnCount());
-    std::vector<idx_t> objects; // columns of other Python objects, made while the others fill
-    for (idx_t c = 0; c < result.ColumnCount(); c++) {
-        const LogicalType& type = result.types()[c];
-        Finish& array = numeric[c];
-        switch (type.id()) {
-        case LogicalTypeId::BOOLEAN:
-            array = FixedWidthColumn<bool>(fills, chunks, c, rows, "bool");
-            break;
-        case LogicalTypeId::TINYINT:
-            array = FixedWidthColumn<int8_t>(fills, chunks, c, rows, "int8");
-            break;
-        case LogicalTypeId::SMALLINT:
-            array = FixedWidthColumn<int16_t>(fills, chunks, c, rows, "int16");
-            break;
-        case LogicalTypeId::INTEGER:
-            array = FixedWidthColumn<int32_t>(fills, chunks, c, rows, "int32");
-            break;
-        case LogicalTypeId::BIGINT:
-            array = FixedWidthColumn<int64_t>(fills, chunks, c, rows, "int64");
-            break;
-        case LogicalTypeId::UTINYINT:
-            array = FixedWidthColumn<uint8_t>(fills, chunks, c, rows, "uint8");
-            break;
-        case LogicalTypeId::USMALLINT:
-            array = FixedWidthColumn<uint16_t>(fills, chunks, c, rows, "uint16");
-            break;
-        case LogicalTypeId::UINTEGER:
-            array = FixedWidthColumn<uint32_t>(fills, chunks, c, rows, "uint32");
-            break;
-        case LogicalTypeId::UBIGINT:
-            array = FixedWidthColumn<uint64_t>(fills, chunks, c, rows, "uint64");
-            break;
-        case LogicalTypeId::FLOAT:
-            array = FixedWidthColumn<float>(fills, chunks, c, rows, "float32");
-            break;
-        case LogicalTypeId::DOUBLE:
-            array = FixedWidthColumn<double>(fills, chunks, c, rows, "float64");
-            break;
-        case LogicalTypeId::DATE:
-        case LogicalTypeId::TIMESTAMP:
-        case LogicalTypeId::TIMESTAMP_TZ: // UTC instants; df() marks them UTC
-            array = TimeColumn(fills, chunks, c, rows, type, nanoseconds);
-            break;
-        case LogicalTypeId::TIMESTAMP_NS:
-            array = FixedWidthColumn<int64_t>(fills, chunks, c, rows, "datetime64[ns]");
-            break;
-        case LogicalTypeId::INTERVAL:
-            array = IntervalColumn(fills, chunks, c, rows);
-            break;
-        case LogicalTypeId::DECIMAL:
-        case LogicalTypeId::HUGEINT:
-            array = DoubleColumn(fills, chunks, c, rows, type);
-            break;
-        case LogicalTypeId::VARCHAR:
-            break;
-        default:
-            objects.push_back(c);
-            break;
+    fills.Run(scheduler, [] {});
+    for (size_t k = 0; k < object_columns_.size(); k++) {
+        objects[k]->HoldObjects(rows);
+        for (auto& piece : pieces_) {
+            piece->objects[k]->Disown();
         }
     }
-    std::vector<py::object> arrays(result.ColumnCount());
-    fills.Run(scheduler, [&] {
-        for (idx_t c : objects) {
-            arrays[c] = ObjectColumn(chunks, c, rows);
-        }
-        // Each string column as its dictionary is ready: a column of distinct values gives up
-        // early, and its strs are made while the fills encode the others.
-        for (size_t taken = 0; taken < strings.size(); taken++) {
-            size_t i = dictionaries->TakeNext();
-            arrays[strings[i]] = StringColumn(chunks, strings[i], rows, (*dictionaries)[i]);
-        }
-    });
+    pieces_.clear();
+    converted_ = 0;
     py::dict columns;
-    for (idx_t c = 0; c < result.ColumnCount(); c++) {
-        columns[py::str(result.names()[c])] = numeric[c] ? numeric[c]() : arrays[c];
+    size_t next_object = 0;
+    for (idx_t c = 0; c < types_.size(); c++) {
+        columns[py::str(names_[c])] =
+            native[c] ? native[c]()
+                      : ArrayMemory::Wrap(std::move(objects[next_object++]), py::dtype("O"), rows);
     }
     return columns;
+}
+
+py::dict ToNumpy(QueryResult& result, bool nanoseconds, TaskScheduler* scheduler) {
+    NumpyConversion conversion(result.names(), result.types(), nanoseconds);
+    Chunks chunks;
+    while (auto chunk = result.Fetch()) {
+        chunks.push_back(std::move(chunk));
+    }
+    // Added on the scheduler's threads: finding the text values that repeat reads them all.
+    ColumnFills adds;
+    size_t tasks = std::min<size_t>(chunks.size(), 16);
+    for (size_t task = 0; task < tasks; task++) {
+        adds.fills.push_back([&chunks, &conversion, task, tasks] {
+            for (size_t i = task; i < chunks.size(); i += tasks) {
+                conversion.Add(std::move(chunks[i]), i);
+            }
+        });
+    }
+    adds.Run(scheduler, [] {});
+    return conversion.Finish(scheduler);
 }
 
 } // namespace sluice

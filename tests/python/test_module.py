@@ -145,6 +145,56 @@ class Results(unittest.TestCase):
             with self.assertRaisesRegex(sluice.OutOfRangeException, r"2300-01-01.*datetime64\[ns\]"):
                 self.con.sql("SELECT TIMESTAMP '2300-01-01' AS far").df()
 
+    def assertSameValues(self, values, expected):
+        """values (a column) equals the list expected: names the first row that differs (without
+        the diff of two long lists, which takes minutes)."""
+        values = list(values)
+        first = next((i for i, (a, b) in enumerate(zip(values, expected)) if a != b), None)
+        self.assertEqual((len(values), first), (len(expected), None),
+                         None if first is None else f"row {first}: {values[first]!r} against "
+                         f"{expected[first]!r}")
+
+    def test_frames_keep_the_rows_in_order_from_many_threads(self):
+        # Row groups read by 4 threads, each chunk's objects made as it arrives: text that
+        # repeats (one str per value) in the first half, distinct text in the second, NULLs in
+        # both; then a filter that leaves a few rows a chunk.
+        import tempfile
+        con = sluice.connect(config={"threads": 4})
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "rows.parquet")
+            con.execute(f"""COPY (SELECT i, CASE WHEN i % 7 = 0 THEN NULL WHEN i < 150000
+                THEN 'r' || (i % 5) ELSE 'distinct text ' || i END AS s, i * 0.5::DOUBLE AS h
+                FROM range(300000) t(i)) TO '{path}' (FORMAT parquet, ROW_GROUP_SIZE 10000)""")
+
+            def text(i):
+                if i % 7 == 0:
+                    return None
+                return f"r{i % 5}" if i < 150000 else f"distinct text {i}"
+
+            for where, rows in [("", range(300000)), ("WHERE i % 1000 = 3", range(3, 300000, 1000))]:
+                with self.subTest(where=where):
+                    query = f"SELECT * FROM '{path}' {where}"
+                    frame = con.sql(query).df()
+                    self.assertSameValues(frame["i"], list(rows))
+                    self.assertSameValues(frame["s"], [text(i) for i in rows])
+                    self.assertSameValues(frame["h"], [i * 0.5 for i in rows])
+                    arrays = con.sql(query).fetchnumpy()
+                    self.assertSameValues(arrays["s"], [text(i) for i in rows])
+                    # The same from a result that ran first (its chunks added afterwards).
+                    self.assertSameValues(con.execute(query).df()["s"], [text(i) for i in rows])
+            repeated = con.sql(f"SELECT s FROM '{path}' WHERE i < 1000").df()["s"]
+            self.assertIs(repeated[1], repeated[6])  # 'r1' and 'r1' are one str
+
+    def test_a_query_failing_as_its_rows_go_to_pandas(self):
+        relation = self.con.sql("SELECT 'row ' || i AS s, CAST(CASE WHEN i = 2500000 THEN 'x' "
+                                "ELSE i::VARCHAR END AS INTEGER) AS v FROM range(3000000) t(i)")
+        with self.assertRaises(sluice.ConversionException) as caught:
+            relation.df()
+        self.assertIn("'x'", str(caught.exception))
+        with self.assertRaises(sluice.InvalidInputException):
+            relation.fetchnumpy()  # the query failed when it ran
+        self.assertEqual(self.con.sql("SELECT 1").fetchall(), [(1,)])
+
     def test_a_million_rows_to_pandas_without_python_objects(self):
         frame = self.con.sql("SELECT i, i * 0.5::DOUBLE AS half FROM range(1000000) t(i)").df()
         self.assertEqual(len(frame), 1000000)
@@ -263,6 +313,26 @@ class Concurrency(unittest.TestCase):
         self.assertIn("interrupted", str(caught.exception))
         self.assertEqual(con.sql("SELECT 1").fetchall(), [(1,)])
 
+    def test_ctrl_c_interrupts_a_query_read_into_pandas(self):
+        # df() makes the rows' objects while the query runs: a query of one row, and one whose
+        # few rows come as it goes (each a chunk of its own, copied).
+        sparse = "SELECT i, 'n' || i AS s FROM range(10000000000) t(i) WHERE i % 100000000 = 0"
+        for query in [LONG_QUERY, sparse]:
+            with self.subTest(query=query):
+                con = sluice.connect()
+                relation = con.sql(query)
+                timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+                started = time.monotonic()
+                timer.start()
+                with self.assertRaises(KeyboardInterrupt):
+                    relation.df()
+                timer.join()
+                self.assertLess(time.monotonic() - started, 3.0)
+                with self.assertRaises(sluice.InvalidInputException) as caught:
+                    relation.df()
+                self.assertIn("interrupted", str(caught.exception))
+                self.assertEqual(con.sql("SELECT 1").fetchall(), [(1,)])
+
     def test_ctrl_c_interrupts_a_running_query(self):
         # A streaming query, and one interrupted while a task sorts its 50 million rows (the
         # sort itself looks for the cancellation).
@@ -369,6 +439,16 @@ class SqlRelations(unittest.TestCase):
         self.assertIn("Arrow", str(caught.exception))
         with self.assertRaises(sluice.InvalidInputException):
             relation.df()  # the query failed when it ran
+        self.assertEqual(con.sql("SELECT 1").fetchall(), [(1,)])
+
+
+    def test_a_pandas_result_past_the_memory_limit_is_an_error(self):
+        con = sluice.connect(config={"memory_limit": "20MB"})
+        relation = con.sql("SELECT i, 'a longer string than twelve bytes ' || i "
+                           "FROM range(3000000) t(i)")
+        with self.assertRaises(sluice.OutOfMemoryException) as caught:
+            relation.df()
+        self.assertIn("pandas", str(caught.exception))
         self.assertEqual(con.sql("SELECT 1").fetchall(), [(1,)])
 
 
