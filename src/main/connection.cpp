@@ -14,7 +14,6 @@
 #include "execution/parquet_copy_sink.hpp"
 #include "execution/result_collector.hpp"
 #include "formats/arrow/arrow_ipc_writer.hpp"
-#include "memory/allocator.hpp"
 #include "parallel/executor.hpp"
 #include "parallel/trace_recorder.hpp"
 #include "sql/binder.hpp"
@@ -67,12 +66,19 @@ void FinishTableFunctions(const BoundQuery& query) {
     visit(*query.plan);
 }
 
-// What a statement freed goes back to the system when it ends, however it ends.
-struct ReturnFreedMemoryAtEnd {
-    ReturnFreedMemoryAtEnd() = default;
-    ReturnFreedMemoryAtEnd(const ReturnFreedMemoryAtEnd&) = delete;
-    ReturnFreedMemoryAtEnd& operator=(const ReturnFreedMemoryAtEnd&) = delete;
-    ~ReturnFreedMemoryAtEnd() { ReturnFreedMemoryToSystem(); }
+// A statement runs for the guard's lifetime, however it ends: once none has run for a while, what
+// they freed goes back to the system (FreedMemoryTrimmer).
+class StatementRunning {
+public:
+    explicit StatementRunning(Database& database) : trimmer_(database.trimmer()) {
+        trimmer_.StatementStarted();
+    }
+    ~StatementRunning() { trimmer_.StatementEnded(); }
+    StatementRunning(const StatementRunning&) = delete;
+    StatementRunning& operator=(const StatementRunning&) = delete;
+
+private:
+    FreedMemoryTrimmer& trimmer_;
 };
 
 void OptimizeQuery(BoundQuery& query) {
@@ -153,7 +159,7 @@ std::unique_ptr<QueryResult> Connection::Query(const std::string& sql,
         ~Bind() { slot = nullptr; }
     } bind{parameters_};
     parameters_ = &parameters;
-    ReturnFreedMemoryAtEnd at_end;
+    StatementRunning running(database_);
     return Execute(statement, sql);
 }
 
@@ -180,14 +186,14 @@ std::unique_ptr<PendingQuery> Connection::BindSelect(const std::string& sql,
 
 std::unique_ptr<QueryResult> Connection::RunPending(PendingQuery& pending) {
     std::unique_ptr<BoundQuery> query = TakePending(pending);
-    ReturnFreedMemoryAtEnd at_end;
+    StatementRunning running(database_);
     auto chunks = RunQuery(*query);
     return std::make_unique<QueryResult>(pending.names, pending.types, std::move(chunks));
 }
 
 void Connection::RunPendingInto(PendingQuery& pending, std::shared_ptr<PipelineSink> sink) {
     std::unique_ptr<BoundQuery> query = TakePending(pending);
-    ReturnFreedMemoryAtEnd at_end;
+    StatementRunning running(database_);
     OptimizeQuery(*query);
     RunInto(*query, std::move(sink), nullptr);
 }
@@ -214,7 +220,7 @@ void Connection::QueryEach(const std::string& sql,
         bool traced = statement.kind != StatementKind::Set &&
                       statement.kind != StatementKind::Reset &&
                       !database_.settings().GetString("trace_file").empty();
-        ReturnFreedMemoryAtEnd at_end;
+        StatementRunning running(database_);
         on_result(traced ? ExecuteTraced(statement, sql) : Execute(statement, sql));
     }
 }

@@ -27,6 +27,7 @@ public:
     TaskScheduler& scheduler() { return *scheduler_; }
     MemoryManager& memory() { return *memory_; }
     TemporaryMemoryManager& temporary_memory() { return *temporary_memory_; }
+    FreedMemoryTrimmer& trimmer() { return *trimmer_; }
     TemporaryDirectory& temporary_directory() { return *temporary_directory_; }
     ExternalFileCache& external_file_cache() { return *external_file_cache_; }
     VirtualFileSystem& file_system() { return *file_system_; }

@@ -5,8 +5,9 @@
 
 namespace sluice {
 
-FreedMemoryTrimmer::FreedMemoryTrimmer(std::function<bool()> too_large)
-    : too_large_(std::move(too_large)), thread_([this] { Loop(); }) {
+FreedMemoryTrimmer::FreedMemoryTrimmer(std::function<bool()> too_large,
+                                       std::chrono::milliseconds idle_delay)
+    : too_large_(std::move(too_large)), idle_delay_(idle_delay), thread_([this] { Loop(); }) {
 }
 
 FreedMemoryTrimmer::~FreedMemoryTrimmer() {
@@ -29,35 +30,69 @@ void FreedMemoryTrimmer::Request() {
     wake_.notify_one();
 }
 
+void FreedMemoryTrimmer::StatementStarted() {
+    std::lock_guard<std::mutex> guard(mutex_);
+    statements_++;
+    idle_trim_due_.reset();
+}
+
+void FreedMemoryTrimmer::StatementEnded() {
+    {
+        std::lock_guard<std::mutex> guard(mutex_);
+        if (--statements_ > 0) {
+            return;
+        }
+        idle_trim_due_ = std::chrono::steady_clock::now() + idle_delay_;
+    }
+    wake_.notify_one();
+}
+
 unsigned long FreedMemoryTrimmer::trims() const {
     std::lock_guard<std::mutex> guard(mutex_);
     return trims_;
 }
 
+unsigned long FreedMemoryTrimmer::idle_trims() const {
+    std::lock_guard<std::mutex> guard(mutex_);
+    return idle_trims_;
+}
+
 void FreedMemoryTrimmer::Loop() {
     std::unique_lock<std::mutex> lock(mutex_);
-    while (true) {
-        wake_.wait(lock, [&] { return requested_ || stopping_; });
-        requested_ = false;
-        lock.unlock();
-        bool trim = too_large_();
-        while (trim) {
-            ReleaseCachedRandomAccessMemory();
+    while (!stopping_) {
+        if (requested_) {
+            requested_ = false;
+            TrimWhileTooLarge(lock);
+        } else if (idle_trim_due_ && std::chrono::steady_clock::now() >= *idle_trim_due_) {
+            idle_trim_due_.reset();
+            lock.unlock();
             ReturnFreedMemoryToSystem();
             lock.lock();
-            trims_++;
-            if (wake_.wait_for(lock, kInterval, [&] { return stopping_; })) {
-                return;
-            }
-            requested_ = false; // served by this watch
-            lock.unlock();
-            trim = too_large_();
-        }
-        lock.lock();
-        if (stopping_) {
-            return;
+            idle_trims_++;
+        } else if (idle_trim_due_) {
+            wake_.wait_until(lock, *idle_trim_due_);
+        } else {
+            wake_.wait(lock);
         }
     }
+}
+
+void FreedMemoryTrimmer::TrimWhileTooLarge(std::unique_lock<std::mutex>& lock) {
+    lock.unlock();
+    bool trim = too_large_();
+    while (trim) {
+        ReleaseCachedRandomAccessMemory();
+        ReturnFreedMemoryToSystem();
+        lock.lock();
+        trims_++;
+        if (wake_.wait_for(lock, kInterval, [&] { return stopping_; })) {
+            return;
+        }
+        requested_ = false; // served by this watch
+        lock.unlock();
+        trim = too_large_();
+    }
+    lock.lock();
 }
 
 } // namespace sluice
