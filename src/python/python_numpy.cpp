@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -214,16 +215,38 @@ ArrayMaker DoubleColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, 
         });
 }
 
-// Microseconds as nanoseconds, or an error naming the value pandas cannot hold.
-int64_t MicrosToNanos(int64_t micros, const LogicalType& type) {
-    int64_t nanos;
-    if (__builtin_mul_overflow(micros, int64_t(1000), &nanos)) {
-        throw Exception(ErrorKind::OutOfRange,
-                        Value::Integer(LogicalTypeId::TIMESTAMP, micros).ToString() + " (a " +
-                            type.ToString() +
-                            ") is outside the range of datetime64[ns] (years 1677 to 2262)");
+// Counts of days (DATE) or microseconds as counts of the array's unit, `scale` of them each: the
+// products made without a branch a row, then an error naming the first value whose product
+// int64 cannot hold, if the chunk's extremes say there is one.
+template <class T>
+void ScaleTimes(const Vector& vector, idx_t count, int64_t scale, const LogicalType& type,
+                const char* dtype, int64_t* out) {
+    const T* values = vector.data<T>();
+    int64_t smallest = std::numeric_limits<int64_t>::max();
+    int64_t largest = std::numeric_limits<int64_t>::min();
+    for (idx_t row = 0; row < count; row++) {
+        int64_t value = values[row];
+        smallest = std::min(smallest, value);
+        largest = std::max(largest, value);
+        out[row] = static_cast<int64_t>(static_cast<uint64_t>(value) * static_cast<uint64_t>(scale));
     }
-    return nanos;
+    int64_t lowest = std::numeric_limits<int64_t>::min() / scale;
+    int64_t highest = std::numeric_limits<int64_t>::max() / scale;
+    if (smallest >= lowest && largest <= highest) {
+        return;
+    }
+    for (idx_t row = 0; row < count; row++) {
+        int64_t value = values[row];
+        if ((value < lowest || value > highest) && vector.validity().RowIsValid(row)) {
+            LogicalTypeId shown =
+                std::is_same_v<T, int32_t> ? LogicalTypeId::DATE : LogicalTypeId::TIMESTAMP;
+            std::string years =
+                std::string(dtype) == "datetime64[ns]" ? " (years 1677 to 2262)" : "";
+            throw Exception(ErrorKind::OutOfRange, Value::Integer(shown, value).ToString() +
+                                                       " (a " + type.ToString() +
+                                                       ") is outside the range of " + dtype + years);
+        }
+    }
 }
 
 // DATE, TIMESTAMP and TIMESTAMP WITH TIME ZONE as datetime64 in `unit` (us or ns); dates at
@@ -231,15 +254,17 @@ int64_t MicrosToNanos(int64_t micros, const LogicalType& type) {
 ArrayMaker TimeColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
                       const LogicalType& type, bool nanoseconds) {
     bool date = type.id() == LogicalTypeId::DATE;
+    const char* dtype = nanoseconds ? "datetime64[ns]" : "datetime64[us]";
+    int64_t scale = (date ? kMicrosPerDay : 1) * (nanoseconds ? 1000 : 1);
     return NumpyColumn<int64_t>(
-        fills, chunks, column, rows, nanoseconds ? "datetime64[ns]" : "datetime64[us]",
-        [date, nanoseconds, type](const Vector& vector, idx_t count, int64_t* out) {
-            for (idx_t row = 0; row < count; row++) {
-                int64_t micros = date ? vector.data<int32_t>()[row] * kMicrosPerDay
-                                      : vector.data<int64_t>()[row];
-                out[row] = nanoseconds && vector.validity().RowIsValid(row)
-                               ? MicrosToNanos(micros, type)
-                               : micros;
+        fills, chunks, column, rows, dtype,
+        [date, scale, type, dtype](const Vector& vector, idx_t count, int64_t* out) {
+            if (date) {
+                ScaleTimes<int32_t>(vector, count, scale, type, dtype, out);
+            } else if (scale == 1) {
+                std::memcpy(out, vector.data<int64_t>(), count * sizeof(int64_t));
+            } else {
+                ScaleTimes<int64_t>(vector, count, scale, type, dtype, out);
             }
         });
 }
@@ -300,6 +325,8 @@ private:
 // objects, so no GIL).
 struct RepeatedStrings {
     static constexpr uint16_t kNull = UINT16_MAX;
+    // Rows looked at before giving up on a chunk where most values so far are new.
+    static constexpr idx_t kProbe = 128;
 
     std::vector<string_t> values;  // distinct, in order of first appearance
     std::vector<uint16_t> indexes; // per row (kNull for NULL); empty if the values do not repeat
@@ -318,6 +345,11 @@ struct RepeatedStrings {
         const string_t* strings = vector.data<string_t>();
         bool all_valid = vector.validity().AllValid();
         for (idx_t row = 0; row < count; row++) {
+            if (row == kProbe && values.size() > kProbe / 2) {
+                values.clear(); // most of the first rows differ: distinct text, as a rule
+                indexes = {};
+                return;
+            }
             if (!all_valid && !vector.RowIsValid(row)) {
                 indexes[row] = kNull;
                 continue;
