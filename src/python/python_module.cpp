@@ -1,6 +1,7 @@
 // The `sluice` Python module (its compiled part, sluice._sluice): connect(), connections and
 // results, and Sluice's errors as Python exceptions named as DuckDB's.
 #include "common/exception.hpp"
+#include "python/python_arenas.hpp"
 #include "python/python_arrow.hpp"
 #include "python/python_connection.hpp"
 
@@ -75,6 +76,7 @@ PYBIND11_MODULE(_sluice, module) {
     module.attr("__version__") = SLUICE_VERSION;
     RegisterExceptions(module);
     RegisterArrowStream(module);
+    KeepFreedObjectArenas(size_t(1) << 30);
 
     py::class_<PythonResult, std::shared_ptr<PythonResult>>(module, "Result")
         .def("fetchone", &PythonResult::FetchOne, "The next row as a tuple, or None at the end")
