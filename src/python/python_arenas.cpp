@@ -13,7 +13,7 @@ namespace {
 // Called by Python with the GIL held, so never concurrently. Python takes blocks of a few sizes
 // from it: its object arenas (1 MiB since 3.10), and the 16 KiB chunks of its frames' stacks.
 struct ArenaCache {
-    PyObjectArenaAllocator wrapped;           // what allocates and frees past the cache
+    PyObjectArenaAllocator wrapped;            // what allocates and frees past the cache
     std::map<size_t, std::vector<void*>> kept; // by size
     size_t bytes = 0;                          // kept in all
     size_t limit = 0;

@@ -228,7 +228,8 @@ void ScaleTimes(const Vector& vector, idx_t count, int64_t scale, const LogicalT
         int64_t value = values[row];
         smallest = std::min(smallest, value);
         largest = std::max(largest, value);
-        out[row] = static_cast<int64_t>(static_cast<uint64_t>(value) * static_cast<uint64_t>(scale));
+        out[row] =
+            static_cast<int64_t>(static_cast<uint64_t>(value) * static_cast<uint64_t>(scale));
     }
     int64_t lowest = std::numeric_limits<int64_t>::min() / scale;
     int64_t highest = std::numeric_limits<int64_t>::max() / scale;
@@ -242,9 +243,9 @@ void ScaleTimes(const Vector& vector, idx_t count, int64_t scale, const LogicalT
                 std::is_same_v<T, int32_t> ? LogicalTypeId::DATE : LogicalTypeId::TIMESTAMP;
             std::string years =
                 std::string(dtype) == "datetime64[ns]" ? " (years 1677 to 2262)" : "";
-            throw Exception(ErrorKind::OutOfRange, Value::Integer(shown, value).ToString() +
-                                                       " (a " + type.ToString() +
-                                                       ") is outside the range of " + dtype + years);
+            throw Exception(ErrorKind::OutOfRange,
+                            Value::Integer(shown, value).ToString() + " (a " + type.ToString() +
+                                ") is outside the range of " + dtype + years);
         }
     }
 }
@@ -295,29 +296,6 @@ PyObject* NewString(std::string_view text) {
     return object;
 }
 
-// Python objects, a reference each, released with the GIL held.
-class ObjectRun {
-public:
-    explicit ObjectRun(idx_t capacity) : items_(new PyObject*[std::max<idx_t>(capacity, 1)]) {}
-    ~ObjectRun() {
-        for (idx_t i = 0; i < count_; i++) {
-            Py_DECREF(items_[i]);
-        }
-    }
-    ObjectRun(const ObjectRun&) = delete;
-    ObjectRun& operator=(const ObjectRun&) = delete;
-
-    void Push(PyObject* object) { items_[count_++] = object; }
-    PyObject* const* data() const { return items_.get(); }
-    idx_t size() const { return count_; }
-    // The references went elsewhere (copied into an array that holds them now).
-    void Disown() { count_ = 0; }
-
-private:
-    std::unique_ptr<PyObject*[]> items_;
-    idx_t count_ = 0;
-};
-
 // The values of one text column of a chunk as indexes into its distinct values, when they
 // repeat (no more than half of a chunk's rows bring a new one): a column of few distinct values
 // (flags, codes, names) then needs a str per distinct value and a reference per row, as pandas
@@ -329,7 +307,9 @@ struct RepeatedStrings {
     static constexpr idx_t kProbe = 128;
 
     std::vector<string_t> values;  // distinct, in order of first appearance
+    std::vector<uint32_t> uses;    // the rows of each
     std::vector<uint16_t> indexes; // per row (kNull for NULL); empty if the values do not repeat
+    uint32_t nulls = 0;
 
     bool repeated() const { return !indexes.empty(); }
 
@@ -346,12 +326,12 @@ struct RepeatedStrings {
         bool all_valid = vector.validity().AllValid();
         for (idx_t row = 0; row < count; row++) {
             if (row == kProbe && values.size() > kProbe / 2) {
-                values.clear(); // most of the first rows differ: distinct text, as a rule
-                indexes = {};
+                GiveUp(); // most of the first rows differ: distinct text, as a rule
                 return;
             }
             if (!all_valid && !vector.RowIsValid(row)) {
                 indexes[row] = kNull;
+                nulls++;
                 continue;
             }
             const string_t& value = strings[row];
@@ -361,18 +341,25 @@ struct RepeatedStrings {
             }
             if (table[slot] == kNull) {
                 if (values.size() == most) {
-                    values.clear(); // too many to share
-                    indexes = {};
+                    GiveUp(); // too many to share
                     return;
                 }
                 table[slot] = static_cast<uint16_t>(values.size());
                 values.push_back(value);
+                uses.push_back(0);
             }
             indexes[row] = table[slot];
+            uses[table[slot]]++;
         }
     }
 
 private:
+    void GiveUp() {
+        values.clear();
+        uses.clear();
+        indexes = {};
+    }
+
     static uint64_t Hash(const string_t& value) {
         uint64_t head, tail;
         value.InlinedWords(head, tail);
@@ -383,6 +370,72 @@ private:
         uint64_t hash = (head ^ (tail * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
         return hash ^ (hash >> 29);
     }
+};
+
+// The Python objects of one column of a chunk, owned (released with the GIL held) until they
+// are copied into the column's array: an object per row, or for text that repeats, one per
+// distinct value holding a reference for each row that shows it.
+class ObjectPiece {
+public:
+    // Room for `rows` objects pushed one by one.
+    explicit ObjectPiece(idx_t rows) : items_(new PyObject*[std::max<idx_t>(rows, 1)]) {}
+    // The rows of `repeated`: `distinct` has the str of each of its values, a reference each,
+    // which this takes and makes one a row (None for NULL likewise).
+    ObjectPiece(const RepeatedStrings& repeated, std::vector<py::object> distinct)
+        : repeated_(&repeated) {
+        for (size_t i = 0; i < distinct.size(); i++) {
+            PyObject* object = distinct[i].release().ptr();
+            Py_SET_REFCNT(object, Py_REFCNT(object) + repeated.uses[i] - 1);
+            distinct_.push_back(object);
+        }
+        Py_SET_REFCNT(Py_None, Py_REFCNT(Py_None) + repeated.nulls);
+        owned_ = true;
+    }
+    ~ObjectPiece() { Release(); }
+    ObjectPiece(const ObjectPiece&) = delete;
+    ObjectPiece& operator=(const ObjectPiece&) = delete;
+
+    void Push(PyObject* object) { items_[count_++] = object; }
+    idx_t rows() const { return repeated_ ? repeated_->indexes.size() : count_; }
+    // Writes the rows' objects to `out` (no GIL needed: no count changes).
+    void CopyTo(PyObject** out) const {
+        if (!repeated_) {
+            std::memcpy(out, items_.get(), count_ * sizeof(PyObject*));
+            return;
+        }
+        const uint16_t* indexes = repeated_->indexes.data();
+        for (size_t row = 0; row < repeated_->indexes.size(); row++) {
+            uint16_t index = indexes[row];
+            out[row] = index == RepeatedStrings::kNull ? Py_None : distinct_[index];
+        }
+    }
+    // The references went to where CopyTo wrote them (an array that holds them now).
+    void Disown() {
+        count_ = 0;
+        owned_ = false;
+    }
+
+private:
+    void Release() {
+        for (idx_t i = 0; i < count_; i++) {
+            Py_DECREF(items_[i]);
+        }
+        if (!owned_) {
+            return;
+        }
+        for (size_t i = 0; i < distinct_.size(); i++) {
+            for (uint32_t use = 0; use < repeated_->uses[i]; use++) {
+                Py_DECREF(distinct_[i]);
+            }
+        }
+        Py_SET_REFCNT(Py_None, Py_REFCNT(Py_None) - repeated_->nulls);
+    }
+
+    std::unique_ptr<PyObject*[]> items_;
+    idx_t count_ = 0;
+    const RepeatedStrings* repeated_ = nullptr; // of the same piece, which outlives this
+    std::vector<PyObject*> distinct_;
+    bool owned_ = false; // distinct_'s references
 };
 
 // Values a numpy array holds natively (numbers, times), as opposed to Python objects.
@@ -460,8 +513,8 @@ struct NumpyConversion::Piece {
     idx_t batch_index;
     idx_t arrival;
     std::unique_ptr<DataChunk> chunk;
-    std::vector<RepeatedStrings> strings;            // per object column (text columns only)
-    std::vector<std::unique_ptr<ObjectRun>> objects; // per object column, once made
+    std::vector<RepeatedStrings> strings;              // per object column (text columns only)
+    std::vector<std::unique_ptr<ObjectPiece>> objects; // per object column, once made
 };
 
 // Per text column, the strs of values that repeat, made once and shared by all their rows (up
@@ -543,21 +596,18 @@ void NumpyConversion::ConvertAdded() {
         idx_t count = chunk.size();
         for (size_t k = 0; k < object_columns_.size(); k++) {
             const Vector& vector = chunk.column(object_columns_[k]);
-            auto run = std::make_unique<ObjectRun>(count);
             const RepeatedStrings& repeated = piece->strings[k];
             if (repeated.repeated()) {
-                std::vector<py::object> strs;
+                std::vector<py::object> distinct;
                 for (const string_t& value : repeated.values) {
-                    strs.push_back(shared_->Get(k, value));
+                    distinct.push_back(shared_->Get(k, value));
                 }
-                for (idx_t row = 0; row < count; row++) {
-                    uint16_t index = repeated.indexes[row];
-                    PyObject* object =
-                        index == RepeatedStrings::kNull ? Py_None : strs[index].ptr();
-                    Py_INCREF(object);
-                    run->Push(object);
-                }
-            } else if (vector.type().id() == LogicalTypeId::VARCHAR) {
+                piece->objects.push_back(
+                    std::make_unique<ObjectPiece>(repeated, std::move(distinct)));
+                continue;
+            }
+            auto run = std::make_unique<ObjectPiece>(count);
+            if (vector.type().id() == LogicalTypeId::VARCHAR) {
                 const string_t* strings = vector.data<string_t>();
                 bool all_valid = vector.validity().AllValid();
                 for (idx_t row = 0; row < count; row++) {
@@ -611,9 +661,9 @@ py::dict NumpyConversion::Finish(TaskScheduler* scheduler) {
         fills.fills.push_back([this, k, array = static_cast<PyObject**>(objects[k]->data())] {
             PyObject** out = array;
             for (const auto& piece : pieces_) {
-                const ObjectRun& run = *piece->objects[k];
-                std::memcpy(out, run.data(), run.size() * sizeof(PyObject*));
-                out += run.size();
+                const ObjectPiece& objects = *piece->objects[k];
+                objects.CopyTo(out);
+                out += objects.rows();
             }
         });
     }
@@ -624,8 +674,21 @@ py::dict NumpyConversion::Finish(TaskScheduler* scheduler) {
             piece->objects[k]->Disown();
         }
     }
+    // Freed on a REGULAR thread while this one makes the frame: a gigabyte of chunks, in the
+    // allocator's time (no Python objects are left in them).
+    auto garbage = std::make_shared<std::pair<Chunks, std::vector<std::unique_ptr<Piece>>>>(
+        std::move(chunks), std::move(pieces_));
     pieces_.clear();
     converted_ = 0;
+    if (scheduler != nullptr) {
+        scheduler->Schedule(std::make_shared<FunctionTask>(
+            TaskPool::Regular,
+            [garbage] {
+                garbage->first.clear();
+                garbage->second.clear();
+            },
+            [](std::exception_ptr) {}));
+    }
     py::dict columns;
     size_t next_object = 0;
     for (idx_t c = 0; c < types_.size(); c++) {
