@@ -9,6 +9,8 @@
 
 #include <pybind11/numpy.h>
 
+#include <emmintrin.h>
+
 #include <algorithm>
 #include <condition_variable>
 #include <cstring>
@@ -141,9 +143,31 @@ bool HasNull(const Vector& vector, idx_t count) {
     return false;
 }
 
-// A numpy array of `rows` values of dtype `dtype`, the values of each chunk written by
-// `write(vector, count, out)` in the fill; masked where NULL (a plain array when no row is: the
-// mask is made when the first NULL is met).
+// Copies `bytes` to `to` with non-temporal stores: an array filled once and read later (by pandas,
+// by the user) need not be read into the cache first to be written, as ordinary stores do,
+// which halves the memory traffic of a fill (the fills are bound by it). The caller ends its
+// fill with StreamedStoresDone.
+void StreamBytes(void* to, const void* from, size_t bytes) {
+    auto* out = static_cast<char*>(to);
+    const auto* in = static_cast<const char*>(from);
+    size_t head = std::min(bytes, (16 - reinterpret_cast<uintptr_t>(out) % 16) % 16);
+    std::memcpy(out, in, head);
+    size_t i = head;
+    for (; i + 16 <= bytes; i += 16) {
+        _mm_stream_si128(reinterpret_cast<__m128i*>(out + i),
+                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i)));
+    }
+    std::memcpy(out + i, in + i, bytes - i);
+}
+
+// Orders the streamed stores before whatever signals that the fill is done.
+void StreamedStoresDone() {
+    _mm_sfence();
+}
+
+// A numpy array of `rows` values of dtype `dtype`, the values of each chunk given by
+// `write(vector, count, buffer)` in the fill (in `buffer`, or where they are if stored alike);
+// masked where NULL (a plain array when no row is: the mask is made when the first NULL is met).
 template <typename T, typename Write>
 ArrayMaker NumpyColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
                        const char* dtype, Write write) {
@@ -156,10 +180,18 @@ ArrayMaker NumpyColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, i
     fills.fills.push_back([&chunks, column, rows, filled, write] {
         auto* out = static_cast<T*>(filled->values->data());
         idx_t offset = 0;
+        T converted[kVectorSize]; // a chunk's values, streamed to `out` from the cache
         for (const auto& chunk : chunks) {
             const Vector& vector = chunk->column(column);
             idx_t count = chunk->size();
-            write(vector, count, out + offset);
+            std::unique_ptr<T[]> large; // for a chunk larger than a vector, if one comes
+            T* buffer = converted;
+            if (count > kVectorSize) {
+                large.reset(new T[count]);
+                buffer = large.get();
+            }
+            const T* values = write(vector, count, buffer);
+            StreamBytes(out + offset, values, count * sizeof(T));
             if (!vector.validity().AllValid() && (filled->nulls || HasNull(vector, count))) {
                 if (!filled->nulls) {
                     filled->nulls = std::make_unique<ArrayMemory>(rows);
@@ -172,6 +204,7 @@ ArrayMaker NumpyColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, i
             }
             offset += count;
         }
+        StreamedStoresDone();
     });
     return [filled, dtype, rows]() -> py::object {
         py::array values = ArrayMemory::Wrap(std::move(filled->values), py::dtype(dtype), rows);
@@ -187,10 +220,9 @@ ArrayMaker NumpyColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, i
 template <typename T>
 ArrayMaker FixedWidthColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
                             const char* dtype) {
-    return NumpyColumn<T>(fills, chunks, column, rows, dtype,
-                          [](const Vector& vector, idx_t count, T* out) {
-                              std::memcpy(out, vector.data<T>(), count * sizeof(T));
-                          });
+    return NumpyColumn<T>(
+        fills, chunks, column, rows, dtype,
+        [](const Vector& vector, idx_t /*count*/, T* /*buffer*/) { return vector.data<T>(); });
 }
 
 // DECIMAL (any storage width) and HUGEINT as float64, as DuckDB's fetchnumpy gives them.
@@ -212,6 +244,7 @@ ArrayMaker DoubleColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, 
                     }
                 }
             });
+            return out;
         });
 }
 
@@ -257,17 +290,18 @@ ArrayMaker TimeColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, id
     bool date = type.id() == LogicalTypeId::DATE;
     const char* dtype = nanoseconds ? "datetime64[ns]" : "datetime64[us]";
     int64_t scale = (date ? kMicrosPerDay : 1) * (nanoseconds ? 1000 : 1);
-    return NumpyColumn<int64_t>(
-        fills, chunks, column, rows, dtype,
-        [date, scale, type, dtype](const Vector& vector, idx_t count, int64_t* out) {
-            if (date) {
-                ScaleTimes<int32_t>(vector, count, scale, type, dtype, out);
-            } else if (scale == 1) {
-                std::memcpy(out, vector.data<int64_t>(), count * sizeof(int64_t));
-            } else {
-                ScaleTimes<int64_t>(vector, count, scale, type, dtype, out);
-            }
-        });
+    return NumpyColumn<int64_t>(fills, chunks, column, rows, dtype,
+                                [date, scale, type, dtype](const Vector& vector, idx_t count,
+                                                           int64_t* out) -> const int64_t* {
+                                    if (date) {
+                                        ScaleTimes<int32_t>(vector, count, scale, type, dtype, out);
+                                    } else if (scale == 1) {
+                                        return vector.data<int64_t>(); // microseconds already
+                                    } else {
+                                        ScaleTimes<int64_t>(vector, count, scale, type, dtype, out);
+                                    }
+                                    return out;
+                                });
 }
 
 // INTERVAL as timedelta64[us], a month counted as 30 days (as its Python form).
@@ -281,6 +315,7 @@ ArrayMaker IntervalColumn(ColumnFills& fills, const Chunks& chunks, idx_t column
                                             int64_t(interval.months) * 30 + interval.days;
                                         out[row] = days * kMicrosPerDay + interval.micros;
                                     }
+                                    return out;
                                 });
 }
 
@@ -660,11 +695,18 @@ py::dict NumpyConversion::Finish(TaskScheduler* scheduler) {
             std::make_unique<ArrayMemory>(std::max<idx_t>(rows, 1) * sizeof(PyObject*)));
         fills.fills.push_back([this, k, array = static_cast<PyObject**>(objects[k]->data())] {
             PyObject** out = array;
+            PyObject* copied[kVectorSize]; // a piece's objects, streamed to `out` from the cache
             for (const auto& piece : pieces_) {
                 const ObjectPiece& objects = *piece->objects[k];
-                objects.CopyTo(out);
+                std::vector<PyObject*> large;
+                PyObject** buffer = objects.rows() <= kVectorSize
+                                        ? copied
+                                        : (large.resize(objects.rows()), large.data());
+                objects.CopyTo(buffer);
+                StreamBytes(out, buffer, objects.rows() * sizeof(PyObject*));
                 out += objects.rows();
             }
+            StreamedStoresDone();
         });
     }
     fills.Run(scheduler, [] {});
