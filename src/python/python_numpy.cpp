@@ -371,7 +371,7 @@ struct RepeatedStrings {
             }
             const string_t& value = strings[row];
             size_t slot = Hash(value) & (slots - 1);
-            while (table[slot] != kNull && !(values[table[slot]] == value)) {
+            while (table[slot] != kNull && !Same(values[table[slot]], value)) {
                 slot = (slot + 1) & (slots - 1);
             }
             if (table[slot] == kNull) {
@@ -395,12 +395,28 @@ private:
         indexes = {};
     }
 
+    // As ==, without reading the bytes of long strings that point at the same place (a column
+    // decoded from a Parquet dictionary points each value's rows at one copy).
+    static bool Same(const string_t& a, const string_t& b) {
+        uint64_t a_head, a_tail, b_head, b_tail;
+        a.InlinedWords(a_head, a_tail);
+        b.InlinedWords(b_head, b_tail);
+        if (a_head != b_head) {
+            return false; // the lengths or the first bytes differ
+        }
+        if (a_tail == b_tail) {
+            return true; // the same inlined bytes, or the same pointer
+        }
+        return !a.IsInlined() && std::memcmp(a.data(), b.data(), a.size()) == 0;
+    }
+
+    // Long strings hash by their length and first four bytes only, which are in the string_t:
+    // reading their bytes would cost a load from the heap a row.
     static uint64_t Hash(const string_t& value) {
         uint64_t head, tail;
         value.InlinedWords(head, tail);
         if (!value.IsInlined()) {
-            // The last eight bytes (a long value's middle bytes are its pointer here).
-            std::memcpy(&tail, value.data() + value.size() - 8, 8);
+            tail = 0;
         }
         uint64_t hash = (head ^ (tail * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
         return hash ^ (hash >> 29);
@@ -646,6 +662,9 @@ void NumpyConversion::ConvertAdded() {
                 const string_t* strings = vector.data<string_t>();
                 bool all_valid = vector.validity().AllValid();
                 for (idx_t row = 0; row < count; row++) {
+                    if (row + 8 < count) {
+                        __builtin_prefetch(strings[row + 8].data()); // hides the heap's latency
+                    }
                     PyObject* object = Py_None;
                     if (all_valid || vector.RowIsValid(row)) {
                         object = NewString(strings[row].view());
