@@ -225,6 +225,42 @@ ArrayMaker FixedWidthColumn(ColumnFills& fills, const Chunks& chunks, idx_t colu
         [](const Vector& vector, idx_t /*count*/, T* /*buffer*/) { return vector.data<T>(); });
 }
 
+[[gnu::target_clones("arch=x86-64-v4", "default")]] void
+DivideToDoubles(const int64_t* values, idx_t count, double divisor, double* out) {
+    for (idx_t row = 0; row < count; row++) {
+        out[row] = static_cast<double>(values[row]) / divisor;
+    }
+}
+
+// The loops of the numeric fills, made for AVX-512 too where the processor has it (picked when the
+// module loads): 64-bit integers convert to doubles and multiply eight at a time there, one at a
+// time in x86-64's base instruction set.
+//
+// out = values * scale (wrapping: the caller checks the extremes, smallest and largest).
+template <class T>
+void MultiplyTimesLoop(const T* values, idx_t count, int64_t scale, int64_t* out, int64_t& smallest,
+                       int64_t& largest) {
+    smallest = std::numeric_limits<int64_t>::max();
+    largest = std::numeric_limits<int64_t>::min();
+    for (idx_t row = 0; row < count; row++) {
+        int64_t value = values[row];
+        smallest = std::min(smallest, value);
+        largest = std::max(largest, value);
+        out[row] =
+            static_cast<int64_t>(static_cast<uint64_t>(value) * static_cast<uint64_t>(scale));
+    }
+}
+[[gnu::target_clones("arch=x86-64-v4", "default")]] void
+MultiplyTimes(const int32_t* days, idx_t count, int64_t scale, int64_t* out, int64_t& smallest,
+              int64_t& largest) {
+    MultiplyTimesLoop(days, count, scale, out, smallest, largest);
+}
+[[gnu::target_clones("arch=x86-64-v4", "default")]] void
+MultiplyTimes(const int64_t* micros, idx_t count, int64_t scale, int64_t* out, int64_t& smallest,
+              int64_t& largest) {
+    MultiplyTimesLoop(micros, count, scale, out, smallest, largest);
+}
+
 // DECIMAL (any storage width) and HUGEINT as float64, as DuckDB's fetchnumpy gives them.
 ArrayMaker DoubleColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
                         const LogicalType& type) {
@@ -237,7 +273,10 @@ ArrayMaker DoubleColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, 
         [divisor, physical = type.physical()](const Vector& vector, idx_t count, double* out) {
             DispatchPhysical(physical, [&](auto tag) {
                 using Stored = decltype(tag);
-                if constexpr (std::is_integral_v<Stored> || std::is_same_v<Stored, hugeint_t>) {
+                if constexpr (std::is_same_v<Stored, int64_t>) {
+                    DivideToDoubles(vector.data<int64_t>(), count, divisor, out);
+                } else if constexpr (std::is_integral_v<Stored> ||
+                                     std::is_same_v<Stored, hugeint_t>) {
                     const Stored* stored = vector.data<Stored>();
                     for (idx_t row = 0; row < count; row++) {
                         out[row] = static_cast<double>(stored[row]) / divisor;
@@ -255,15 +294,9 @@ template <class T>
 void ScaleTimes(const Vector& vector, idx_t count, int64_t scale, const LogicalType& type,
                 const char* dtype, int64_t* out) {
     const T* values = vector.data<T>();
-    int64_t smallest = std::numeric_limits<int64_t>::max();
-    int64_t largest = std::numeric_limits<int64_t>::min();
-    for (idx_t row = 0; row < count; row++) {
-        int64_t value = values[row];
-        smallest = std::min(smallest, value);
-        largest = std::max(largest, value);
-        out[row] =
-            static_cast<int64_t>(static_cast<uint64_t>(value) * static_cast<uint64_t>(scale));
-    }
+    int64_t smallest;
+    int64_t largest;
+    MultiplyTimes(values, count, scale, out, smallest, largest);
     int64_t lowest = std::numeric_limits<int64_t>::min() / scale;
     int64_t highest = std::numeric_limits<int64_t>::max() / scale;
     if (smallest >= lowest && largest <= highest) {
