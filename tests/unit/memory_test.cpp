@@ -121,6 +121,44 @@ TEST(Memory, TheTrimmerTrimsWhileTheProcessIsTooLargeThenSleeps) {
     EXPECT_EQ(trimmer.trims(), 4u);
 }
 
+// Freed memory goes back to the system once no statement has run for the idle delay: not while
+// one runs, not at once when one ends (the next reuses it), and a statement started within the
+// delay puts it off.
+TEST(Memory, TheTrimmerTrimsOnceNoStatementHasRunForTheIdleDelay) {
+    constexpr auto kDelay = std::chrono::milliseconds(200);
+    FreedMemoryTrimmer trimmer([] { return false; }, kDelay);
+    auto wait_for_idle_trims = [&](unsigned long count) {
+        for (int i = 0; i < 300 && trimmer.idle_trims() < count; i++) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+    };
+    trimmer.StatementStarted();
+    trimmer.StatementStarted(); // two connections
+    trimmer.StatementEnded();
+    std::this_thread::sleep_for(2 * kDelay);
+    EXPECT_EQ(trimmer.idle_trims(), 0u); // one still runs
+
+    auto ended = std::chrono::steady_clock::now();
+    trimmer.StatementEnded();
+    wait_for_idle_trims(1);
+    EXPECT_EQ(trimmer.idle_trims(), 1u);
+    EXPECT_GE(std::chrono::steady_clock::now() - ended, kDelay);
+
+    // Another statement right after the first: the trim waits for the idle delay after it.
+    trimmer.StatementStarted();
+    trimmer.StatementEnded();
+    std::this_thread::sleep_for(kDelay / 2);
+    trimmer.StatementStarted();
+    std::this_thread::sleep_for(kDelay);
+    EXPECT_EQ(trimmer.idle_trims(), 1u);
+    trimmer.StatementEnded();
+    wait_for_idle_trims(2);
+    EXPECT_EQ(trimmer.idle_trims(), 2u);
+    std::this_thread::sleep_for(2 * kDelay);
+    EXPECT_EQ(trimmer.idle_trims(), 2u); // once per idle spell
+    EXPECT_EQ(trimmer.trims(), 0u);      // never too large here
+}
+
 TEST(TemporaryMemory, GrantsAreSharedAndPartial) {
     MemoryManager memory(1000);
     TemporaryMemoryManager temporary(memory);
