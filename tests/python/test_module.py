@@ -185,6 +185,27 @@ class Results(unittest.TestCase):
             repeated = con.sql(f"SELECT s FROM '{path}' WHERE i < 1000").df()["s"]
             self.assertIs(repeated[1], repeated[6])  # 'r1' and 'r1' are one str
 
+    def test_a_frame_made_again_reuses_the_memory_of_the_last(self):
+        # The strs of a million distinct values fill pages Python's allocator frees with them;
+        # the module keeps them, so the next frame's strs fault in few of those pages anew.
+        import gc
+        import resource
+        import sys
+
+        def page_faults():
+            return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+        query = "SELECT 'distinct text number ' || i AS s FROM range(1000000) t(i)"
+        frame = self.con.sql(query).df()
+        pages_of_strs = len(frame) * sys.getsizeof(frame["s"][0]) // 4096
+        del frame
+        gc.collect()
+        before = page_faults()
+        frame = self.con.sql(query).df()
+        again = page_faults() - before
+        self.assertEqual(frame["s"][999999], "distinct text number 999999")
+        self.assertLess(again, pages_of_strs / 4, f"{again} page faults, {pages_of_strs} pages")
+
     def test_a_query_failing_as_its_rows_go_to_pandas(self):
         relation = self.con.sql("SELECT 'row ' || i AS s, CAST(CASE WHEN i = 2500000 THEN 'x' "
                                 "ELSE i::VARCHAR END AS INTEGER) AS v FROM range(3000000) t(i)")
