@@ -319,38 +319,23 @@ class Concurrency(unittest.TestCase):
         # The other thread kept running: a tick per 10 ms for most of the query's time.
         self.assertGreater(len(ticks), 0.3 * elapsed / 0.01)
 
-    def test_ctrl_c_interrupts_a_query_exported_to_arrow(self):
-        con = sluice.connect()
-        relation = con.sql(LONG_QUERY)  # bound, not run
-        timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
-        started = time.monotonic()
-        timer.start()
-        with self.assertRaises(KeyboardInterrupt):
-            relation.arrow()
-        timer.join()
-        self.assertLess(time.monotonic() - started, 3.0)
-        with self.assertRaises(sluice.InvalidInputException) as caught:
-            relation.fetchall()  # its query ran, and did not finish
-        self.assertIn("interrupted", str(caught.exception))
-        self.assertEqual(con.sql("SELECT 1").fetchall(), [(1,)])
-
-    def test_ctrl_c_interrupts_a_query_read_into_pandas(self):
-        # df() makes the rows' objects while the query runs: a query of one row, and one whose
-        # few rows come as it goes (each a chunk of its own, copied).
+    def test_ctrl_c_interrupts_a_relation_as_it_is_read(self):
+        # arrow() exports, and df() makes the rows' objects, while the query runs: a query of one
+        # row, and one whose few rows come as it goes (each a chunk of its own, copied).
         sparse = "SELECT i, 'n' || i AS s FROM range(10000000000) t(i) WHERE i % 100000000 = 0"
-        for query in [LONG_QUERY, sparse]:
-            with self.subTest(query=query):
+        for way, query in [("arrow", LONG_QUERY), ("df", LONG_QUERY), ("df", sparse)]:
+            with self.subTest(way=way, query=query):
                 con = sluice.connect()
-                relation = con.sql(query)
+                relation = con.sql(query)  # bound, not run
                 timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
                 started = time.monotonic()
                 timer.start()
                 with self.assertRaises(KeyboardInterrupt):
-                    relation.df()
+                    getattr(relation, way)()
                 timer.join()
                 self.assertLess(time.monotonic() - started, 3.0)
                 with self.assertRaises(sluice.InvalidInputException) as caught:
-                    relation.df()
+                    relation.fetchall()  # its query ran, and did not finish
                 self.assertIn("interrupted", str(caught.exception))
                 self.assertEqual(con.sql("SELECT 1").fetchall(), [(1,)])
 
