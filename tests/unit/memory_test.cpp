@@ -147,9 +147,8 @@ TEST(Memory, TheTrimmerTrimsOnceNoStatementHasRunForTheIdleDelay) {
     // Another statement right after the first: the trim waits for the idle delay after it.
     trimmer.StatementStarted();
     trimmer.StatementEnded();
-    std::this_thread::sleep_for(kDelay / 2);
     trimmer.StatementStarted();
-    std::this_thread::sleep_for(kDelay);
+    std::this_thread::sleep_for(2 * kDelay);
     EXPECT_EQ(trimmer.idle_trims(), 1u);
     trimmer.StatementEnded();
     wait_for_idle_trims(2);
