@@ -32,12 +32,7 @@ MaterializedRows::MaterializedRows(std::vector<LogicalType> types, MemoryManager
 }
 
 void MaterializedRows::Append(const DataChunk& chunk, idx_t batch_index) {
-    auto copy = std::make_unique<DataChunk>(types_, std::max<idx_t>(chunk.size(), 1));
-    idx_t selection[kVectorSize];
-    for (idx_t row = 0; row < chunk.size(); row++) {
-        selection[row] = row;
-    }
-    copy->AppendSelected(chunk, selection, chunk.size());
+    auto copy = CopyChunk(chunk);
     copy->Flatten();
     std::lock_guard<std::mutex> guard(mutex_);
     Entry entry{batch_index, entries_.size(), nullptr};

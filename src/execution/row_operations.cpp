@@ -366,10 +366,7 @@ idx_t AppendRowsCompactly(std::vector<std::unique_ptr<DataChunk>>& chunks, DataC
     return bytes;
 }
 
-std::unique_ptr<DataChunk> KeepChunk(const DataChunk& source) {
-    if (source.size() >= kVectorSize / 2) {
-        return ReferenceChunk(source);
-    }
+std::unique_ptr<DataChunk> CopyChunk(const DataChunk& source) {
     auto chunk = std::make_unique<DataChunk>(source.Types(), std::max<idx_t>(source.size(), 1));
     idx_t rows[kVectorSize];
     for (idx_t row = 0; row < source.size(); row++) {
@@ -377,6 +374,10 @@ std::unique_ptr<DataChunk> KeepChunk(const DataChunk& source) {
     }
     chunk->AppendSelected(source, rows, source.size());
     return chunk;
+}
+
+std::unique_ptr<DataChunk> KeepChunk(const DataChunk& source) {
+    return source.size() >= kVectorSize / 2 ? ReferenceChunk(source) : CopyChunk(source);
 }
 
 std::unique_ptr<DataChunk> ReferenceChunk(const DataChunk& source) {

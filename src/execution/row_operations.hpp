@@ -36,6 +36,9 @@ idx_t ChunkMemory(const DataChunk& chunk);
 // A chunk showing `source`'s rows without copying them (see Vector::Reference).
 std::unique_ptr<DataChunk> ReferenceChunk(const DataChunk& source);
 
+// `source`'s rows copied into a chunk of their own size.
+std::unique_ptr<DataChunk> CopyChunk(const DataChunk& source);
+
 // A chunk of `source`'s rows for a sink to keep: referenced when at least half full, else
 // copied into a chunk of their own size (a few rows would otherwise hold whole vectors).
 std::unique_ptr<DataChunk> KeepChunk(const DataChunk& source);
