@@ -5,6 +5,7 @@
 #include "common/utf8.hpp"
 #include "memory/huge_page_allocator.hpp"
 #include "parallel/function_task.hpp"
+#include "parallel/run_concurrently.hpp"
 #include "python/python_conversion.hpp"
 
 #include <pybind11/numpy.h>
@@ -12,7 +13,6 @@
 #include <emmintrin.h>
 
 #include <algorithm>
-#include <condition_variable>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -32,67 +32,21 @@ using Chunks = std::vector<std::unique_ptr<DataChunk>>;
 // A column's array once converted (with the GIL held).
 using ArrayMaker = std::function<py::object()>;
 
-// The numeric columns' fills: their numpy arrays are made first (with the GIL), then filled,
-// on the scheduler's threads without the GIL while this thread makes the Python objects of the
-// other columns, then finished (masked where a row is NULL).
-struct ColumnFills {
-    std::vector<std::function<void()>> fills;
+// Work that fills arrays (or adds chunks) without the GIL.
+using Fills = std::vector<std::function<void()>>;
 
-    // Runs every fill: on the REGULAR pool when there is a scheduler (calling `meanwhile` on
-    // this thread first), else here.
-    void Run(TaskScheduler* scheduler, const std::function<void()>& meanwhile) {
-        if (scheduler == nullptr || fills.empty()) {
-            for (auto& fill : fills) {
-                fill();
-            }
-            meanwhile();
-            return;
+// Runs every fill: on the scheduler's REGULAR threads while this one waits without the GIL, or
+// here when there is no scheduler.
+void RunFills(TaskScheduler* scheduler, const Fills& fills) {
+    if (scheduler == nullptr) {
+        for (const auto& fill : fills) {
+            fill();
         }
-        struct Countdown {
-            std::mutex mutex;
-            std::condition_variable done;
-            size_t pending;
-            std::exception_ptr error;
-        };
-        auto countdown = std::make_shared<Countdown>();
-        countdown->pending = fills.size();
-        auto finished = [countdown](std::exception_ptr error) {
-            std::lock_guard<std::mutex> guard(countdown->mutex);
-            if (error && !countdown->error) {
-                countdown->error = error;
-            }
-            if (--countdown->pending == 0) {
-                countdown->done.notify_all();
-            }
-        };
-        for (auto& fill : fills) {
-            scheduler->Schedule(std::make_shared<FunctionTask>(
-                TaskPool::Regular,
-                [fill = &fill, finished] {
-                    (*fill)();
-                    finished(nullptr);
-                },
-                finished));
-        }
-        std::exception_ptr meanwhile_error;
-        try {
-            meanwhile();
-        } catch (...) {
-            meanwhile_error = std::current_exception(); // after the fills: they use the arrays
-        }
-        {
-            py::gil_scoped_release release;
-            std::unique_lock<std::mutex> lock(countdown->mutex);
-            countdown->done.wait(lock, [&] { return countdown->pending == 0; });
-        }
-        if (meanwhile_error) {
-            std::rethrow_exception(meanwhile_error);
-        }
-        if (countdown->error) {
-            std::rethrow_exception(countdown->error);
-        }
+        return;
     }
-};
+    py::gil_scoped_release release;
+    RunConcurrently(*scheduler, TaskPool::Regular, fills.size(), [&](size_t i) { fills[i](); });
+}
 
 // Memory for a numpy array's items from the huge-page mappings the engine keeps for reuse:
 // freed with the last array that views it, so that a frame made again (the usual notebook
@@ -169,7 +123,7 @@ void StreamedStoresDone() {
 // `write(vector, count, buffer)` in the fill (in `buffer`, or where they are if stored alike);
 // masked where NULL (a plain array when no row is: the mask is made when the first NULL is met).
 template <typename T, typename Write>
-ArrayMaker NumpyColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
+ArrayMaker NumpyColumn(Fills& fills, const Chunks& chunks, idx_t column, idx_t rows,
                        const char* dtype, Write write) {
     struct Column {
         std::unique_ptr<ArrayMemory> values;
@@ -177,20 +131,14 @@ ArrayMaker NumpyColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, i
     };
     auto filled = std::make_shared<Column>();
     filled->values = std::make_unique<ArrayMemory>(std::max<idx_t>(rows, 1) * sizeof(T));
-    fills.fills.push_back([&chunks, column, rows, filled, write] {
+    fills.push_back([&chunks, column, rows, filled, write] {
         auto* out = static_cast<T*>(filled->values->data());
         idx_t offset = 0;
         T converted[kVectorSize]; // a chunk's values, streamed to `out` from the cache
         for (const auto& chunk : chunks) {
             const Vector& vector = chunk->column(column);
             idx_t count = chunk->size();
-            std::unique_ptr<T[]> large; // for a chunk larger than a vector, if one comes
-            T* buffer = converted;
-            if (count > kVectorSize) {
-                large.reset(new T[count]);
-                buffer = large.get();
-            }
-            const T* values = write(vector, count, buffer);
+            const T* values = write(vector, count, converted);
             StreamBytes(out + offset, values, count * sizeof(T));
             if (!vector.validity().AllValid() && (filled->nulls || HasNull(vector, count))) {
                 if (!filled->nulls) {
@@ -218,13 +166,16 @@ ArrayMaker NumpyColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, i
 
 // Values stored as numpy stores them: copied as they are.
 template <typename T>
-ArrayMaker FixedWidthColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
+ArrayMaker FixedWidthColumn(Fills& fills, const Chunks& chunks, idx_t column, idx_t rows,
                             const char* dtype) {
     return NumpyColumn<T>(
         fills, chunks, column, rows, dtype,
         [](const Vector& vector, idx_t /*count*/, T* /*buffer*/) { return vector.data<T>(); });
 }
 
+// The loops of the numeric fills, made for AVX-512 too where the processor has it (picked when the
+// module loads): 64-bit integers convert to doubles and multiply eight at a time there, one at a
+// time in x86-64's base instruction set.
 [[gnu::target_clones("arch=x86-64-v4", "default")]] void
 DivideToDoubles(const int64_t* values, idx_t count, double divisor, double* out) {
     for (idx_t row = 0; row < count; row++) {
@@ -232,10 +183,6 @@ DivideToDoubles(const int64_t* values, idx_t count, double divisor, double* out)
     }
 }
 
-// The loops of the numeric fills, made for AVX-512 too where the processor has it (picked when the
-// module loads): 64-bit integers convert to doubles and multiply eight at a time there, one at a
-// time in x86-64's base instruction set.
-//
 // out = values * scale (wrapping: the caller checks the extremes, smallest and largest).
 template <class T>
 void MultiplyTimesLoop(const T* values, idx_t count, int64_t scale, int64_t* out, int64_t& smallest,
@@ -262,7 +209,7 @@ MultiplyTimes(const int64_t* micros, idx_t count, int64_t scale, int64_t* out, i
 }
 
 // DECIMAL (any storage width) and HUGEINT as float64, as DuckDB's fetchnumpy gives them.
-ArrayMaker DoubleColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
+ArrayMaker DoubleColumn(Fills& fills, const Chunks& chunks, idx_t column, idx_t rows,
                         const LogicalType& type) {
     double divisor = 1;
     for (int i = 0; i < type.scale(); i++) {
@@ -318,7 +265,7 @@ void ScaleTimes(const Vector& vector, idx_t count, int64_t scale, const LogicalT
 
 // DATE, TIMESTAMP and TIMESTAMP WITH TIME ZONE as datetime64 in `unit` (us or ns); dates at
 // midnight.
-ArrayMaker TimeColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows,
+ArrayMaker TimeColumn(Fills& fills, const Chunks& chunks, idx_t column, idx_t rows,
                       const LogicalType& type, bool nanoseconds) {
     bool date = type.id() == LogicalTypeId::DATE;
     const char* dtype = nanoseconds ? "datetime64[ns]" : "datetime64[us]";
@@ -338,7 +285,7 @@ ArrayMaker TimeColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, id
 }
 
 // INTERVAL as timedelta64[us], a month counted as 30 days (as its Python form).
-ArrayMaker IntervalColumn(ColumnFills& fills, const Chunks& chunks, idx_t column, idx_t rows) {
+ArrayMaker IntervalColumn(Fills& fills, const Chunks& chunks, idx_t column, idx_t rows) {
     return NumpyColumn<int64_t>(fills, chunks, column, rows, "timedelta64[us]",
                                 [](const Vector& vector, idx_t count, int64_t* out) {
                                     const auto* intervals = vector.data<interval_t>();
@@ -404,7 +351,7 @@ struct RepeatedStrings {
             }
             const string_t& value = strings[row];
             size_t slot = Hash(value) & (slots - 1);
-            while (table[slot] != kNull && !Same(values[table[slot]], value)) {
+            while (table[slot] != kNull && !(values[table[slot]] == value)) {
                 slot = (slot + 1) & (slots - 1);
             }
             if (table[slot] == kNull) {
@@ -426,21 +373,6 @@ private:
         values.clear();
         uses.clear();
         indexes = {};
-    }
-
-    // As ==, without reading the bytes of long strings that point at the same place (a column
-    // decoded from a Parquet dictionary points each value's rows at one copy).
-    static bool Same(const string_t& a, const string_t& b) {
-        uint64_t a_head, a_tail, b_head, b_tail;
-        a.InlinedWords(a_head, a_tail);
-        b.InlinedWords(b_head, b_tail);
-        if (a_head != b_head) {
-            return false; // the lengths or the first bytes differ
-        }
-        if (a_tail == b_tail) {
-            return true; // the same inlined bytes, or the same pointer
-        }
-        return !a.IsInlined() && std::memcmp(a.data(), b.data(), a.size()) == 0;
     }
 
     // Long strings hash by their length and first four bytes only, which are in the string_t:
@@ -550,7 +482,7 @@ bool IsNumpyNative(const LogicalType& type) {
 }
 
 // The array of a column numpy holds natively, filled by `fills` from `chunks`.
-ArrayMaker NativeColumn(ColumnFills& fills, const Chunks& chunks, idx_t c, idx_t rows,
+ArrayMaker NativeColumn(Fills& fills, const Chunks& chunks, idx_t c, idx_t rows,
                         const LogicalType& type, bool nanoseconds) {
     switch (type.id()) {
     case LogicalTypeId::BOOLEAN:
@@ -733,7 +665,7 @@ py::dict NumpyConversion::Finish(TaskScheduler* scheduler) {
         rows += piece->chunk->size();
         chunks.push_back(std::move(piece->chunk));
     }
-    ColumnFills fills;
+    Fills fills;
     std::vector<ArrayMaker> native(types_.size());
     for (idx_t c = 0; c < types_.size(); c++) {
         if (IsNumpyNative(types_[c])) {
@@ -745,23 +677,19 @@ py::dict NumpyConversion::Finish(TaskScheduler* scheduler) {
     for (size_t k = 0; k < object_columns_.size(); k++) {
         objects.push_back(
             std::make_unique<ArrayMemory>(std::max<idx_t>(rows, 1) * sizeof(PyObject*)));
-        fills.fills.push_back([this, k, array = static_cast<PyObject**>(objects[k]->data())] {
+        fills.push_back([this, k, array = static_cast<PyObject**>(objects[k]->data())] {
             PyObject** out = array;
             PyObject* copied[kVectorSize]; // a piece's objects, streamed to `out` from the cache
             for (const auto& piece : pieces_) {
                 const ObjectPiece& objects = *piece->objects[k];
-                std::vector<PyObject*> large;
-                PyObject** buffer = objects.rows() <= kVectorSize
-                                        ? copied
-                                        : (large.resize(objects.rows()), large.data());
-                objects.CopyTo(buffer);
-                StreamBytes(out, buffer, objects.rows() * sizeof(PyObject*));
+                objects.CopyTo(copied);
+                StreamBytes(out, copied, objects.rows() * sizeof(PyObject*));
                 out += objects.rows();
             }
             StreamedStoresDone();
         });
     }
-    fills.Run(scheduler, [] {});
+    RunFills(scheduler, fills);
     for (size_t k = 0; k < object_columns_.size(); k++) {
         objects[k]->HoldObjects(rows);
         for (auto& piece : pieces_) {
@@ -800,16 +728,16 @@ py::dict ToNumpy(QueryResult& result, bool nanoseconds, TaskScheduler* scheduler
         chunks.push_back(std::move(chunk));
     }
     // Added on the scheduler's threads: finding the text values that repeat reads them all.
-    ColumnFills adds;
+    Fills adds;
     size_t tasks = std::min<size_t>(chunks.size(), 16);
     for (size_t task = 0; task < tasks; task++) {
-        adds.fills.push_back([&chunks, &conversion, task, tasks] {
+        adds.push_back([&chunks, &conversion, task, tasks] {
             for (size_t i = task; i < chunks.size(); i += tasks) {
                 conversion.Add(std::move(chunks[i]), i);
             }
         });
     }
-    adds.Run(scheduler, [] {});
+    RunFills(scheduler, adds);
     return conversion.Finish(scheduler);
 }
 
