@@ -436,26 +436,19 @@ class SqlRelations(unittest.TestCase):
 
         self.assertEqual(make().fetchall(), [(6,)])
 
-    def test_an_arrow_result_past_the_memory_limit_is_an_error(self):
-        con = sluice.connect(config={"memory_limit": "20MB"})
-        relation = con.sql("SELECT i, 'a longer string than twelve bytes ' || i "
-                           "FROM range(3000000) t(i)")
-        with self.assertRaises(sluice.OutOfMemoryException) as caught:
-            relation.arrow()
-        self.assertIn("Arrow", str(caught.exception))
-        with self.assertRaises(sluice.InvalidInputException):
-            relation.df()  # the query failed when it ran
-        self.assertEqual(con.sql("SELECT 1").fetchall(), [(1,)])
-
-
-    def test_a_pandas_result_past_the_memory_limit_is_an_error(self):
-        con = sluice.connect(config={"memory_limit": "20MB"})
-        relation = con.sql("SELECT i, 'a longer string than twelve bytes ' || i "
-                           "FROM range(3000000) t(i)")
-        with self.assertRaises(sluice.OutOfMemoryException) as caught:
-            relation.df()
-        self.assertIn("pandas", str(caught.exception))
-        self.assertEqual(con.sql("SELECT 1").fetchall(), [(1,)])
+    def test_a_result_past_the_memory_limit_is_an_error(self):
+        # arrow() and df() hold the whole result in memory as the query runs.
+        for way, named, other in [("arrow", "Arrow", "df"), ("df", "pandas", "arrow")]:
+            with self.subTest(way=way):
+                con = sluice.connect(config={"memory_limit": "20MB"})
+                relation = con.sql("SELECT i, 'a longer string than twelve bytes ' || i "
+                                   "FROM range(3000000) t(i)")
+                with self.assertRaises(sluice.OutOfMemoryException) as caught:
+                    getattr(relation, way)()
+                self.assertIn(named, str(caught.exception))
+                with self.assertRaises(sluice.InvalidInputException):
+                    getattr(relation, other)()  # the query failed when it ran
+                self.assertEqual(con.sql("SELECT 1").fetchall(), [(1,)])
 
 
 class Relations(unittest.TestCase):
