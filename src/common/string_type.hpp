@@ -36,8 +36,7 @@ public:
     std::string str() const { return std::string(data(), size()); }
 
     // Length and the first four bytes decide most comparisons; inlined strings are zero-padded,
-    // so two of them are equal exactly when their 16 bytes are, and long strings pointing at the
-    // same bytes (a column decoded from a Parquet dictionary) are equal without reading them.
+    // so two of them are equal exactly when their 16 bytes are.
     bool operator==(const string_t& other) const {
         uint64_t head, other_head;
         std::memcpy(&head, this, 8);
@@ -45,14 +44,13 @@ public:
         if (head != other_head) {
             return false;
         }
-        uint64_t tail, other_tail;
-        std::memcpy(&tail, reinterpret_cast<const char*>(this) + 8, 8);
-        std::memcpy(&other_tail, reinterpret_cast<const char*>(&other) + 8, 8);
-        if (tail == other_tail) {
-            return true;
+        if (IsInlined()) {
+            uint64_t tail, other_tail;
+            std::memcpy(&tail, reinterpret_cast<const char*>(this) + 8, 8);
+            std::memcpy(&other_tail, reinterpret_cast<const char*>(&other) + 8, 8);
+            return tail == other_tail;
         }
-        return !IsInlined() &&
-               std::memcmp(value_.pointer.ptr, other.value_.pointer.ptr, size()) == 0;
+        return std::memcmp(value_.pointer.ptr, other.value_.pointer.ptr, size()) == 0;
     }
     // The 16 bytes of an inlined string (its whole value), for hashing.
     void InlinedWords(uint64_t& head, uint64_t& tail) const {
