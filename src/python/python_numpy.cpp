@@ -351,7 +351,7 @@ struct RepeatedStrings {
             }
             const string_t& value = strings[row];
             size_t slot = Hash(value) & (slots - 1);
-            while (table[slot] != kNull && !(values[table[slot]] == value)) {
+            while (table[slot] != kNull && !Same(values[table[slot]], value)) {
                 slot = (slot + 1) & (slots - 1);
             }
             if (table[slot] == kNull) {
@@ -373,6 +373,21 @@ private:
         values.clear();
         uses.clear();
         indexes = {};
+    }
+
+    // As ==, without reading the bytes of long strings that point at the same place (a column
+    // decoded from a Parquet dictionary points each value's rows at one copy).
+    static bool Same(const string_t& a, const string_t& b) {
+        uint64_t a_head, a_tail, b_head, b_tail;
+        a.InlinedWords(a_head, a_tail);
+        b.InlinedWords(b_head, b_tail);
+        if (a_head != b_head) {
+            return false; // the lengths or the first bytes differ
+        }
+        if (a_tail == b_tail) {
+            return true; // the same inlined bytes, or the same pointer
+        }
+        return !a.IsInlined() && std::memcmp(a.data(), b.data(), a.size()) == 0;
     }
 
     // Long strings hash by their length and first four bytes only, which are in the string_t:
