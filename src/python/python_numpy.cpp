@@ -183,19 +183,23 @@ DivideToDoubles(const int64_t* values, idx_t count, double divisor, double* out)
     }
 }
 
-// out = values * scale (wrapping: the caller checks the extremes, smallest and largest).
+// out = values * scale (wrapping: the caller checks the extremes, smallest and largest). The
+// extremes are kept in locals: through the references, which `out` might alias for all the
+// compiler knows, each row would store and reload them, a chain of 3 ns a row.
 template <class T>
 void MultiplyTimesLoop(const T* values, idx_t count, int64_t scale, int64_t* out, int64_t& smallest,
                        int64_t& largest) {
-    smallest = std::numeric_limits<int64_t>::max();
-    largest = std::numeric_limits<int64_t>::min();
+    int64_t low = std::numeric_limits<int64_t>::max();
+    int64_t high = std::numeric_limits<int64_t>::min();
     for (idx_t row = 0; row < count; row++) {
         int64_t value = values[row];
-        smallest = std::min(smallest, value);
-        largest = std::max(largest, value);
+        low = std::min(low, value);
+        high = std::max(high, value);
         out[row] =
             static_cast<int64_t>(static_cast<uint64_t>(value) * static_cast<uint64_t>(scale));
     }
+    smallest = low;
+    largest = high;
 }
 [[gnu::target_clones("arch=x86-64-v4", "default")]] void
 MultiplyTimes(const int32_t* days, idx_t count, int64_t scale, int64_t* out, int64_t& smallest,
@@ -335,46 +339,54 @@ struct RepeatedStrings {
         while (slots < 2 * count) {
             slots *= 2;
         }
-        std::vector<uint16_t> table(slots, kNull);
+        uint16_t table[2 * kVectorSize];
+        std::fill_n(table, slots, kNull);
+        // The loop works on locals and arrays on the stack (left uninitialised past `found`):
+        // through the members, the compiler would reload them after every store.
+        uint16_t first_rows[kVectorSize]; // of each distinct value
+        uint32_t counts[kVectorSize];
         indexes.resize(count);
+        uint16_t* out = indexes.data();
+        uint16_t found = 0;
+        uint32_t null_rows = 0;
         const string_t* strings = vector.data<string_t>();
         bool all_valid = vector.validity().AllValid();
         for (idx_t row = 0; row < count; row++) {
-            if (row == kProbe && values.size() > kProbe / 2) {
-                GiveUp(); // most of the first rows differ: distinct text, as a rule
+            if (row == kProbe && found > kProbe / 2) {
+                indexes = {}; // most of the first rows differ: distinct text, as a rule
                 return;
             }
             if (!all_valid && !vector.RowIsValid(row)) {
-                indexes[row] = kNull;
-                nulls++;
+                out[row] = kNull;
+                null_rows++;
                 continue;
             }
             const string_t& value = strings[row];
             size_t slot = Hash(value) & (slots - 1);
-            while (table[slot] != kNull && !Same(values[table[slot]], value)) {
+            while (table[slot] != kNull && !Same(strings[first_rows[table[slot]]], value)) {
                 slot = (slot + 1) & (slots - 1);
             }
-            if (table[slot] == kNull) {
-                if (values.size() == most) {
-                    GiveUp(); // too many to share
+            uint16_t index = table[slot];
+            if (index == kNull) {
+                if (found == most) {
+                    indexes = {}; // too many to share
                     return;
                 }
-                table[slot] = static_cast<uint16_t>(values.size());
-                values.push_back(value);
-                uses.push_back(0);
+                index = table[slot] = found;
+                first_rows[found] = static_cast<uint16_t>(row);
+                counts[found++] = 0;
             }
-            indexes[row] = table[slot];
-            uses[table[slot]]++;
+            out[row] = index;
+            counts[index]++;
         }
+        for (uint16_t i = 0; i < found; i++) {
+            values.push_back(strings[first_rows[i]]);
+        }
+        uses.assign(counts, counts + found);
+        nulls = null_rows;
     }
 
 private:
-    void GiveUp() {
-        values.clear();
-        uses.clear();
-        indexes = {};
-    }
-
     // As ==, without reading the bytes of long strings that point at the same place (a column
     // decoded from a Parquet dictionary points each value's rows at one copy).
     static bool Same(const string_t& a, const string_t& b) {
