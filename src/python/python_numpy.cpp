@@ -2,7 +2,6 @@
 
 #include "common/exception.hpp"
 #include "common/physical_dispatch.hpp"
-#include "common/utf8.hpp"
 #include "memory/huge_page_allocator.hpp"
 #include "parallel/function_task.hpp"
 #include "parallel/run_concurrently.hpp"
@@ -303,16 +302,40 @@ ArrayMaker IntervalColumn(Fills& fills, const Chunks& chunks, idx_t column, idx_
                                 });
 }
 
+// Copies `size` bytes and says whether they are all ASCII, in one pass of 8-byte words (the last
+// one overlapping the one before rather than a loop over the rest byte by byte).
+bool CopyIfAscii(char* out, const char* in, size_t size) {
+    uint64_t high = 0;
+    auto copy = [&](size_t at, auto word) {
+        std::memcpy(&word, in + at, sizeof(word));
+        high |= word;
+        std::memcpy(out + at, &word, sizeof(word));
+    };
+    if (size >= 8) {
+        for (size_t at = 0; at + 8 < size; at += 8) {
+            copy(at, uint64_t());
+        }
+        copy(size - 8, uint64_t());
+    } else if (size >= 4) {
+        copy(0, uint32_t());
+        copy(size - 4, uint32_t());
+    } else {
+        for (size_t at = 0; at < size; at++) {
+            copy(at, uint8_t());
+        }
+    }
+    return (high & 0x8080808080808080ULL) == 0;
+}
+
 // A Python str of UTF-8 `text`; ASCII (most text) is copied straight into a new str.
 PyObject* NewString(std::string_view text) {
-    if (!IsAscii(text)) {
-        return PyUnicode_DecodeUTF8(text.data(), static_cast<py::ssize_t>(text.size()), "replace");
-    }
     PyObject* object = PyUnicode_New(static_cast<py::ssize_t>(text.size()), 127);
-    if (object != nullptr && !text.empty()) {
-        std::memcpy(PyUnicode_DATA(object), text.data(), text.size());
+    if (object == nullptr ||
+        CopyIfAscii(static_cast<char*>(PyUnicode_DATA(object)), text.data(), text.size())) {
+        return object;
     }
-    return object;
+    Py_DECREF(object);
+    return PyUnicode_DecodeUTF8(text.data(), static_cast<py::ssize_t>(text.size()), "replace");
 }
 
 // The values of one text column of a chunk as indexes into its distinct values, when they

@@ -93,6 +93,20 @@ class Results(unittest.TestCase):
         self.assertEqual(frame["s"].tolist(), ["v0", "v1", "v2", "v3"])
         self.assertEqual(frame["t"][3], pandas.Timestamp("2020-01-04"))
 
+    def test_text_of_every_length_ascii_or_not_into_pandas(self):
+        # The strs are copied a word at a time, the last word overlapping: every length up to a
+        # few words, with a character past ASCII first, in the middle, last or nowhere.
+        texts = []
+        for length in range(41):
+            for copy in range(3):
+                base = "".join(chr(ord("a") + (length + copy + i) % 26) for i in range(length))
+                texts.append(base)
+                for at in {0, length // 2, length - 1} if length else ():
+                    texts.append(base[:at] + "é" + base[at + 1:])
+        frame = pandas.DataFrame({"s": texts})  # noqa: F841 (queried by name)
+        got = self.con.sql("SELECT s FROM frame").df()["s"].tolist()
+        self.assertSameValues(got, texts)
+
     def test_times_and_intervals_to_numpy_and_pandas(self):
         query = """SELECT DATE '2024-02-29' AS d, TIMESTAMP '2024-02-29 13:14:15.25' AS t,
             TIMESTAMPTZ '2024-02-29 13:14:15+00' AS tz, '2024-02-29 13:14:15.123456789'::TIMESTAMP_NS AS ns,
