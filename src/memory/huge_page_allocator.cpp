@@ -1,5 +1,7 @@
 #include "memory/huge_page_allocator.hpp"
 
+#include "memory/allocator.hpp"
+
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -32,16 +34,17 @@ public:
     }
     bool Keep(void* data, size_t mapped) {
         std::lock_guard<std::mutex> guard(mutex_);
-        if (bytes_ + mapped > limit_) {
+        if (bytes_ + mapped > limit_ || ResidentMemory() >= resident_ceiling_) {
             return false;
         }
         free_.emplace(mapped, data);
         bytes_ += mapped;
         return true;
     }
-    void SetLimit(size_t limit) {
+    void SetLimit(size_t limit, size_t resident_ceiling) {
         std::lock_guard<std::mutex> guard(mutex_);
         limit_ = limit;
+        resident_ceiling_ = resident_ceiling;
         ReleaseAbove(limit);
     }
     void Release() {
@@ -63,6 +66,7 @@ private:
     std::multimap<size_t, void*> free_;
     size_t bytes_ = 0;
     size_t limit_ = 0;
+    size_t resident_ceiling_ = SIZE_MAX;
 };
 
 MappingCache& Cache() {
@@ -72,8 +76,8 @@ MappingCache& Cache() {
 
 } // namespace
 
-void SetRandomAccessCacheLimit(size_t bytes) {
-    Cache().SetLimit(bytes);
+void SetRandomAccessCacheLimit(size_t bytes, size_t resident_ceiling) {
+    Cache().SetLimit(bytes, resident_ceiling);
 }
 
 void ReleaseCachedRandomAccessMemory() {

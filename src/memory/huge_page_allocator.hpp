@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -16,9 +17,11 @@ void FreeForRandomAccess(void* data, size_t bytes);
 // Freed mappings are kept, up to this many bytes in all, for the next allocation of the same
 // size: a query run again (or the next query like it) then finds its hash tables' memory
 // already backed, instead of the kernel faulting in and zeroing every huge page anew (TPC-H Q9
-// spent 8% of its time in the kernel zeroing pages). The Database sets it to a share of
-// memory_limit; 0 keeps nothing.
-void SetRandomAccessCacheLimit(size_t bytes);
+// spent 8% of its time in the kernel zeroing pages). A mapping is kept only while the process's
+// resident memory is below `resident_ceiling`: near memory_limit, memory kept for a next query
+// would be memory the running ones lack. The Database sets both from memory_limit; a limit of 0
+// keeps nothing.
+void SetRandomAccessCacheLimit(size_t bytes, size_t resident_ceiling = SIZE_MAX);
 // Unmaps every kept mapping (the process holds more than it should).
 void ReleaseCachedRandomAccessMemory();
 

@@ -26,7 +26,8 @@ void RunFills(TaskScheduler* scheduler, const Fills& fills) {
     RunConcurrently(*scheduler, TaskPool::Regular, fills.size(), [&](size_t i) { fills[i](); });
 }
 
-ArrayMemory::ArrayMemory(size_t bytes) : data_(AllocateForRandomAccess(bytes)), bytes_(bytes) {}
+ArrayMemory::ArrayMemory(size_t bytes) : data_(AllocateForRandomAccess(bytes)), bytes_(bytes) {
+}
 
 ArrayMemory::~ArrayMemory() {
     auto** objects = static_cast<PyObject**>(data_);
@@ -338,6 +339,5 @@ ArrayMaker NativeColumn(Fills& fills, const Chunks& chunks, idx_t c, idx_t rows,
         throw Exception(ErrorKind::Internal, "no numpy type for " + type.ToString());
     }
 }
-
 
 } // namespace sluice

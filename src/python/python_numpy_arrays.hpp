@@ -26,7 +26,6 @@ using Fills = std::vector<std::function<void()>>;
 // here when there is no scheduler.
 void RunFills(TaskScheduler* scheduler, const Fills& fills);
 
-
 // Memory for a numpy array's items from the huge-page mappings the engine keeps for reuse:
 // freed with the last array that views it, so that a frame made again (the usual notebook
 // loop) finds its memory already backed instead of the kernel faulting in and zeroing every

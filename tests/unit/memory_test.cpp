@@ -1,4 +1,5 @@
 #include "common/exception.hpp"
+#include "memory/allocator.hpp"
 #include "memory/freed_memory_trimmer.hpp"
 #include "memory/huge_page_allocator.hpp"
 #include "memory/memory_manager.hpp"
@@ -9,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <sys/mman.h>
 #include <thread>
 
 namespace sluice {
@@ -219,6 +221,24 @@ TEST(Memory, FreedHugeMappingsAreKeptForTheNextAllocationOfTheirSize) {
     EXPECT_EQ(second, first); // the kept mapping, not a new one
     FreeForRandomAccess(second, kBytes);
     ReleaseCachedRandomAccessMemory();
+    SetRandomAccessCacheLimit(0);
+}
+
+TEST(Memory, FreedHugeMappingsAreNotKeptAboveTheResidentCeiling) {
+    constexpr size_t kBytes = size_t(3) << 20;
+    auto mapped = [](void* data) {
+        unsigned char pages[2];
+        return mincore(data, 4096, pages) == 0; // ENOMEM once unmapped
+    };
+    SetRandomAccessCacheLimit(size_t(8) << 20, ResidentMemory() + (size_t(1) << 30));
+    void* kept = AllocateForRandomAccess(kBytes);
+    FreeForRandomAccess(kept, kBytes);
+    EXPECT_TRUE(mapped(kept)); // below the ceiling: kept
+    ReleaseCachedRandomAccessMemory();
+    SetRandomAccessCacheLimit(size_t(8) << 20, 1); // any process is above 1 byte
+    void* freed = AllocateForRandomAccess(kBytes);
+    FreeForRandomAccess(freed, kBytes);
+    EXPECT_FALSE(mapped(freed));
     SetRandomAccessCacheLimit(0);
 }
 
