@@ -31,13 +31,14 @@ const queries = [
     polars: true,
   },
   {
+    // Negative and positive values of each storage width (16, 32, 64 and 128 bits).
     name: 'decimals',
     sql: `SELECT (i * 1.25)::DECIMAL(4, 2) AS d4, (i * -3.5)::DECIMAL(9, 1) AS d9,
             (i * 123456789.123)::DECIMAL(18, 3) AS d18,
             (i * 1234567890123456789.5)::DECIMAL(38, 1) AS d38,
             i::HUGEINT * 170141183460469231731687303715884105 AS huge,
             CASE WHEN i % 3 = 0 THEN NULL ELSE (i / 7)::DECIMAL(12, 4) END AS maybe
-          FROM range(60) t(i) ORDER BY i`,
+          FROM range(-30, 30) t(i) ORDER BY i`,
     types: ['Decimal[4e+2]', 'Decimal[9e+1]', 'Decimal[18e+3]', 'Decimal[38e+1]',
       'Decimal[38e0]', 'Decimal[12e+4]'],
     polars: true,
