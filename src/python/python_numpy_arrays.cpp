@@ -1,5 +1,6 @@
 #include "python/python_numpy_arrays.hpp"
 
+#include "common/cpu_dispatch.hpp"
 #include "common/exception.hpp"
 #include "common/physical_dispatch.hpp"
 #include "memory/huge_page_allocator.hpp"
@@ -144,8 +145,8 @@ ArrayMaker FixedWidthColumn(Fills& fills, const Chunks& chunks, idx_t column, id
 // The loops of the numeric fills, made for AVX-512 too where the processor has it (picked when the
 // module loads): 64-bit integers convert to doubles and multiply eight at a time there, one at a
 // time in x86-64's base instruction set.
-[[gnu::target_clones("arch=x86-64-v4", "default")]] void
-DivideToDoubles(const int64_t* values, idx_t count, double divisor, double* out) {
+SLUICE_TARGET_CLONES void DivideToDoubles(const int64_t* values, idx_t count, double divisor,
+                                          double* out) {
     for (idx_t row = 0; row < count; row++) {
         out[row] = static_cast<double>(values[row]) / divisor;
     }
@@ -169,14 +170,12 @@ void MultiplyTimesLoop(const T* values, idx_t count, int64_t scale, int64_t* out
     smallest = low;
     largest = high;
 }
-[[gnu::target_clones("arch=x86-64-v4", "default")]] void
-MultiplyTimes(const int32_t* days, idx_t count, int64_t scale, int64_t* out, int64_t& smallest,
-              int64_t& largest) {
+SLUICE_TARGET_CLONES void MultiplyTimes(const int32_t* days, idx_t count, int64_t scale,
+                                        int64_t* out, int64_t& smallest, int64_t& largest) {
     MultiplyTimesLoop(days, count, scale, out, smallest, largest);
 }
-[[gnu::target_clones("arch=x86-64-v4", "default")]] void
-MultiplyTimes(const int64_t* micros, idx_t count, int64_t scale, int64_t* out, int64_t& smallest,
-              int64_t& largest) {
+SLUICE_TARGET_CLONES void MultiplyTimes(const int64_t* micros, idx_t count, int64_t scale,
+                                        int64_t* out, int64_t& smallest, int64_t& largest) {
     MultiplyTimesLoop(micros, count, scale, out, smallest, largest);
 }
 

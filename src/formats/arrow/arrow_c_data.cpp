@@ -1,5 +1,6 @@
 #include "formats/arrow/arrow_c_data.hpp"
 
+#include "common/cpu_dispatch.hpp"
 #include "common/date_time.hpp"
 #include "common/exception.hpp"
 #include "common/number_format.hpp"
@@ -331,16 +332,13 @@ void WidenDecimalsLoop(const T* values, idx_t count, int64_t* __restrict out) {
         out[2 * row + 1] = value >> 63;
     }
 }
-[[gnu::target_clones("arch=x86-64-v4", "default")]] void WidenDecimals(const int16_t* values,
-                                                                       idx_t count, int64_t* out) {
+SLUICE_TARGET_CLONES void WidenDecimals(const int16_t* values, idx_t count, int64_t* out) {
     WidenDecimalsLoop(values, count, out);
 }
-[[gnu::target_clones("arch=x86-64-v4", "default")]] void WidenDecimals(const int32_t* values,
-                                                                       idx_t count, int64_t* out) {
+SLUICE_TARGET_CLONES void WidenDecimals(const int32_t* values, idx_t count, int64_t* out) {
     WidenDecimalsLoop(values, count, out);
 }
-[[gnu::target_clones("arch=x86-64-v4", "default")]] void WidenDecimals(const int64_t* values,
-                                                                       idx_t count, int64_t* out) {
+SLUICE_TARGET_CLONES void WidenDecimals(const int64_t* values, idx_t count, int64_t* out) {
     WidenDecimalsLoop(values, count, out);
 }
 
