@@ -35,6 +35,7 @@ Database::Database() {
     ApplySpillOptions();
     memory_->SetTemporaryDirectory(temporary_directory_.get());
     external_file_cache_ = std::make_unique<ExternalFileCache>(ExternalCacheCapacity());
+    ApplyRandomAccessCacheLimit();
     RegisterBuiltinTableFunctions(*this);
 }
 
@@ -145,17 +146,23 @@ void Database::ApplyRemoteOptions() {
     file_system_->s3().SetConfig(std::move(s3));
 }
 
+void Database::ApplyRandomAccessCacheLimit() {
+    auto memory_limit = static_cast<idx_t>(settings_.GetInteger("memory_limit"));
+    // Hash tables' freed memory kept for the next query: at most an eighth of the limit and at
+    // most 1 GiB, and only while the process holds less than three quarters of the limit (the
+    // trimmer releases it all when the process holds more than the limit, and when no statement
+    // has run for a while). TPC-H Q1, Q6, Q9 and Q18 at once at a quarter of their working set
+    // (bench/concurrent_queries): peak RSS 1.08x to 1.11x the limit in four runs when the cache
+    // refilled whatever the process held, 1.04x to 1.09x in three with the ceiling. The limit is
+    // the process's: the last Database made or set decides it.
+    SetRandomAccessCacheLimit(std::min<idx_t>(memory_limit / 8, idx_t(1) << 30),
+                              memory_limit / 4 * 3);
+}
+
 void Database::ResizePools() {
     auto memory_limit = static_cast<idx_t>(settings_.GetInteger("memory_limit"));
     memory_->SetLimit(memory_limit);
-    // Hash tables' freed memory kept for the next query: at most an eighth of the limit and at
-    // most 1 GiB, and only while the process holds less than three quarters of the limit (the
-    // trimmer releases it all when the process holds more than the limit). TPC-H Q1, Q6, Q9 and
-    // Q18 at once at a quarter of their working set (bench/concurrent_queries): peak RSS 1.08x
-    // to 1.11x the limit in four runs when the cache refilled whatever the process held, 1.04x
-    // to 1.09x in three with the ceiling.
-    SetRandomAccessCacheLimit(std::min<idx_t>(memory_limit / 8, idx_t(1) << 30),
-                              memory_limit / 4 * 3);
+    ApplyRandomAccessCacheLimit();
     external_file_cache_->SetCapacity(ExternalCacheCapacity());
     if (!settings_.GetBoolean("enable_external_file_cache")) {
         external_file_cache_->Clear();

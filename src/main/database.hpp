@@ -42,7 +42,8 @@ public:
 
 private:
     void ResizePools();
-    void ApplySpillOptions(); // temp_directory, max_temp_directory_size
+    void ApplyRandomAccessCacheLimit(); // from memory_limit; process-wide
+    void ApplySpillOptions();           // temp_directory, max_temp_directory_size
     uint64_t ExternalCacheCapacity() const;
     void ApplyRemoteOptions(); // the http_* and s3_* settings (and environment) to the clients
 

@@ -66,6 +66,7 @@ void FreedMemoryTrimmer::Loop() {
         } else if (idle_trim_due_ && std::chrono::steady_clock::now() >= *idle_trim_due_) {
             idle_trim_due_.reset();
             lock.unlock();
+            ReleaseCachedRandomAccessMemory();
             ReturnFreedMemoryToSystem();
             lock.lock();
             idle_trims_++;

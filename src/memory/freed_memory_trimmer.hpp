@@ -17,8 +17,9 @@ namespace sluice {
 // then it sleeps until asked again (an idle engine wakes nothing). Its own thread, because the trim
 // must not wait behind the I/O that fills the ASYNC pool, nor delay the task that asks.
 //
-// It also trims once the engine has run no statement for `idle_delay`: glibc would otherwise keep
-// what a finished query freed, and an idle process would hold its last query's peak. Not at each
+// It also trims once the engine has run no statement for `idle_delay`, and releases the freed
+// hash-table mappings kept for reuse (huge_page_allocator): glibc would otherwise keep what a
+// finished query freed, and an idle process would hold its last query's peak. Not at each
 // statement's end: a statement run right after (a loop of queries, the next notebook cell) reuses
 // those pages, where returning them makes it fault in and zero them all anew (df() of TPC-H's
 // lineitem spent a fifth of its time so: 330 K page faults a run).

@@ -134,17 +134,27 @@ TEST(Memory, TheTrimmerTrimsOnceNoStatementHasRunForTheIdleDelay) {
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
     };
+    // A freed hash-table mapping kept for reuse: released by the idle trim.
+    constexpr size_t kBytes = size_t(3) << 20;
+    SetRandomAccessCacheLimit(size_t(8) << 20);
+    void* kept = AllocateForRandomAccess(kBytes);
+    FreeForRandomAccess(kept, kBytes);
+    unsigned char pages[1];
+
     trimmer.StatementStarted();
     trimmer.StatementStarted(); // two connections
     trimmer.StatementEnded();
     std::this_thread::sleep_for(2 * kDelay);
     EXPECT_EQ(trimmer.idle_trims(), 0u); // one still runs
+    EXPECT_EQ(mincore(kept, 4096, pages), 0);
 
     auto ended = std::chrono::steady_clock::now();
     trimmer.StatementEnded();
     wait_for_idle_trims(1);
     EXPECT_EQ(trimmer.idle_trims(), 1u);
     EXPECT_GE(std::chrono::steady_clock::now() - ended, kDelay);
+    EXPECT_EQ(mincore(kept, 4096, pages), -1); // unmapped
+    SetRandomAccessCacheLimit(0);
 
     // Another statement right after the first: the trim waits for the idle delay after it.
     trimmer.StatementStarted();
