@@ -33,8 +33,9 @@ public:
         return data;
     }
     bool Keep(void* data, size_t mapped) {
+        uint64_t resident = ResidentMemory(); // a read of /proc: not under the lock
         std::lock_guard<std::mutex> guard(mutex_);
-        if (bytes_ + mapped > limit_ || ResidentMemory() >= resident_ceiling_) {
+        if (bytes_ + mapped > limit_ || resident >= resident_ceiling_) {
             return false;
         }
         free_.emplace(mapped, data);
