@@ -17,8 +17,12 @@ fs.rmSync(work, { recursive: true, force: true });
 const data = path.join(work, 'data');
 fs.mkdirSync(data, { recursive: true });
 
-// The files: a good Parquet and CSV file, then damaged copies of each.
+// The files: a good Parquet and CSV file, then damaged copies of each. One thread writes the
+// Parquet file, so that its row groups lie in the file in their order: encoded in parallel, they
+// are placed as each is done (the footer gives their order), and the page scrambled below,
+// the first in the file, would then belong to whichever row group was done first.
 execFileSync(sluice, ['-c', `
+  SET threads = 1;
   COPY (SELECT range AS id, 'row ' || range AS label FROM range(100000)) TO '${data}/good.parquet' (ROW_GROUP_SIZE 30000);
   COPY (SELECT range AS id, 'row ' || range AS label FROM range(1000)) TO '${data}/good.csv';`]);
 const parquet = fs.readFileSync(path.join(data, 'good.parquet'));
