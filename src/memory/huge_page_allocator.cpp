@@ -52,6 +52,10 @@ public:
         std::lock_guard<std::mutex> guard(mutex_);
         ReleaseAbove(0);
     }
+    size_t bytes() {
+        std::lock_guard<std::mutex> guard(mutex_);
+        return bytes_;
+    }
 
 private:
     void ReleaseAbove(size_t limit) {
@@ -83,6 +87,10 @@ void SetRandomAccessCacheLimit(size_t bytes, size_t resident_ceiling) {
 
 void ReleaseCachedRandomAccessMemory() {
     Cache().Release();
+}
+
+size_t CachedRandomAccessBytes() {
+    return Cache().bytes();
 }
 
 void* AllocateForRandomAccess(size_t bytes) {

@@ -24,6 +24,8 @@ void FreeForRandomAccess(void* data, size_t bytes);
 void SetRandomAccessCacheLimit(size_t bytes, size_t resident_ceiling = SIZE_MAX);
 // Unmaps every kept mapping (the process holds more than it should).
 void ReleaseCachedRandomAccessMemory();
+// The bytes of the mappings kept now.
+size_t CachedRandomAccessBytes();
 
 // A std::allocator for vectors of such arrays.
 template <class T>

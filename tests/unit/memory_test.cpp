@@ -10,7 +10,6 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
-#include <sys/mman.h>
 #include <thread>
 
 namespace sluice {
@@ -126,16 +125,6 @@ TEST(Memory, TheTrimmerTrimsWhileTheProcessIsTooLargeThenSleeps) {
 // Freed memory goes back to the system once no statement has run for the idle delay: not while
 // one runs, not at once when one ends (the next reuses it), and a statement started within the
 // delay puts it off.
-namespace {
-
-// Whether the page at `data` is mapped (mincore fails with ENOMEM once it is not).
-bool IsMapped(void* data) {
-    unsigned char page;
-    return mincore(data, 1, &page) == 0;
-}
-
-} // namespace
-
 TEST(Memory, TheTrimmerTrimsOnceNoStatementHasRunForTheIdleDelay) {
     constexpr auto kDelay = std::chrono::milliseconds(200);
     FreedMemoryTrimmer trimmer([] { return false; }, kDelay);
@@ -146,6 +135,7 @@ TEST(Memory, TheTrimmerTrimsOnceNoStatementHasRunForTheIdleDelay) {
     };
     // A freed hash-table mapping kept for reuse: released by the idle trim.
     constexpr size_t kBytes = size_t(3) << 20;
+    ReleaseCachedRandomAccessMemory(); // what tests before this one left
     SetRandomAccessCacheLimit(size_t(8) << 20);
     void* kept = AllocateForRandomAccess(kBytes);
     FreeForRandomAccess(kept, kBytes);
@@ -154,15 +144,15 @@ TEST(Memory, TheTrimmerTrimsOnceNoStatementHasRunForTheIdleDelay) {
     trimmer.StatementStarted(); // two connections
     trimmer.StatementEnded();
     std::this_thread::sleep_for(2 * kDelay);
-    EXPECT_EQ(trimmer.idle_trims(), 0u); // one still runs
-    EXPECT_TRUE(IsMapped(kept));
+    EXPECT_EQ(trimmer.idle_trims(), 0u);                   // one still runs
+    EXPECT_EQ(CachedRandomAccessBytes(), size_t(4) << 20); // a whole number of huge pages
 
     auto ended = std::chrono::steady_clock::now();
     trimmer.StatementEnded();
     wait_for_idle_trims(1);
     EXPECT_EQ(trimmer.idle_trims(), 1u);
     EXPECT_GE(std::chrono::steady_clock::now() - ended, kDelay);
-    EXPECT_FALSE(IsMapped(kept));
+    EXPECT_EQ(CachedRandomAccessBytes(), 0u);
     SetRandomAccessCacheLimit(0);
 
     // Another statement right after the first: the trim waits for the idle delay after it.
@@ -245,15 +235,16 @@ TEST(Memory, FreedHugeMappingsAreKeptForTheNextAllocationOfTheirSize) {
 
 TEST(Memory, FreedHugeMappingsAreNotKeptAboveTheResidentCeiling) {
     constexpr size_t kBytes = size_t(3) << 20;
+    ReleaseCachedRandomAccessMemory(); // what tests before this one left
     SetRandomAccessCacheLimit(size_t(8) << 20, ResidentMemory() + (size_t(1) << 30));
     void* kept = AllocateForRandomAccess(kBytes);
     FreeForRandomAccess(kept, kBytes);
-    EXPECT_TRUE(IsMapped(kept)); // below the ceiling: kept
+    EXPECT_EQ(CachedRandomAccessBytes(), size_t(4) << 20); // below the ceiling: kept
     ReleaseCachedRandomAccessMemory();
     SetRandomAccessCacheLimit(size_t(8) << 20, 1); // any process is above 1 byte
     void* freed = AllocateForRandomAccess(kBytes);
     FreeForRandomAccess(freed, kBytes);
-    EXPECT_FALSE(IsMapped(freed));
+    EXPECT_EQ(CachedRandomAccessBytes(), 0u);
     SetRandomAccessCacheLimit(0);
 }
 
