@@ -204,6 +204,11 @@ bool HttpEventLoop::TakeSubmitted() {
             max_in_flight_ = options.max_in_flight;
             curl_multi_setopt(static_cast<CURLM*>(multi_), CURLMOPT_MAX_HOST_CONNECTIONS,
                               static_cast<long>(connections_per_host_));
+            // Idle connections kept for the next requests. libcurl's default keeps four per
+            // easy handle added: as a statement's last transfers end, the count of handles
+            // falls and the pool is pruned to a few, so the next statement would connect anew.
+            curl_multi_setopt(static_cast<CURLM*>(multi_), CURLMOPT_MAXCONNECTS,
+                              static_cast<long>(connections_per_host_));
             for (auto& [name, host] : hosts_) {
                 host.window.SetCeiling(connections_per_host_);
                 host.link->SetLimits(connections_per_host_ * loops_, max_in_flight_);
