@@ -76,6 +76,10 @@ void ExpressionExecutor::Execute(const Expression& expression, const DataChunk& 
         result.Reference(input.column(expression.column_index));
         return;
     case ExpressionKind::SubqueryValue:
+        if (!expression.subquery_value->filled) {
+            // Evaluated before its subquery ran (at bind time, say): its value is not NULL.
+            throw Exception(ErrorKind::Internal, "a subquery's value was read before it ran");
+        }
         result.SetConstant(expression.subquery_value->value);
         return;
     case ExpressionKind::BoundColumn:

@@ -259,6 +259,11 @@ std::optional<BoundFunction> BindListFunction(const std::string& name,
     // || on lists is list_concat, but NULL when either side is.
     bool concat = Named(name, {"list_concat", "array_concat", "list_cat", "array_cat", "||"});
     if (concat && types.size() == 2 && types[0].id() == LogicalTypeId::SQLNULL) {
+        if (types[1].id() ==
+            LogicalTypeId::SQLNULL) { // list_concat(NULL, NULL): NULL, as in DuckDB
+            auto null = [](const std::vector<Value>&, const LogicalType&) { return Value(); };
+            return BoundFunction{types, LogicalTypeId::SQLNULL, ValueBody(null)};
+        }
         return BindListFunction(name, {types[1], types[0]}, options);
     }
     if (types.empty() || types[0].id() != LogicalTypeId::LIST) {

@@ -61,16 +61,16 @@ ScalarFunctionBody ListSliceBody() {
         const Vector& end = *args[2];
         auto* entries = result.data<list_entry_t>();
         for (idx_t row = 0; row < count; row++) {
-            if (!list.RowIsValid(row)) {
-                result.SetNull(row);
+            if (!list.RowIsValid(row) || !begin.RowIsValid(row) || !end.RowIsValid(row)) {
+                result.SetNull(row); // a NULL bound makes the slice NULL, as in DuckDB
                 continue;
             }
             list_entry_t entry = EntryOf(list, row);
             auto length = static_cast<int64_t>(entry.length);
-            // Slices are 1-based and include both bounds; negative bounds count from the end, a
-            // missing one is the list's edge.
-            int64_t first = begin.RowIsValid(row) ? begin.data<int64_t>()[begin.RowIndex(row)] : 1;
-            int64_t last = end.RowIsValid(row) ? end.data<int64_t>()[end.RowIndex(row)] : length;
+            // Slices are 1-based and include both bounds; negative bounds count from the end (a
+            // left-out one is parsed as 1 or the largest BIGINT: the list's edge).
+            int64_t first = begin.data<int64_t>()[begin.RowIndex(row)];
+            int64_t last = end.data<int64_t>()[end.RowIndex(row)];
             first = first < 0 ? length + first + 1 : first;
             last = last < 0 ? length + last + 1 : last;
             first = std::max<int64_t>(first, 1);

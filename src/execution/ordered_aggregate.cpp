@@ -20,15 +20,17 @@ OrderedRows* RowsOf(const uint8_t* state) {
     return *reinterpret_cast<OrderedRows* const*>(state);
 }
 
-// Orders values with NULLs first or last; a negative, zero or positive result.
-int CompareWithNulls(const Value& a, const Value& b, bool nulls_first) {
+// Orders values by one key: a negative, zero or positive result. NULLs go first or last whatever
+// the direction (DESC reverses the values, not where the NULLs are).
+int CompareKey(const Value& a, const Value& b, const AggregateOrder& order) {
     if (a.IsNull() || b.IsNull()) {
         if (a.IsNull() && b.IsNull()) {
             return 0;
         }
-        return (a.IsNull() == nulls_first) ? -1 : 1;
+        return (a.IsNull() == order.nulls_first) ? -1 : 1;
     }
-    return a.Compare(b);
+    int compared = a.Compare(b);
+    return order.descending ? -compared : compared;
 }
 
 } // namespace
@@ -75,17 +77,16 @@ AggregateFunction MakeOrdered(AggregateFunction inner, const std::vector<Logical
         std::vector<std::vector<Value>>& rows = RowsOf(state)->rows;
         std::stable_sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) {
             for (size_t key = 0; key < orders.size(); key++) {
-                int order =
-                    CompareWithNulls(a[width + key], b[width + key], orders[key].nulls_first);
+                int order = CompareKey(a[width + key], b[width + key], orders[key]);
                 if (order != 0) {
-                    return orders[key].descending ? order > 0 : order < 0;
+                    return order < 0;
                 }
             }
             return false;
         });
         auto arguments_less = [width](const std::vector<Value>* a, const std::vector<Value>* b) {
             for (size_t i = 0; i < width; i++) {
-                int order = CompareWithNulls((*a)[i], (*b)[i], false);
+                int order = CompareKey((*a)[i], (*b)[i], AggregateOrder{});
                 if (order != 0) {
                     return order < 0;
                 }

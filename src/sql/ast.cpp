@@ -57,11 +57,9 @@ std::string ConstantToString(const ParsedExpression& expression) {
 
 std::string JoinChildren(const std::vector<ParsedExpressionPtr>& children, size_t from);
 
-// A bound of x[a:b]; a left-out one is a NULL constant and prints as nothing.
+// A bound of x[a:b]; a left-out one prints as nothing.
 std::string SliceBound(const ParsedExpression& bound) {
-    bool missing =
-        bound.kind == ParsedExpressionKind::Constant && bound.literal_kind == LiteralKind::Null;
-    return missing ? "" : bound.ToString();
+    return bound.omitted ? "" : bound.ToString();
 }
 
 std::string CallSyntaxToString(const ParsedExpression& call) {
@@ -90,9 +88,14 @@ std::string CallSyntaxToString(const ParsedExpression& call) {
 std::string OrderTermsToString(const std::vector<OrderTerm>& orders) {
     std::string text;
     for (size_t i = 0; i < orders.size(); i++) {
-        text += (i ? ", " : "") + orders[i].expression->ToString() +
-                (orders[i].descending ? " DESC" : "") +
-                (orders[i].nulls_first ? " NULLS FIRST" : "");
+        const OrderTerm& order = orders[i];
+        text += (i ? ", " : "") + order.expression->ToString() +
+                (order.descending    ? " DESC"
+                 : order.asc_written ? " ASC"
+                                     : "") +
+                (order.nulls_first     ? " NULLS FIRST"
+                 : order.nulls_written ? " NULLS LAST"
+                                       : "");
     }
     return text;
 }
@@ -142,6 +145,7 @@ ParsedExpressionPtr CloneExpression(const ParsedExpression& expression) {
     copy->distinct = expression.distinct;
     copy->has_else = expression.has_else;
     copy->from_extract = expression.from_extract;
+    copy->omitted = expression.omitted;
     copy->subquery_kind = expression.subquery_kind;
     copy->subquery = expression.subquery;
     copy->subquery_text = expression.subquery_text;

@@ -88,6 +88,7 @@ struct ParsedExpression {
     bool distinct = false;     // count(DISTINCT x)
     bool has_else = false;     // CASE ... ELSE
     bool from_extract = false; // date_part written as EXTRACT(part FROM x), named differently
+    bool omitted = false;      // a slice's left-out bound (x[:b]), printed as nothing
     SubqueryKind subquery_kind = SubqueryKind::Scalar;
     std::shared_ptr<SelectStatement> subquery;
     std::string subquery_text; // ANY / ALL: the subquery's own text (`text` is the operator)
@@ -140,6 +141,9 @@ struct OrderTerm {
     bool descending = false;
     // Unset: DuckDB's default, NULLS LAST.
     bool nulls_first = false;
+    // Written out (ASC, NULLS ...): DuckDB's names of aggregates show them as written.
+    bool asc_written = false;
+    bool nulls_written = false;
 };
 
 struct FrameBound {

@@ -372,6 +372,11 @@ Binder::Bound Binder::BindLambdaCall(const ParsedExpression& expression, ListLam
     if (reduce && body->type != accumulator) {
         body = CastTo(body->Copy(), accumulator);
     }
+    // list_filter keeps the elements whose lambda is true: any other result is cast to BOOLEAN
+    // (DuckDB's rule: [5, 6, 2, 0] filtered by y -> y keeps 5, 6 and 2).
+    if (kind == ListLambda::Filter && body->type.id() != LogicalTypeId::BOOLEAN) {
+        body = CastTo(body->Copy(), LogicalTypeId::BOOLEAN);
+    }
     std::vector<LogicalType> capture_types;
     for (const auto& capture : captures) {
         capture_types.push_back(capture->type);

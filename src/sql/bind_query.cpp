@@ -112,22 +112,76 @@ BoundQuery Binder::BindQuery(const SelectStatement& select, const Scope* outer) 
         query = BindSetOperation(select, outer);
         break;
     case QueryKind::Values:
-        query = BindValues(select);
+        query = BindValues(select, outer);
         break;
     }
     ctes_ = saved;
     return query;
 }
 
-BoundQuery Binder::BindValues(const SelectStatement& select) {
+namespace {
+
+// VALUES (a, b), (c, d) as SELECT a AS col0, b AS col1 UNION ALL SELECT c, d: for rows that are
+// not constants (a subquery's value is known only when the query runs).
+std::shared_ptr<SelectStatement> ValuesAsUnion(const SelectStatement& values) {
+    std::shared_ptr<SelectStatement> all;
+    for (const auto& row : values.values) {
+        auto select = std::make_shared<SelectStatement>();
+        select->location = values.location;
+        for (size_t i = 0; i < row.size(); i++) {
+            select->select_list.push_back(CloneExpression(*row[i]));
+            select->select_list.back()->alias = "col" + std::to_string(i);
+        }
+        if (!all) {
+            all = std::move(select);
+            continue;
+        }
+        auto both = std::make_shared<SelectStatement>();
+        both->kind = QueryKind::Union;
+        both->all = true;
+        both->location = values.location;
+        both->left = std::move(all);
+        both->right = std::move(select);
+        all = std::move(both);
+    }
+    return all;
+}
+
+bool HasSubquery(const ParsedExpression& expression) {
+    if (expression.kind == ParsedExpressionKind::Subquery) {
+        return true;
+    }
+    return std::any_of(expression.children.begin(), expression.children.end(),
+                       [](const auto& child) { return HasSubquery(*child); });
+}
+
+} // namespace
+
+BoundQuery Binder::BindValues(const SelectStatement& select, const Scope* outer) {
+    for (const auto& parsed_row : select.values) {
+        if (std::any_of(parsed_row.begin(), parsed_row.end(),
+                        [](const auto& parsed) { return HasSubquery(*parsed); })) {
+            return BindQuery(*ValuesAsUnion(select), outer);
+        }
+    }
+    std::vector<std::vector<ExpressionPtr>> bound;
+    for (const auto& parsed_row : select.values) {
+        bound.emplace_back();
+        for (const auto& parsed : parsed_row) {
+            bound.back().push_back(BindConstantExpression(*parsed));
+            if (bound.back().back()->kind != ExpressionKind::Constant) {
+                return BindQuery(*ValuesAsUnion(select), outer);
+            }
+        }
+    }
     std::vector<std::vector<Value>> rows;
     size_t width = select.values[0].size();
     std::vector<LogicalType> types(width, LogicalTypeId::SQLNULL);
-    for (const auto& parsed_row : select.values) {
+    for (size_t r = 0; r < bound.size(); r++) {
+        const auto& parsed_row = select.values[r];
         std::vector<Value> row;
         for (size_t i = 0; i < width; i++) {
-            Value value =
-                ExpressionExecutor::EvaluateConstant(*BindConstantExpression(*parsed_row[i]));
+            Value value = bound[r][i]->value;
             auto common = CommonSuperType(types[i], value.type());
             if (!common) {
                 Fail(ErrorKind::Binder,

@@ -124,7 +124,7 @@ private:
     // BOOLEAN column: false on the left, true on the right).
     LogicalOperatorPtr KeepBySide(const SelectStatement& select, LogicalOperatorPtr both,
                                   const std::vector<LogicalType>& types);
-    BoundQuery BindValues(const SelectStatement& select);
+    BoundQuery BindValues(const SelectStatement& select, const Scope* outer);
     LogicalOperatorPtr BindTableRef(const TableRef& ref, Scope& scope);
     LogicalOperatorPtr BindTableFunction(const TableRef& ref, Scope& scope);
     // A scan of an in-memory table (of the catalog, or a replacement scan's).

@@ -5,6 +5,8 @@
 #include "common/string_util.hpp"
 #include "sql/parser.hpp"
 
+#include <limits>
+
 namespace sluice {
 
 ParsedExpressionPtr Parser::MakeExpression(ParsedExpressionKind kind, SourceLocation location) {
@@ -336,19 +338,23 @@ ParsedExpressionPtr Parser::ParsePostfix() {
 ParsedExpressionPtr Parser::ParseSubscript(ParsedExpressionPtr operand) {
     // x[i] is array_extract(x, i); x[a:b] is array_slice(x, a, b), either bound may be left out.
     SourceLocation location = Take().location;
-    auto missing = [&] {
-        auto null = MakeExpression(ParsedExpressionKind::Constant, Peek().location);
-        null->literal_kind = LiteralKind::Null;
-        return null;
+    // A left-out bound is the list's edge: 1, or the largest BIGINT (clamped to the length). It
+    // is not NULL, which is a bound of its own: [1, 2, 3][NULL:2] is NULL.
+    auto missing = [&](bool end) {
+        auto edge = MakeExpression(ParsedExpressionKind::Constant, Peek().location);
+        edge->literal_kind = LiteralKind::Integer;
+        edge->text = end ? std::to_string(std::numeric_limits<int64_t>::max()) : "1";
+        edge->omitted = true;
+        return edge;
     };
     auto function = MakeExpression(ParsedExpressionKind::Function, location);
     function->children.push_back(std::move(operand));
-    ParsedExpressionPtr first = IsOperator(":") ? missing() : ParseExpression();
+    ParsedExpressionPtr first = IsOperator(":") ? missing(false) : ParseExpression();
     if (AcceptOperator(":")) {
         function->text = "array_slice";
         function->call_syntax = CallSyntax::Slice;
         function->children.push_back(std::move(first));
-        function->children.push_back(IsOperator("]") ? missing() : ParseExpression());
+        function->children.push_back(IsOperator("]") ? missing(true) : ParseExpression());
     } else {
         function->text = "array_extract";
         function->call_syntax = CallSyntax::Subscript;
@@ -371,6 +377,12 @@ TypeName Parser::ParseTypeName() {
         list.name = "LIST";
         list.children.push_back(TypeNameField{"", std::move(type)});
         type = std::move(list);
+    }
+    // VARCHAR[3] is DuckDB's fixed-size ARRAY type, not a subscript of the casted value.
+    if (IsOperator("[") && Peek(1).type == TokenType::Integer && IsOperator("]", 2)) {
+        throw Exception(ErrorKind::NotImplemented,
+                        "fixed-size ARRAY types (" + type.name + "[" + Peek(1).text +
+                            "]) are not supported; use a list type (" + type.name + "[])");
     }
     return type;
 }

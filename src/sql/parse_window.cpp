@@ -16,9 +16,10 @@ OrderTerm Parser::ParseOrderTerm(bool expression_required) {
     if (AcceptKeyword("DESC")) {
         term.descending = true;
     } else {
-        AcceptKeyword("ASC");
+        term.asc_written = AcceptKeyword("ASC");
     }
     if (AcceptKeyword("NULLS")) {
+        term.nulls_written = true;
         if (AcceptKeyword("FIRST")) {
             term.nulls_first = true;
         } else {
