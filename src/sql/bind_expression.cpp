@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <limits>
 
 namespace sluice {
 
@@ -711,13 +712,31 @@ Binder::Bound Binder::BindColumnName(const ParsedExpression& expression) {
              expression.location);
     }
     if (!table.empty()) {
-        for (const auto& candidate_entry : scope_->entries) {
-            if (Lower(candidate_entry.alias) == Lower(table)) {
-                Fail(ErrorKind::Binder,
-                     "Table \"" + table + "\" does not have a column named \"" + name + "\"",
-                     expression.location);
+        std::vector<std::string> tables;
+        for (const Scope* level = scope_; level; level = level->outer) {
+            for (const auto& candidate_entry : level->entries) {
+                if (Lower(candidate_entry.alias) == Lower(table)) {
+                    Fail(ErrorKind::Binder,
+                         "Table \"" + table + "\" does not have a column named \"" + name + "\"",
+                         expression.location);
+                }
+                tables.push_back(candidate_entry.alias);
             }
         }
+        // The closest name, however far: DuckDB names a candidate table whenever there is one.
+        std::string hint;
+        size_t closest = std::numeric_limits<size_t>::max();
+        for (const auto& candidate : tables) {
+            size_t distance = EditDistance(Lower(table), Lower(candidate));
+            if (distance < closest) {
+                closest = distance;
+                hint = candidate;
+            }
+        }
+        Fail(ErrorKind::Binder,
+             "Referenced table \"" + table + "\" not found!" +
+                 (hint.empty() ? "" : "\nCandidate tables: \"" + hint + "\""),
+             expression.location);
     }
     std::vector<std::string> candidates;
     for (const auto& candidate_entry : scope_->entries) {

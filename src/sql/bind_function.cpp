@@ -241,11 +241,54 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
     }
 }
 
+namespace {
+
+void CollectColumns(const Expression& expression, std::vector<ColumnBinding>& out) {
+    if (expression.kind == ExpressionKind::BoundColumn) {
+        out.push_back(expression.binding);
+    }
+    for (const auto& child : expression.children) {
+        CollectColumns(*child, out);
+    }
+}
+
+} // namespace
+
+bool Binder::ReadsOnlyOuterColumns(const std::vector<ExpressionPtr>& arguments,
+                                   const Scope& scope) {
+    std::vector<ColumnBinding> columns;
+    for (const auto& argument : arguments) {
+        CollectColumns(*argument, columns);
+    }
+    auto in = [](const Scope& level, const ColumnBinding& binding) {
+        for (const auto& entry : level.entries) {
+            if (std::find(entry.bindings.begin(), entry.bindings.end(), binding) !=
+                entry.bindings.end()) {
+                return true;
+            }
+        }
+        return false;
+    };
+    auto outer = [&](const ColumnBinding& binding) {
+        for (const Scope* level = scope.outer; level; level = level->outer) {
+            if (in(*level, binding)) {
+                return true;
+            }
+        }
+        return false;
+    };
+    return !columns.empty() && std::all_of(columns.begin(), columns.end(), outer) &&
+           std::none_of(columns.begin(), columns.end(),
+                        [&](const ColumnBinding& binding) { return in(scope, binding); });
+}
+
 Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
     if (!aggregate_) {
         Fail(ErrorKind::Binder, no_aggregates_reason_, expression.location);
     }
-    // Arguments see the FROM clause, not other aggregates; subqueries in them join below it.
+    // Arguments see the FROM clause, not other aggregates; subqueries in them join below it. An
+    // UNNEST in them has no operator to go to (DuckDB: "UNNEST not supported here").
+    ScopedValue<UnnestContext*> no_unnest(unnest_, nullptr);
     AggregateContext* context = aggregate_;
     const char* reason = no_aggregates_reason_;
     LogicalOperatorPtr* saved_from = from_plan_;
@@ -259,6 +302,14 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
     for (const auto& child : expression.children) {
         arguments.push_back(Bind(*child).expression);
         types.push_back(arguments.back()->type);
+    }
+    if (ReadsOnlyOuterColumns(arguments, *context->scope)) {
+        // SQL gives such an aggregate to the outer query (max(o.x) in a subquery aggregates o's
+        // rows); evaluated here it would aggregate a copy of one outer row per inner row.
+        Fail(ErrorKind::NotImplemented,
+             "an aggregate whose arguments read only an outer query's columns (it belongs to "
+             "that query) is not supported inside a subquery",
+             expression.location);
     }
     std::string name = expression.text;
     if (name == "grouping" || name == "grouping_id") {

@@ -241,6 +241,12 @@ LogicalOperatorPtr Binder::BindJoin(const TableRef& ref, Scope& scope) {
     JoinInputs inputs = BindJoinInputs(ref, scope.outer);
     bool merge_using = !inputs.using_columns.empty() &&
                        (ref.join_type == JoinType::Right || ref.join_type == JoinType::Full);
+    // A semi or anti join gives the left rows only: the right side's columns are out of scope
+    // above it (its condition saw them).
+    bool left_only = ref.join_type == JoinType::Semi || ref.join_type == JoinType::Anti;
+    if (left_only) {
+        inputs.scope.entries.resize(inputs.left_entries);
+    }
     if (!merge_using) {
         for (auto& entry : inputs.scope.entries) {
             scope.entries.push_back(std::move(entry));

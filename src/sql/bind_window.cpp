@@ -50,6 +50,7 @@ Binder::Bound Binder::BindWindow(const ParsedExpression& expression) {
         Scope* saved;
         ~RestoreScope() { scope = saved; }
     } restore_scope{scope_, scope_};
+    ScopedValue<UnnestContext*> no_unnest(unnest_, nullptr); // as in aggregates' arguments
     scope_ = context->scope;
     window_ = nullptr;
     no_windows_reason_ = "window function calls cannot be nested";

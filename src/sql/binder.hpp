@@ -51,6 +51,21 @@ struct BoundCopy {
     bool arrow_stream = false; // Arrow's IPC stream form rather than its file form
 };
 
+// Sets `slot` to `value` for a scope and puts the old value back when it ends, also when an
+// error leaves it: the binder's context (which scope, aggregate, unnest applies) is saved so.
+template <class T>
+class ScopedValue {
+public:
+    ScopedValue(T& slot, T value) : slot_(slot), saved_(slot) { slot_ = std::move(value); }
+    ~ScopedValue() { slot_ = std::move(saved_); }
+    ScopedValue(const ScopedValue&) = delete;
+    ScopedValue& operator=(const ScopedValue&) = delete;
+
+private:
+    T& slot_;
+    T saved_;
+};
+
 // Resolves names and types and builds the logical plan. Errors name the offending expression's
 // line and column. One binder per statement.
 class Binder {
@@ -211,6 +226,9 @@ private:
     Bound BindCast(const ParsedExpression& expression);
     Bound BindFunction(const ParsedExpression& expression);
     Bound BindAggregate(const ParsedExpression& expression);
+    // An aggregate's arguments read columns, all of them of enclosing queries (none of `scope`).
+    static bool ReadsOnlyOuterColumns(const std::vector<ExpressionPtr>& arguments,
+                                      const Scope& scope);
     // The aggregate `name` for argument `types`, `arguments` cast to what it takes (an error
     // naming the types when none fits), and whether DISTINCT applies (not to min and max).
     struct ResolvedAggregate {
