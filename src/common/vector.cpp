@@ -8,11 +8,13 @@
 
 namespace sluice {
 
-Vector::Vector(LogicalType type, idx_t capacity) : type_(type), capacity_(capacity) {
+Vector::Vector(LogicalType type, idx_t capacity)
+    : type_(type), capacity_(capacity), own_capacity_(capacity) {
     idx_t bytes = PhysicalTypeSize(type.physical()) * (capacity == 0 ? 1 : capacity);
     AllocationBudget::Charge(bytes);
     // Uninitialised: every row is written before it is read, and NULL rows are never read.
     data_.reset(new uint8_t[bytes]);
+    own_buffer_ = data_.get();
     MakeChildren();
 }
 
@@ -68,7 +70,8 @@ void Vector::Grow(idx_t capacity) {
     std::shared_ptr<uint8_t[]> grown(new uint8_t[width * capacity]);
     std::memcpy(grown.get(), data_.get(), width * capacity_);
     data_ = std::move(grown);
-    capacity_ = capacity;
+    own_buffer_ = data_.get();
+    capacity_ = own_capacity_ = capacity;
     validity_.Grow(capacity);
     if (type_.physical() == PhysicalType::STRUCT) {
         for (auto& child : children_) {
@@ -444,15 +447,22 @@ void Vector::Reset() {
     validity_.Reset();
     heap_.reset();
     owners_.clear();
-    if (data_.use_count() > 1) {
-        // Another vector references our rows (or we reference theirs): write elsewhere.
-        data_.reset(
-            new uint8_t[PhysicalTypeSize(type_.physical()) * (capacity_ == 0 ? 1 : capacity_)]);
+    if (data_.use_count() > 1 || data_.get() != own_buffer_) {
+        // Another vector references our rows, or we show another's (Reference, Slice), whose
+        // buffer may hold fewer rows than ours did: write to a buffer of our own, as large as
+        // ours was and as the rows shown (a slice may show more).
+        own_capacity_ = std::max(own_capacity_, capacity_);
+        data_.reset(new uint8_t[PhysicalTypeSize(type_.physical()) *
+                                (own_capacity_ == 0 ? 1 : own_capacity_)]);
+        own_buffer_ = data_.get();
+        capacity_ = own_capacity_;
     }
     list_size_ = 0;
+    bool rows = type_.physical() == PhysicalType::STRUCT; // a struct's fields hold its rows
     for (auto& child : children_) {
-        if (child.use_count() > 1) {
-            child = std::make_shared<Vector>(child->type_, child->capacity_);
+        if (child.use_count() > 1 || (rows && child->own_capacity_ < own_capacity_)) {
+            child = std::make_shared<Vector>(child->type_,
+                                             rows ? own_capacity_ : child->own_capacity_);
         } else {
             child->Reset();
         }

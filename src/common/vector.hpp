@@ -108,6 +108,10 @@ private:
     // Shared so that Reference() costs nothing; Reset() gives a shared vector a buffer of its own
     // before it is written again.
     std::shared_ptr<uint8_t[]> data_;
+    // The buffer this vector allocated and its rows: Reset() goes back to one of that size after
+    // Reference() or Slice() showed another vector's rows (whose capacity may be smaller).
+    const uint8_t* own_buffer_ = nullptr;
+    idx_t own_capacity_;
     ValidityMask validity_;
     std::shared_ptr<StringHeap> heap_;
     std::vector<std::shared_ptr<const void>> owners_;

@@ -193,3 +193,27 @@ TEST(NestedVector, TextFormParsesBackToTheSameValue) {
         EXPECT_TRUE(parsed == row) << row.ToString();
     }
 }
+
+TEST(NestedVector, ResetAfterReferencingASmallerVectorHoldsAFullChunkAgain) {
+    // A filter hands on its input by reference when every row passes, then copies the rows that
+    // pass into the same output: after Reset the output holds its own capacity again, not the
+    // referenced vector's (TPC-DS Q4 failed with "AppendSelected beyond capacity").
+    for (const LogicalType& type : {LogicalType(LogicalTypeId::BIGINT), RecordType()}) {
+        Vector small(type, 1);
+        small.SetValue(0, Value::Null(type));
+        Vector output(type, kVectorSize);
+        output.Reference(small);
+        output.Reset();
+        ASSERT_GE(output.capacity(), kVectorSize) << type.ToString();
+        {
+            Vector gone(type, 2);
+            output.Reference(gone);
+        } // the referenced buffer is now the output's alone, and still two rows long
+        output.Reset();
+        ASSERT_GE(output.capacity(), kVectorSize) << type.ToString();
+        for (idx_t row = 0; row < kVectorSize; row++) {
+            output.SetValue(row, Value::Null(type));
+        }
+        EXPECT_TRUE(output.GetValue(kVectorSize - 1).IsNull());
+    }
+}
