@@ -20,6 +20,7 @@ PACKAGES=(
   swift swift-proxy swift-object swift-container swift-account memcached  # S3 test server
   awscli python3-botocore    # puts objects into the S3 test server; a second SigV4 signer to compare with
   gnuplot-nox                # the benchmark suite's plots
+  bison flex                 # TPC's TPC-DS generator, built from ../shared/tools/tpcds
   clang-format               # style check
   clang libclang-rt-14-dev   # libFuzzer targets
   pybind11-dev python3-dev   # the sluice Python module, for Debian's /usr/bin/python3

@@ -346,11 +346,15 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
         }
     }
     // agg(x ORDER BY k): the keys are further arguments of an ordered wrapper. The order
-    // changes nothing for count, sum, avg, min and max, which DuckDB sees the same way.
+    // changes nothing for count, min and max, nor for sum and avg of exact numbers; floating-point
+    // sums round differently in another order (DuckDB adds them in the order asked).
     std::vector<ExpressionPtr> order_keys;
     std::vector<AggregateOrder> orders;
-    bool order_matters = name != "count" && name != "count_star" && name != "sum" &&
-                         name != "avg" && name != "min" && name != "max";
+    bool inexact = std::any_of(types.begin(), types.end(), [](const LogicalType& type) {
+        return type.id() == LogicalTypeId::FLOAT || type.id() == LogicalTypeId::DOUBLE;
+    });
+    bool order_matters = name != "count" && name != "count_star" && name != "min" &&
+                         name != "max" && ((name != "sum" && name != "avg") || inexact);
     if (expression.order_by && order_matters) {
         for (const OrderTerm& term : *expression.order_by) {
             order_keys.push_back(Bind(*term.expression).expression);
