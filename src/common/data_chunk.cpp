@@ -1,5 +1,6 @@
 #include "common/data_chunk.hpp"
 
+#include "common/assert.hpp"
 #include "common/exception.hpp"
 
 namespace sluice {
@@ -30,6 +31,16 @@ void DataChunk::Flatten() {
     for (auto& column : columns_) {
         column.Flatten(size_);
     }
+}
+
+void DataChunk::SetSize(idx_t size) {
+#ifndef NDEBUG
+    for (const auto& column : columns_) {
+        SLUICE_ASSERT(column.vector_type() == VectorType::CONSTANT || size <= column.capacity(),
+                      "DataChunk::SetSize beyond a column's capacity");
+    }
+#endif
+    size_ = size;
 }
 
 void DataChunk::Reset() {

@@ -16,7 +16,8 @@ public:
     void Initialize(const std::vector<LogicalType>& types, idx_t capacity = kVectorSize);
 
     idx_t size() const { return size_; }
-    void SetSize(idx_t size) { size_ = size; }
+    // The rows in use; every column (but CONSTANT ones) must hold that many.
+    void SetSize(idx_t size);
     idx_t ColumnCount() const { return columns_.size(); }
     Vector& column(idx_t index) { return columns_[index]; }
     const Vector& column(idx_t index) const { return columns_[index]; }

@@ -1,6 +1,7 @@
 #include "common/vector.hpp"
 
 #include "common/allocation_budget.hpp"
+#include "common/assert.hpp"
 #include "common/exception.hpp"
 
 #include <algorithm>
@@ -361,6 +362,13 @@ void CopyValues(idx_t width, idx_t count, Copy copy) {
 
 void Vector::Gather(const Vector& source, const idx_t* rows, idx_t count, idx_t target_offset) {
     bool constant = source.vector_type_ == VectorType::CONSTANT;
+    SLUICE_ASSERT(target_offset + count <= capacity_, "Vector::Gather beyond the target's rows");
+#ifndef NDEBUG
+    for (idx_t i = 0; i < count && !constant; i++) {
+        SLUICE_ASSERT(rows[i] < std::max<idx_t>(source.capacity_, 1),
+                      "Vector::Gather of a row beyond the source's");
+    }
+#endif
     if (type_.physical() == PhysicalType::STRUCT) {
         for (idx_t field = 0; field < children_.size(); field++) {
             children_[field]->Gather(*source.children_[field], rows, count, target_offset);
@@ -461,8 +469,8 @@ void Vector::Reset() {
     bool rows = type_.physical() == PhysicalType::STRUCT; // a struct's fields hold its rows
     for (auto& child : children_) {
         if (child.use_count() > 1 || (rows && child->own_capacity_ < own_capacity_)) {
-            child = std::make_shared<Vector>(child->type_,
-                                             rows ? own_capacity_ : child->own_capacity_);
+            child =
+                std::make_shared<Vector>(child->type_, rows ? own_capacity_ : child->own_capacity_);
         } else {
             child->Reset();
         }

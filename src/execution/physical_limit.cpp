@@ -1,13 +1,46 @@
 #include "execution/physical_limit.hpp"
 
+#include "common/cast.hpp"
+#include "common/exception.hpp"
+#include "execution/expression_executor.hpp"
+
 #include <algorithm>
 
 namespace sluice {
+
+std::optional<uint64_t> LimitCount(const Value& value, bool at_run_time) {
+    if (value.IsNull()) {
+        return std::nullopt;
+    }
+    if (at_run_time) {
+        try {
+            return static_cast<uint64_t>(CastValue(value, LogicalTypeId::UBIGINT).GetInteger());
+        } catch (const Exception& error) {
+            throw Exception(ErrorKind::InvalidInput, error.RawMessage());
+        }
+    }
+    int64_t count = static_cast<int64_t>(CastValue(value, LogicalTypeId::BIGINT).GetInteger());
+    if (count < 0) {
+        throw Exception(ErrorKind::Binder, "LIMIT/OFFSET cannot be negative");
+    }
+    return static_cast<uint64_t>(count);
+}
 
 OperatorResult PhysicalLimit::Execute(DataChunk& input, DataChunk& output, LocalState* /*local*/) {
     uint64_t first;
     {
         std::lock_guard<std::mutex> guard(mutex_);
+        if (!counts_known_) {
+            if (limit_expression_) {
+                limit_ = LimitCount(ExpressionExecutor::EvaluateConstant(*limit_expression_), true);
+            }
+            if (offset_expression_) {
+                offset_ =
+                    LimitCount(ExpressionExecutor::EvaluateConstant(*offset_expression_), true)
+                        .value_or(0);
+            }
+            counts_known_ = true;
+        }
         first = seen_;
         seen_ += input.size();
     }

@@ -277,8 +277,7 @@ std::unique_ptr<QueryResult> Connection::Execute(const Statement& statement,
         return EmptyResult();
     case StatementKind::Set: {
         Binder binder(database_.catalog(), sql, parameters_, &replacement_scan_);
-        Value value =
-            ExpressionExecutor::EvaluateConstant(*binder.BindConstantExpression(*statement.value));
+        Value value = binder.EvaluateConstant(*statement.value, "SET value");
         database_.ApplySetting(statement.setting_name, value);
         return EmptyResult();
     }

@@ -9,6 +9,7 @@
 #include "execution/date_functions.hpp"
 #include "execution/expression_executor.hpp"
 #include "execution/list_functions.hpp"
+#include "execution/physical_limit.hpp"
 #include "execution/scalar_functions.hpp"
 #include "execution/string_functions.hpp"
 #include "sql/lexer.hpp"
@@ -110,9 +111,7 @@ BoundCopy Binder::BindCopy(const Statement& statement) {
     std::vector<std::pair<const CopyOption*, Value>> options;
     for (const auto& option : statement.copy_options) {
         Value value =
-            option.value
-                ? ExpressionExecutor::EvaluateConstant(*BindConstantExpression(*option.value))
-                : Value::Boolean(true);
+            option.value ? EvaluateConstant(*option.value, "COPY option") : Value::Boolean(true);
         if (option.name == "format") {
             copy.format = Lower(value.ToString());
             // FORMAT arrows: the IPC stream form, as DuckDB's arrow extension names it.
@@ -212,16 +211,26 @@ BoundCopy Binder::BindCopy(const Statement& statement) {
     return copy;
 }
 
-uint64_t Binder::BindCount(const ParsedExpression& expression, const char* clause) {
-    Value value = ExpressionExecutor::EvaluateConstant(*BindConstantExpression(expression));
-    Value count;
-    if (value.IsNull() || !TryCastValue(value, LogicalTypeId::BIGINT, count) ||
-        count.GetInteger() < 0) {
-        Fail(ErrorKind::Binder,
-             std::string(clause) + " must be a non-negative integer, got " + value.ToString(),
-             expression.location);
+ExpressionPtr Binder::BindCountExpression(const ParsedExpression& expression, const char* clause) {
+    // Bound without a FROM clause: it reads no columns, so what is not a constant reads the
+    // values of uncorrelated subqueries.
+    (void)clause;
+    return BindConstantExpression(expression);
+}
+
+std::optional<uint64_t> Binder::CountOf(const Expression& count,
+                                        const ParsedExpression& expression) {
+    try {
+        return LimitCount(ExpressionExecutor::EvaluateConstant(count), false);
+    } catch (const Exception& error) {
+        Relocate(error, expression.location);
     }
-    return static_cast<uint64_t>(count.GetInteger());
+}
+
+Value Binder::EvaluateConstant(const ParsedExpression& expression, const char* what) {
+    std::string reason = std::string(what) + " cannot contain subqueries";
+    ScopedValue<const char*> no_subqueries(no_subqueries_reason_, reason.c_str());
+    return ExpressionExecutor::EvaluateConstant(*BindConstantExpression(expression));
 }
 
 ExpressionPtr Binder::BindConstantExpression(const ParsedExpression& expression) {

@@ -391,7 +391,7 @@ LogicalOperatorPtr Binder::BindTableRef(const TableRef& ref, Scope& scope) {
 TableFunctionInput Binder::BindTableFunctionInput(const TableRef& ref) {
     TableFunctionInput arguments;
     auto evaluate = [&](const ParsedExpression& argument) {
-        return ExpressionExecutor::EvaluateConstant(*BindConstantExpression(argument));
+        return EvaluateConstant(argument, "Table function");
     };
     for (const auto& argument : ref.arguments) {
         std::vector<Value> values;
@@ -858,10 +858,20 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
     if (select.limit || select.offset) {
         auto limit = std::make_unique<LogicalOperator>(LogicalOperatorKind::Limit);
         if (select.limit) {
-            limit->limit = BindCount(*select.limit, "LIMIT");
+            ExpressionPtr count = BindCountExpression(*select.limit, "LIMIT");
+            if (count->kind == ExpressionKind::Constant) {
+                limit->limit = CountOf(*count, *select.limit);
+            } else {
+                limit->limit_expression = std::move(count);
+            }
         }
         if (select.offset) {
-            limit->offset = BindCount(*select.offset, "OFFSET");
+            ExpressionPtr count = BindCountExpression(*select.offset, "OFFSET");
+            if (count->kind == ExpressionKind::Constant) {
+                limit->offset = CountOf(*count, *select.offset).value_or(0);
+            } else {
+                limit->offset_expression = std::move(count);
+            }
         }
         limit->children.push_back(std::move(plan));
         plan = std::move(limit);

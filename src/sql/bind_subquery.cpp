@@ -13,6 +13,9 @@
 namespace sluice {
 
 Binder::Bound Binder::BindSubquery(const ParsedExpression& expression) {
+    if (no_subqueries_reason_) {
+        Fail(ErrorKind::Binder, no_subqueries_reason_, expression.location);
+    }
     AggregateContext* saved_aggregate = aggregate_;
     aggregate_ = nullptr;
     BoundQuery query = BindQuery(*expression.subquery, scope_);
@@ -107,6 +110,7 @@ bool AtMostOneRow(const LogicalOperator& op) {
 LogicalOperatorPtr StripForExists(LogicalOperatorPtr plan) {
     while (plan->kind == LogicalOperatorKind::Order ||
            (plan->kind == LogicalOperatorKind::Limit && plan->offset == 0 &&
+            !plan->limit_expression && !plan->offset_expression &&
             (!plan->limit || *plan->limit > 0))) {
         plan = std::move(plan->children[0]);
     }

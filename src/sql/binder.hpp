@@ -84,6 +84,9 @@ public:
     TableFunctionInput BindTableFunctionInput(const TableRef& ref);
     // Binds an expression that may not reference columns (SET values, function arguments).
     ExpressionPtr BindConstantExpression(const ParsedExpression& expression);
+    // The value of an expression known before the statement runs, which therefore holds no
+    // subquery (`what` names it in the error: "SET value", "Table function").
+    Value EvaluateConstant(const ParsedExpression& expression, const char* what);
 
 private:
     enum class LiteralOrigin : uint8_t { None, Integer, String };
@@ -278,7 +281,10 @@ private:
                                    SourceLocation location);
     void ComparePlainDates(std::vector<ExpressionPtr>& arguments, LogicalType& type);
     ExpressionPtr BindBoolean(const ParsedExpression& expression, const char* clause);
-    uint64_t BindCount(const ParsedExpression& expression, const char* clause);
+    // LIMIT's or OFFSET's count: a constant, or an expression of uncorrelated subqueries whose
+    // value is known when the query runs.
+    ExpressionPtr BindCountExpression(const ParsedExpression& expression, const char* clause);
+    std::optional<uint64_t> CountOf(const Expression& count, const ParsedExpression& expression);
     ExpressionPtr CastTo(ExpressionPtr expression, const LogicalType& type);
     // The type every argument can be brought to (NULL alone: INTEGER); an error naming
     // `function` when there is none.
@@ -310,6 +316,8 @@ private:
     WindowContext* window_ = nullptr;
     UnnestContext* unnest_ = nullptr;
     const char* no_windows_reason_ = "window functions are not allowed here";
+    // Set where subqueries cannot be (their values are known only when the statement runs).
+    const char* no_subqueries_reason_ = nullptr;
     // Why aggregates are not allowed where binding happens now, for the error message.
     const char* no_aggregates_reason_ = "aggregate function calls cannot be used here";
     // Where an IN (subquery) attaches its mark join: the current FROM plan.

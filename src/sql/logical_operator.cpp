@@ -306,8 +306,12 @@ std::string LogicalOperator::ToString(int indent) const {
         out += PassingText();
         break;
     case LogicalOperatorKind::Limit:
-        out += "LIMIT " + (limit ? std::to_string(*limit) : std::string("ALL")) + " OFFSET " +
-               std::to_string(offset);
+        out += "LIMIT " +
+               (limit_expression ? limit_expression->ToString()
+                : limit          ? std::to_string(*limit)
+                                 : std::string("ALL")) +
+               " OFFSET " +
+               (offset_expression ? offset_expression->ToString() : std::to_string(offset));
         break;
     case LogicalOperatorKind::Union:
         out += "UNION ALL #" + std::to_string(table_index);

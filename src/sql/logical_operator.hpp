@@ -121,6 +121,10 @@ struct LogicalOperator {
     std::optional<std::vector<ColumnBinding>> passthrough;
     std::optional<uint64_t> limit;
     uint64_t offset = 0;
+    // LIMIT / OFFSET known only when the query runs (a subquery's value): evaluated then, in
+    // place of `limit` and `offset`. They read no columns.
+    ExpressionPtr limit_expression;
+    ExpressionPtr offset_expression;
 
     double estimated_rows = 0;
 

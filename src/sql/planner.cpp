@@ -509,12 +509,16 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
         return PlanWindow(op);
     case LogicalOperatorKind::Limit: {
         // ORDER BY ... LIMIT: the sort keeps only the first limit + offset rows.
-        if (op.limit && op.children[0]->kind == LogicalOperatorKind::Order) {
+        bool known = !op.limit_expression && !op.offset_expression;
+        if (known && op.limit && op.children[0]->kind == LogicalOperatorKind::Order) {
             order_limit_ = *op.limit + op.offset;
         }
         Planned planned = Plan(*op.children[0]);
         order_limit_.reset();
-        AddOperator(planned, std::make_shared<PhysicalLimit>(planned.types, op.limit, op.offset));
+        AddOperator(planned, std::make_shared<PhysicalLimit>(
+                                 planned.types, op.limit, op.offset,
+                                 op.limit_expression ? op.limit_expression->Copy() : nullptr,
+                                 op.offset_expression ? op.offset_expression->Copy() : nullptr));
         planned.pipeline->max_threads = 1; // LIMIT counts rows in arrival order
         return planned;
     }

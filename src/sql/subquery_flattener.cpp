@@ -258,6 +258,10 @@ SubqueryFlattener::Result SubqueryFlattener::Flatten(LogicalOperatorPtr op) {
 SubqueryFlattener::Result SubqueryFlattener::FlattenLimit(LogicalOperatorPtr op) {
     // LIMIT n OFFSET m for each D value: the rows numbered m + 1 ... m + n within their D
     // value, in the ORDER BY below the limit if there is one.
+    if (op->limit_expression || op->offset_expression) {
+        throw Exception(ErrorKind::NotImplemented,
+                        "LIMIT or OFFSET of a subquery's value in a correlated subquery");
+    }
     LogicalOperatorPtr child = std::move(op->children[0]);
     auto window = std::make_unique<LogicalOperator>(LogicalOperatorKind::Window);
     if (child->kind == LogicalOperatorKind::Order) {

@@ -11,6 +11,7 @@
 // the first line of what happened), and prints the totals by class.
 #include "test_runner.hpp"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -191,6 +192,10 @@ std::vector<std::string> FindTests(const fs::path& root, const std::vector<std::
 } // namespace
 
 int main(int argc, char** argv) {
+    if (argc == 3 && std::string(argv[1]) == "--run-one") {
+        RunFile(argv[2], STDOUT_FILENO);
+        return 0;
+    }
     if (argc < 3) {
         std::cerr << "usage: sqllogic_report ROOT OUT_DIR [--jobs N] [--timeout SECONDS] "
                      "[PATH ...]\n";
@@ -235,9 +240,15 @@ int main(int argc, char** argv) {
             std::cout.flush();
             pid_t pid = fork();
             if (pid == 0) {
+                // A fresh process of this program runs the file: a fork alone would carry this
+                // process's engine threads' state (the scheduler, the trimmer) without the threads.
                 close(fds[0]);
-                RunFile(files[next], fds[1]);
-                _exit(0);
+                dup2(fds[1], STDOUT_FILENO);
+                int null = open("/dev/null", O_WRONLY);
+                dup2(null, STDERR_FILENO);
+                std::string file = files[next];
+                execl("/proc/self/exe", "sqllogic_report", "--run-one", file.c_str(), nullptr);
+                _exit(4);
             }
             close(fds[1]);
             Child child{pid, fds[0], "", {}, std::chrono::steady_clock::now()};
