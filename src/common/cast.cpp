@@ -6,6 +6,7 @@
 #include "common/number_format.hpp"
 #include "common/string_util.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -469,19 +470,52 @@ bool TemporalCast(const Value& value, const LogicalType& target, Value& result) 
     return false;
 }
 
-// LIST to LIST and MAP to MAP element by element, STRUCT to STRUCT field by field in order
-// (the target's names win).
+constexpr int64_t kNoSourceField = -1;
+
+// Which source field each of a STRUCT target's fields takes, as DuckDB casts structs: by name
+// (case aside) when any name matches, a target field no source field names being NULL and
+// source fields the target does not name dropped; by position when none match and the counts
+// agree. Empty when the struct cannot be cast.
+std::vector<int64_t> StructFieldSources(const LogicalType& source, const LogicalType& target) {
+    const auto& from = source.fields();
+    const auto& to = target.fields();
+    std::vector<int64_t> sources;
+    bool matched = false;
+    for (const auto& field : to) {
+        auto found = std::find_if(from.begin(), from.end(), [&](const StructField& candidate) {
+            return Lower(candidate.name) == Lower(field.name);
+        });
+        matched = matched || found != from.end();
+        sources.push_back(found == from.end() ? kNoSourceField : found - from.begin());
+    }
+    if (matched) {
+        return sources;
+    }
+    sources.clear();
+    for (idx_t i = 0; i < to.size() && from.size() == to.size(); i++) {
+        sources.push_back(static_cast<int64_t>(i));
+    }
+    return sources;
+}
+
+// LIST to LIST and MAP to MAP element by element, STRUCT to STRUCT field by field (by name or
+// by position: StructFieldSources).
 bool NestedCast(const Value& value, const LogicalType& target, Value& result) {
     const LogicalType& source = value.type();
     std::vector<Value> children;
     if (source.id() == LogicalTypeId::STRUCT) {
-        if (target.id() != LogicalTypeId::STRUCT ||
-            source.fields().size() != target.fields().size()) {
+        if (target.id() != LogicalTypeId::STRUCT) {
+            return false;
+        }
+        std::vector<int64_t> sources = StructFieldSources(source, target);
+        if (sources.size() != target.fields().size()) {
             return false;
         }
         for (idx_t i = 0; i < target.fields().size(); i++) {
-            Value field;
-            if (!TryCastValue(value.children()[i], target.fields()[i].type, field)) {
+            Value field = Value::Null(target.fields()[i].type);
+            if (sources[i] != kNoSourceField &&
+                !TryCastValue(value.children()[static_cast<idx_t>(sources[i])],
+                              target.fields()[i].type, field)) {
                 return false;
             }
             children.push_back(std::move(field));
@@ -515,11 +549,14 @@ bool CastExists(const LogicalType& source, const LogicalType& target) {
             return false;
         }
         if (from == LogicalTypeId::STRUCT) {
-            if (source.fields().size() != target.fields().size()) {
+            std::vector<int64_t> sources = StructFieldSources(source, target);
+            if (sources.size() != target.fields().size()) {
                 return false;
             }
-            for (idx_t i = 0; i < source.fields().size(); i++) {
-                if (!CastExists(source.fields()[i].type, target.fields()[i].type)) {
+            for (idx_t i = 0; i < sources.size(); i++) {
+                if (sources[i] != kNoSourceField &&
+                    !CastExists(source.fields()[static_cast<idx_t>(sources[i])].type,
+                                target.fields()[i].type)) {
                     return false;
                 }
             }

@@ -1,6 +1,7 @@
 #include "common/string_util.hpp"
 
 #include <cctype>
+#include <set>
 
 namespace sluice {
 
@@ -77,6 +78,20 @@ std::string PercentDecode(std::string_view text) {
 bool EndsWith(std::string_view text, std::string_view suffix) {
     return text.size() >= suffix.size() &&
            text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::vector<std::string> UniqueColumnNames(const std::vector<std::string>& names) {
+    std::set<std::string> used;
+    std::vector<std::string> unique;
+    for (const auto& name : names) {
+        std::string chosen = name;
+        for (size_t n = 1; used.count(Lower(chosen)); n++) {
+            chosen = name + "_" + std::to_string(n);
+        }
+        used.insert(Lower(chosen));
+        unique.push_back(chosen);
+    }
+    return unique;
 }
 
 } // namespace sluice

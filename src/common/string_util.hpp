@@ -2,8 +2,13 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sluice {
+
+// Column names made unique as DuckDB makes them, ignoring case: a repeated c becomes c_1, then
+// c_2 (skipping any already taken), for tables, views, subqueries and files written.
+std::vector<std::string> UniqueColumnNames(const std::vector<std::string>& names);
 
 // Strips ASCII whitespace from both ends.
 std::string_view Trim(std::string_view text);

@@ -9,6 +9,11 @@ namespace sluice {
 // nothing past U+10FFFF. Checks ASCII eight bytes at a time.
 bool IsValidUtf8(std::string_view text);
 
+// The bytes of the UTF-8 character starting with `lead` (1 for a stray continuation byte).
+inline size_t Utf8SequenceLength(unsigned char lead) {
+    return lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+}
+
 // Whether every byte of `text` is ASCII, eight bytes at a time.
 bool IsAscii(std::string_view text);
 

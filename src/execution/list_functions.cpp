@@ -2,7 +2,9 @@
 
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "common/utf8.hpp"
 #include "execution/aggregate_function.hpp"
+#include "execution/conditional_functions.hpp"
 #include "execution/value_aggregates.hpp"
 
 #include <algorithm>
@@ -145,15 +147,16 @@ std::optional<BoundFunction> BindListAggregate(const std::string& aggregate_name
     return BoundFunction{{input}, result, ListAggregateBody(std::move(*aggregate))};
 }
 
-// The bytes of the UTF-8 character starting with `lead` (1 for a stray continuation byte).
-size_t CharacterLength(uint8_t lead) {
-    return lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
-}
-
 // string_split(text, separator): the pieces between separators; an empty separator splits
 // into characters.
 Value Split(const std::vector<Value>& args, const LogicalType& type) {
+    if (args[0].IsNull()) {
+        return Value::Null(type);
+    }
     const std::string& text = args[0].GetString();
+    if (args[1].IsNull()) {
+        return Value::Nested(type, {args[0]}); // no separator: the text whole, as in DuckDB
+    }
     const std::string& separator = args[1].GetString();
     std::vector<Value> pieces;
     if (separator.empty()) {
@@ -161,7 +164,7 @@ Value Split(const std::vector<Value>& args, const LogicalType& type) {
             return Value::Nested(type, {Value::Varchar("")});
         }
         for (size_t at = 0; at < text.size();) {
-            size_t length = CharacterLength(static_cast<uint8_t>(text[at]));
+            size_t length = Utf8SequenceLength(static_cast<uint8_t>(text[at]));
             pieces.push_back(Value::Varchar(text.substr(at, length)));
             at += length;
         }
@@ -254,13 +257,14 @@ std::optional<BoundFunction> BindListFunction(const std::string& name,
     if (Named(name, {"string_split", "str_split", "string_to_array", "split"}) &&
         types.size() == 2) {
         LogicalType varchar = LogicalTypeId::VARCHAR;
-        return BoundFunction{{varchar, varchar}, LogicalType::List(varchar), ValueBody(Split)};
+        return BoundFunction{
+            {varchar, varchar}, LogicalType::List(varchar), ValueBody(Split, true)};
     }
     // || on lists is list_concat, but NULL when either side is.
     bool concat = Named(name, {"list_concat", "array_concat", "list_cat", "array_cat", "||"});
     if (concat && types.size() == 2 && types[0].id() == LogicalTypeId::SQLNULL) {
-        if (types[1].id() ==
-            LogicalTypeId::SQLNULL) { // list_concat(NULL, NULL): NULL, as in DuckDB
+        if (types[1].id() == LogicalTypeId::SQLNULL) {
+            // list_concat(NULL, NULL): NULL, as in DuckDB
             auto null = [](const std::vector<Value>&, const LogicalType&) { return Value(); };
             return BoundFunction{types, LogicalTypeId::SQLNULL, ValueBody(null)};
         }
@@ -336,7 +340,16 @@ std::optional<BoundFunction> BindListFunction(const std::string& name,
             }
             return Value::Nested(type, std::move(elements));
         };
-        return BoundFunction{{list, list}, list, ValueBody(concat, name != "||")};
+        // Both sides as lists of their elements' common type ([1] and [2.5]: DECIMAL).
+        LogicalType both = list;
+        if (types[1].id() == LogicalTypeId::LIST) {
+            auto common = CommonSuperType(list, types[1]);
+            if (!common) {
+                return std::nullopt;
+            }
+            both = *common;
+        }
+        return BoundFunction{{both, both}, both, ValueBody(concat, name != "||")};
     }
     if (Named(name, {"list_position", "list_indexof", "array_position", "array_indexof"})) {
         // NULL finds a NULL element here, unlike list_contains.

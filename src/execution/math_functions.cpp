@@ -143,7 +143,8 @@ std::optional<BoundFunction> BindRounding(const std::string& name, const Logical
             UnaryLoop<double, double>(*args[0], count, result, [&](double in, double& out) {
                 switch (rounding) {
                 case Rounding::Round:
-                    out = keep == 0 ? std::round(in) : RoundDouble(in, keep);
+                    // Beyond 10^308 every double rounds to 0 (10^-keep would be infinite).
+                    out = keep == 0 ? std::round(in) : keep < -308 ? 0.0 : RoundDouble(in, keep);
                     break;
                 case Rounding::Floor:
                     out = std::floor(in);

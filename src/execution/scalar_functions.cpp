@@ -486,11 +486,28 @@ ScalarFunctionBody NestedComparisonBody(const std::string& op) {
     };
 }
 
+// Intervals compare as DuckDB orders them: by their length with a month of 30 days and a day of
+// 24 hours (INTERVAL '30' DAY = INTERVAL '1' MONTH), not field by field.
+struct IntervalOrder {
+    interval_t value;
+    __int128 Micros() const {
+        return (static_cast<__int128>(value.months) * 30 + value.days) * dtime::kMicrosPerDay +
+               value.micros;
+    }
+    bool operator==(const IntervalOrder& other) const { return Micros() == other.Micros(); }
+    bool operator<(const IntervalOrder& other) const { return Micros() < other.Micros(); }
+};
+static_assert(sizeof(IntervalOrder) == sizeof(hugeint_t), "an interval's 16-byte slot");
+
 } // namespace
 
 BoundFunction BindComparison(const std::string& op, const LogicalType& type) {
     if (type.IsNested()) {
         return BoundFunction{{type, type}, LogicalTypeId::BOOLEAN, NestedComparisonBody(op)};
+    }
+    if (type.id() == LogicalTypeId::INTERVAL) {
+        return BoundFunction{
+            {type, type}, LogicalTypeId::BOOLEAN, ComparisonBody<IntervalOrder>(op)};
     }
     ScalarFunctionBody body = DispatchPhysical(type.physical(), [&](auto tag) {
         using T = decltype(tag);

@@ -2,6 +2,7 @@
 
 #include "common/exception.hpp"
 #include "common/string_heap.hpp"
+#include "common/utf8.hpp"
 #include "execution/vector_loops.hpp"
 
 #include <algorithm>
@@ -585,11 +586,17 @@ std::optional<BoundFunction> BindStringFunction(const std::string& name, size_t 
             RowWise(types, [](const std::vector<Argument>& args, const std::vector<bool>&,
                               Vector& result, idx_t row) {
                 // Parts counted from 1 (from the end when negative); an
-                // index beyond them gives the empty string.
+                // index beyond them gives the empty string. An empty separator
+                // splits into characters, as string_split does.
                 std::vector<std::string_view> parts;
                 std::string_view text = args[0].text, separator = args[1].text;
                 if (separator.empty()) {
-                    parts.push_back(text);
+                    for (size_t at = 0; at < text.size();) {
+                        size_t length = std::min(Utf8SequenceLength(static_cast<uint8_t>(text[at])),
+                                                 text.size() - at);
+                        parts.push_back(text.substr(at, length));
+                        at += length;
+                    }
                 } else {
                     size_t at = 0;
                     for (size_t found; (found = text.find(separator, at)) != std::string_view::npos;

@@ -377,7 +377,7 @@ std::unique_ptr<QueryResult> Connection::ExecuteCreate(const Statement& statemen
     if (statement.select) {
         Binder binder(catalog, sql, parameters_, &replacement_scan_);
         BoundQuery query = binder.BindStatementQuery(*statement.select);
-        table->names = query.names;
+        table->names = UniqueColumnNames(query.names);
         table->types = query.types;
         auto chunks = std::make_shared<ChunkList>();
         for (auto& chunk : RunQuery(query)) {
@@ -507,6 +507,10 @@ std::unique_ptr<QueryResult> Connection::ExecuteCopy(const Statement& statement,
     // One task keeps the query's row order as a writer streams it; CsvCopySink and
     // ParquetCopySink run on all and put their batches in order themselves.
     idx_t threads = 1;
+    if (copy.format != "csv") {
+        // A Parquet or Arrow file's columns are found by name: repeated ones are renamed (c_1).
+        copy.query.names = UniqueColumnNames(copy.query.names);
+    }
     if (copy.format == "csv") {
         auto csv_sink = std::make_shared<CsvCopySink>(copy.path, copy.query.names, copy.csv_options,
                                                       &database_.memory());

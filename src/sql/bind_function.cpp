@@ -114,6 +114,27 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
     for (const auto& child : expression.children) {
         arguments.push_back(Bind(*child).expression);
     }
+    bool lists = std::any_of(arguments.begin(), arguments.end(), [](const ExpressionPtr& argument) {
+        return argument->type.id() == LogicalTypeId::LIST;
+    });
+    if (name == "concat" && lists) {
+        // concat of lists is their list_concat, NULLs skipped (DuckDB's rule), not their text.
+        ExpressionPtr joined = std::move(arguments[0]);
+        for (size_t i = 1; i < arguments.size(); i++) {
+            auto concat = BindNestedFunction("list_concat", {joined->type, arguments[i]->type});
+            if (!concat) {
+                Fail(ErrorKind::Binder,
+                     "concat: cannot concatenate " + joined->type.ToString() + " and " +
+                         arguments[i]->type.ToString(),
+                     expression.location);
+            }
+            std::vector<ExpressionPtr> pair;
+            pair.push_back(std::move(joined));
+            pair.push_back(std::move(arguments[i]));
+            joined = MakeFunction("list_concat", std::move(*concat), std::move(pair));
+        }
+        return {Fold(std::move(joined)), LiteralOrigin::None};
+    }
     std::optional<BoundFunction> function;
     bool text_function = false; // DuckDB's stricter argument rules apply (TextFunctionAccepts)
     std::string label = name;

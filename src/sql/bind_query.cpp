@@ -280,9 +280,15 @@ void Binder::AddScopeEntry(Scope& scope, const std::string& alias, const BoundQu
     ScopeEntry entry;
     entry.alias = alias;
     auto bindings = query.plan->Bindings();
+    // Names repeated in a subquery's, a view's or a CTE's columns (SELECT t1.*, t2.*) are told
+    // apart as DuckDB does (c, c_1): else each would name the first.
+    std::vector<std::string> names = query.names;
+    for (idx_t i = 0; i < ref.column_aliases.size() && i < names.size(); i++) {
+        names[i] = ref.column_aliases[i];
+    }
+    names = UniqueColumnNames(names);
     for (idx_t i = 0; i < query.names.size(); i++) {
-        entry.names.push_back(i < ref.column_aliases.size() ? ref.column_aliases[i]
-                                                            : query.names[i]);
+        entry.names.push_back(names[i]);
         entry.types.push_back(query.types[i]);
         entry.bindings.push_back(bindings[i]);
         entry.hidden.push_back(false);

@@ -33,6 +33,40 @@ ExpressionPtr Binder::BindWindowInput(const ParsedExpression& expression) {
     return bound;
 }
 
+std::vector<const ParsedExpression*>
+Binder::WindowArgumentsInOrder(const ParsedExpression& expression, const std::string& name) const {
+    // Named arguments (lead(col := x, "offset" := 2)) go where DuckDB's parameter names say;
+    // taken in the order written they would silently swap.
+    static const std::vector<std::string> kLeadLag = {"col", "offset", "default"};
+    std::vector<const ParsedExpression*> ordered;
+    bool lead_lag = name == "lead" || name == "lag";
+    for (const auto& child : expression.children) {
+        if (child->alias.empty()) {
+            ordered.push_back(child.get());
+            continue;
+        }
+        auto found = std::find(kLeadLag.begin(), kLeadLag.end(), Lower(child->alias));
+        if (!lead_lag || found == kLeadLag.end()) {
+            Fail(ErrorKind::Binder, name + "() has no parameter named \"" + child->alias + "\"",
+                 child->location);
+        }
+        size_t at = static_cast<size_t>(found - kLeadLag.begin());
+        if (ordered.size() <= at) {
+            ordered.resize(at + 1, nullptr);
+        }
+        if (ordered[at]) {
+            Fail(ErrorKind::Binder, name + "() is given \"" + child->alias + "\" twice",
+                 child->location);
+        }
+        ordered[at] = child.get();
+    }
+    if (std::find(ordered.begin(), ordered.end(), nullptr) != ordered.end()) {
+        Fail(ErrorKind::Binder, name + "() is missing an argument before its named ones",
+             expression.location);
+    }
+    return ordered;
+}
+
 Binder::Bound Binder::BindWindow(const ParsedExpression& expression) {
     if (!window_) {
         Fail(ErrorKind::Binder, no_windows_reason_, expression.location);
@@ -75,7 +109,7 @@ Binder::Bound Binder::BindWindow(const ParsedExpression& expression) {
                  expression.location);
         }
     };
-    for (const auto& child : expression.children) {
+    for (const ParsedExpression* child : WindowArgumentsInOrder(expression, window.name)) {
         window.arguments.push_back(BindWindowInput(*child));
     }
     if (IsAggregateFunctionName(window.name) && window.name != "grouping" &&

@@ -229,6 +229,9 @@ private:
     Bound BindCast(const ParsedExpression& expression);
     Bound BindFunction(const ParsedExpression& expression);
     Bound BindAggregate(const ParsedExpression& expression);
+    // A window function's arguments in its parameters' order (named ones put in place).
+    std::vector<const ParsedExpression*> WindowArgumentsInOrder(const ParsedExpression& expression,
+                                                                const std::string& name) const;
     // An aggregate's arguments read columns, all of them of enclosing queries (none of `scope`).
     static bool ReadsOnlyOuterColumns(const std::vector<ExpressionPtr>& arguments,
                                       const Scope& scope);

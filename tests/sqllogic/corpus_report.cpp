@@ -98,6 +98,12 @@ void RunFile(const std::string& path, int out) {
         if (kind == "wrong" && earlier_failure) {
             kind = "wrong-after-error";
         }
+        bool explain = record.sql.find_first_not_of(" \n") != std::string::npos &&
+                       (record.sql.rfind("EXPLAIN", record.sql.find_first_not_of(" \n")) == 0 ||
+                        record.sql.rfind("explain", record.sql.find_first_not_of(" \n")) == 0);
+        if (kind == "wrong" && explain) {
+            kind = "explain"; // a plan drawn otherwise than DuckDB's
+        }
         earlier_failure = earlier_failure || kind != "passed";
         write_line(kind == "passed" ? "P"
                                     : "R\t" + std::to_string(record.line) + "\t" + kind + "\t" +
@@ -297,6 +303,7 @@ int main(int argc, char** argv) {
     static const std::vector<std::string> kClasses = {"passed",
                                                       "wrong",
                                                       "wrong-after-error",
+                                                      "explain",
                                                       "no-error",
                                                       "internal",
                                                       "crash",
