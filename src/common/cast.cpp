@@ -178,6 +178,9 @@ bool ParseDecimalText(std::string_view text, uint8_t scale, hugeint_t& result) {
 bool ParseBlobText(std::string_view text, std::string& bytes) {
     bytes.clear();
     for (size_t i = 0; i < text.size(); i++) {
+        if (static_cast<unsigned char>(text[i]) >= 0x80) {
+            return false; // DuckDB's blob text is ASCII: other bytes are written \xNN
+        }
         if (text[i] != '\\') {
             bytes += text[i];
             continue;
@@ -202,14 +205,35 @@ bool ParseBlobText(std::string_view text, std::string& bytes) {
     return true;
 }
 
+constexpr double kPowersOfTenDouble[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                         1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                         1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+// unscaled / 10^scale correctly rounded: one division when both are exact doubles, else through
+// the decimal text (two roundings, of the integer and of the quotient, can land a step off:
+// 99999999999999999999.99999 became 1.0000000000000002e20, above 1e20).
+double DecimalToDouble(hugeint_t unscaled, int scale) {
+    constexpr hugeint_t kExact = hugeint_t(1) << 53;
+    if (unscaled < kExact && unscaled > -kExact && scale <= 22) {
+        return static_cast<double>(unscaled) / kPowersOfTenDouble[scale];
+    }
+    bool negative = unscaled < 0;
+    std::string digits;
+    for (hugeint_t rest = negative ? -unscaled : unscaled; rest > 0; rest /= 10) {
+        digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(rest % 10)));
+    }
+    std::string text =
+        (negative ? "-" : "") + (digits.empty() ? "0" : digits) + "e-" + std::to_string(scale);
+    return std::strtod(text.c_str(), nullptr);
+}
+
 double NumericToDouble(const Value& value) {
     switch (value.type().id()) {
     case LogicalTypeId::FLOAT:
     case LogicalTypeId::DOUBLE:
         return value.GetDouble();
     case LogicalTypeId::DECIMAL:
-        return static_cast<double>(value.GetInteger()) /
-               std::pow(10.0, static_cast<double>(value.type().scale()));
+        return DecimalToDouble(value.GetInteger(), value.type().scale());
     default:
         return static_cast<double>(value.GetInteger());
     }
@@ -703,10 +727,9 @@ bool WideningCast(const Vector& source, Vector& result, idx_t count, int from_sc
         using S = decltype(source_tag);
         const S* in = source.data<S>();
         if (to_double) {
-            double divisor = std::pow(10.0, from_scale);
             double* out = result.data<double>();
             for (idx_t row = 0; row < count; row++) {
-                out[row] = static_cast<double>(in[row]) / divisor;
+                out[row] = DecimalToDouble(in[row], from_scale);
                 copy_validity(row);
             }
             done = true;
@@ -748,7 +771,6 @@ bool FastCast(const Vector& source, Vector& result, idx_t count) {
     if (WideningCast(source, result, count, from_scale, to_scale)) {
         return true;
     }
-    double divisor = std::pow(10.0, from_scale);
     hugeint_t factor = to_scale >= from_scale ? PowerOfTen(to_scale - from_scale) : 1;
     for (idx_t row = 0; row < count; row++) {
         if (!source.validity().RowIsValid(row)) {
@@ -757,11 +779,11 @@ bool FastCast(const Vector& source, Vector& result, idx_t count) {
         }
         hugeint_t value = GetInteger(source, row);
         if (to.id() == LogicalTypeId::DOUBLE) {
-            result.data<double>()[row] = static_cast<double>(value) / divisor;
+            result.data<double>()[row] = DecimalToDouble(value, from_scale);
             continue;
         }
         if (to.id() == LogicalTypeId::FLOAT) {
-            result.data<float>()[row] = static_cast<float>(static_cast<double>(value) / divisor);
+            result.data<float>()[row] = static_cast<float>(DecimalToDouble(value, from_scale));
             continue;
         }
         hugeint_t converted;

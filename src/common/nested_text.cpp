@@ -76,12 +76,14 @@ private:
     bool ReadToken(const char* terminators, std::string& token, bool& quoted) {
         SkipSpace();
         quoted = false;
-        if (position_ < text_.size() && text_[position_] == '\'') {
-            // 'it''s' reads as "its", as DuckDB reads it: quoted pieces run together.
+        if (position_ < text_.size() && (text_[position_] == '\'' || text_[position_] == '"')) {
+            // 'it''s' reads as "its", as DuckDB reads it: quoted pieces run together. Double
+            // quotes quote as single ones do (["a, b", c] is two strings).
             quoted = true;
-            while (position_ < text_.size() && text_[position_] == '\'') {
+            char quote = text_[position_];
+            while (position_ < text_.size() && text_[position_] == quote) {
                 position_++;
-                while (position_ < text_.size() && text_[position_] != '\'') {
+                while (position_ < text_.size() && text_[position_] != quote) {
                     if (text_[position_] == '\\' && position_ + 1 < text_.size()) {
                         position_++;
                     }

@@ -1,7 +1,10 @@
 #include "common/utf8.hpp"
 
+#include <clocale>
 #include <cstdint>
 #include <cstring>
+#include <cwctype>
+#include <locale.h>
 
 namespace sluice {
 
@@ -90,6 +93,75 @@ std::string_view Latin1ToUtf8(std::string_view text, std::string& scratch) {
         }
     }
     return scratch;
+}
+
+namespace {
+
+// Decodes the character at `at` (advancing past it); false for bytes that are not UTF-8.
+bool DecodeUtf8(std::string_view text, size_t& at, char32_t& code) {
+    auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
+    size_t length = Utf8SequenceLength(byte(at));
+    if (length == 1 || at + length > text.size()) {
+        return false;
+    }
+    code = byte(at) & (0xFF >> (length + 1));
+    for (size_t i = 1; i < length; i++) {
+        if ((byte(at + i) & 0xC0) != 0x80) {
+            return false;
+        }
+        code = (code << 6) | (byte(at + i) & 0x3F);
+    }
+    at += length;
+    return true;
+}
+
+void EncodeUtf8(char32_t code, std::string& out) {
+    if (code < 0x80) {
+        out.push_back(static_cast<char>(code));
+    } else if (code < 0x800) {
+        out.push_back(static_cast<char>(0xC0 | (code >> 6)));
+        out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+    } else if (code < 0x10000) {
+        out.push_back(static_cast<char>(0xE0 | (code >> 12)));
+        out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+    } else {
+        out.push_back(static_cast<char>(0xF0 | (code >> 18)));
+        out.push_back(static_cast<char>(0x80 | ((code >> 12) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+    }
+}
+
+// glibc's built-in C.UTF-8 locale: Unicode's case tables, whatever the process's locale is.
+locale_t Utf8Locale() {
+    static locale_t locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", static_cast<locale_t>(0));
+    return locale;
+}
+
+} // namespace
+
+std::string Utf8CaseMapped(std::string_view text, bool upper) {
+    std::string out;
+    out.reserve(text.size());
+    locale_t locale = Utf8Locale();
+    for (size_t at = 0; at < text.size();) {
+        auto lead = static_cast<unsigned char>(text[at]);
+        char32_t code = 0;
+        if (lead < 0x80 || !locale) {
+            out.push_back(static_cast<char>(upper ? std::toupper(lead) : std::tolower(lead)));
+            at++;
+        } else if (DecodeUtf8(text, at, code)) {
+            auto wide = static_cast<wint_t>(code);
+            char32_t mapped =
+                static_cast<char32_t>(upper ? towupper_l(wide, locale) : towlower_l(wide, locale));
+            // Unicode maps ß's upper case to itself; DuckDB (utf8proc) to capital sharp s.
+            EncodeUtf8(upper && code == 0xDF ? 0x1E9E : mapped, out);
+        } else {
+            out.push_back(text[at++]);
+        }
+    }
+    return out;
 }
 
 } // namespace sluice

@@ -17,6 +17,10 @@ inline size_t Utf8SequenceLength(unsigned char lead) {
 // Whether every byte of `text` is ASCII, eight bytes at a time.
 bool IsAscii(std::string_view text);
 
+// `text` in upper or lower case, every character mapped by Unicode's simple case mapping (as
+// DuckDB's upper and lower do: 'áaaá' to 'ÁAAÁ'); bytes that are not UTF-8 are kept.
+std::string Utf8CaseMapped(std::string_view text, bool upper);
+
 // Latin-1 (ISO-8859-1) text as UTF-8: bytes below 0x80 as they are, the others as two bytes.
 // Returns `text` itself when it is ASCII, else the converted text held in `scratch`.
 std::string_view Latin1ToUtf8(std::string_view text, std::string& scratch);

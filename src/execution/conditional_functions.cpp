@@ -60,6 +60,19 @@ std::optional<LogicalType> CommonSuperType(const LogicalType& left, const Logica
     if (right.id() == LogicalTypeId::SQLNULL) {
         return left;
     }
+    if (left.IsInteger() && right.IsInteger() && left.IsUnsigned() != right.IsUnsigned()) {
+        // The narrowest signed type holding both (UTINYINT and TINYINT: SMALLINT), as DuckDB's
+        // lists, CASE and COALESCE have it; arithmetic widens further (CommonNumericType).
+        const LogicalType& unsigned_side = left.IsUnsigned() ? left : right;
+        const LogicalType& signed_side = left.IsUnsigned() ? right : left;
+        LogicalTypeId holding =
+            unsigned_side.id() == LogicalTypeId::UTINYINT    ? LogicalTypeId::SMALLINT
+            : unsigned_side.id() == LogicalTypeId::USMALLINT ? LogicalTypeId::INTEGER
+            : unsigned_side.id() == LogicalTypeId::UINTEGER  ? LogicalTypeId::BIGINT
+                                                             : LogicalTypeId::HUGEINT;
+        LogicalType wide = holding;
+        return CommonNumericType(signed_side, wide);
+    }
     if (left.IsNumeric() && right.IsNumeric()) {
         return CommonNumericType(left, right);
     }

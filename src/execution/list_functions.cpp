@@ -371,19 +371,24 @@ std::optional<BoundFunction> BindListFunction(const std::string& name,
         return BoundFunction{{list, element}, LogicalTypeId::INTEGER, ValueBody(position, true)};
     }
     if (Named(name, {"array_to_string", "list_to_string"})) {
+        // A NULL list gives NULL; a NULL separator is a comma, as in DuckDB.
         auto join = [](const std::vector<Value>& args, const LogicalType&) {
+            if (args[0].IsNull()) {
+                return Value::Null(LogicalTypeId::VARCHAR);
+            }
+            std::string separator = args[1].IsNull() ? "," : args[1].GetString();
             std::string text;
             bool first = true;
             for (const Value& element : args[0].children()) {
                 if (!element.IsNull()) {
-                    text += (first ? "" : args[1].GetString()) + element.ToString();
+                    text += (first ? "" : separator) + element.ToString();
                     first = false;
                 }
             }
             return Value::Varchar(std::move(text));
         };
         return BoundFunction{
-            {list, LogicalTypeId::VARCHAR}, LogicalTypeId::VARCHAR, ValueBody(join)};
+            {list, LogicalTypeId::VARCHAR}, LogicalTypeId::VARCHAR, ValueBody(join, true)};
     }
     return std::nullopt;
 }

@@ -51,6 +51,11 @@ char Fold(char c, bool case_insensitive) {
 
 bool LikeMatches(std::string_view text, std::string_view pattern, bool case_insensitive,
                  char escape) {
+    if (case_insensitive && (!IsAscii(text) || !IsAscii(pattern))) {
+        // Beyond ASCII, case is Unicode's: both sides lowered whole, then matched exactly.
+        return LikeMatches(Utf8CaseMapped(text, false), Utf8CaseMapped(pattern, false), false,
+                           escape);
+    }
     // Iterative matching with backtracking to the last %: linear for patterns such as %green%.
     size_t t = 0, p = 0;
     size_t star_p = std::string_view::npos, star_t = 0;
@@ -158,7 +163,13 @@ BoundFunction BindLike(bool case_insensitive) {
         char escape = 0;
         if (args.size() > 2) {
             const Vector& escapes = *args[2];
-            if (escapes.RowIsValid(0)) {
+            if (!escapes.RowIsValid(0)) { // a NULL escape makes every answer NULL
+                for (idx_t row = 0; row < count; row++) {
+                    result.SetNull(row);
+                }
+                return;
+            }
+            {
                 std::string_view text = escapes.data<string_t>()[0].view();
                 if (text.size() > 1) {
                     throw Exception(ErrorKind::InvalidInput,
@@ -622,12 +633,16 @@ std::optional<BoundFunction> BindStringFunction(const std::string& name, size_t 
             std::string buffer;
             UnaryLoop<string_t, string_t>(
                 *args[0], count, result, [&](const string_t& text, string_t& out) {
-                    buffer.assign(text.data(), text.size());
-                    for (char& c : buffer) {
-                        unsigned char u = static_cast<unsigned char>(c);
-                        c = static_cast<char>(upper ? std::toupper(u) : std::tolower(u));
+                    if (IsAscii(text.view())) {
+                        buffer.assign(text.data(), text.size());
+                        for (char& c : buffer) {
+                            unsigned char u = static_cast<unsigned char>(c);
+                            c = static_cast<char>(upper ? std::toupper(u) : std::tolower(u));
+                        }
+                        out = result.AddString(buffer);
+                    } else {
+                        out = result.AddString(Utf8CaseMapped(text.view(), upper));
                     }
-                    out = result.AddString(buffer);
                     return true;
                 });
         };
