@@ -294,8 +294,12 @@ std::optional<BoundFunction> BindMathFunction(const std::string& name,
                                                    });
             }};
     }
+    // An untyped NULL takes the overload DuckDB picks: BIGINT for abs, round and trunc.
+    auto null_as = [](const LogicalType& type, LogicalTypeId overload) {
+        return type.id() == LogicalTypeId::SQLNULL ? LogicalType(overload) : type;
+    };
     if (name == "round" && (arguments.size() == 1 || (arguments.size() == 2 && digits))) {
-        return BindRounding(name, arguments[0], digits);
+        return BindRounding(name, null_as(arguments[0], LogicalTypeId::BIGINT), digits);
     }
     if (arguments.size() != 1) {
         return std::nullopt;
@@ -305,10 +309,13 @@ std::optional<BoundFunction> BindMathFunction(const std::string& name,
         return std::nullopt;
     }
     if (name == "ceil" || name == "ceiling" || name == "floor" || name == "trunc") {
-        return BindRounding(name == "ceiling" ? "ceil" : name, type, std::nullopt);
+        LogicalType overload =
+            null_as(type, name == "trunc" ? LogicalTypeId::BIGINT : LogicalTypeId::DOUBLE);
+        return BindRounding(name == "ceiling" ? "ceil" : name, overload, std::nullopt);
     }
     if (name == "abs" || name == "sign") {
-        return BindAbsOrSign(name == "sign", type);
+        return BindAbsOrSign(name == "sign", null_as(type, name == "abs" ? LogicalTypeId::BIGINT
+                                                                         : LogicalTypeId::DOUBLE));
     }
     double (*op)(double) = nullptr;
     if (name == "sqrt") {

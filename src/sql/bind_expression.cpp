@@ -482,8 +482,19 @@ Binder::Bound Binder::BindOperator(const ParsedExpression& expression) {
         Bound right = Bind(*expression.children[1]);
         bool left_null = left.expression->type.id() == LogicalTypeId::SQLNULL;
         bool right_null = right.expression->type.id() == LogicalTypeId::SQLNULL;
+        if (left_null != right_null && op != "||") {
+            // An untyped NULL beside an integer or a floating-point number takes its type
+            // (NULL + 1 is an INTEGER, NULL / 2 a DOUBLE), as DuckDB resolves the overload.
+            const LogicalType& other = left_null ? right.expression->type : left.expression->type;
+            if (other.IsInteger() || other.IsFloating()) {
+                Bound& null = left_null ? left : right;
+                null.expression = Fold(MakeCast(std::move(null.expression), other));
+                left_null = right_null = false;
+            }
+        }
         if (left_null != right_null || (left_null && op == "||")) {
-            // An untyped NULL operand makes the whole operation an untyped NULL, as in DuckDB.
+            // Beside other types an untyped NULL makes the whole operation an untyped NULL, as in
+            // DuckDB.
             return {MakeConstant(Value()), LiteralOrigin::None};
         }
         if (left_null) {
@@ -527,6 +538,19 @@ Binder::Bound Binder::BindOperator(const ParsedExpression& expression) {
 Binder::Bound Binder::BindComparison(const ParsedExpression& expression) {
     Bound left = Bind(*expression.children[0]);
     Bound right = Bind(*expression.children[1]);
+    bool distinct = expression.text == "IS DISTINCT FROM";
+    if (distinct || expression.text == "IS NOT DISTINCT FROM") {
+        // Not distinct: both NULL, or neither and equal; never NULL itself.
+        ExpressionPtr a = left.expression->Copy(), b = right.expression->Copy();
+        ExpressionPtr equal =
+            BindComparisonOf("=", std::move(left), std::move(right), expression.location);
+        ExpressionPtr both_null = MakeAnd(MakeIsNull(a->Copy()), MakeIsNull(b->Copy()));
+        ExpressionPtr neither =
+            MakeAnd(MakeNot(MakeIsNull(std::move(a))), MakeNot(MakeIsNull(std::move(b))));
+        ExpressionPtr same =
+            MakeOr(std::move(both_null), MakeAnd(std::move(neither), std::move(equal)));
+        return {Fold(distinct ? MakeNot(std::move(same)) : std::move(same)), LiteralOrigin::None};
+    }
     return {
         BindComparisonOf(expression.text, std::move(left), std::move(right), expression.location),
         LiteralOrigin::None};
@@ -881,7 +905,8 @@ Binder::Bound Binder::BindCase(const ParsedExpression& expression) {
         type = *common;
     }
     if (type.id() == LogicalTypeId::SQLNULL) {
-        type = LogicalTypeId::INTEGER;
+        // Every branch an untyped NULL: so is the CASE (DuckDB: upper(CASE ... THEN NULL END)).
+        return {MakeConstant(Value()), LiteralOrigin::None};
     }
     std::vector<ExpressionPtr> arguments;
     for (size_t i = 0; i < branches; i++) {

@@ -117,6 +117,15 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
     bool lists = std::any_of(arguments.begin(), arguments.end(), [](const ExpressionPtr& argument) {
         return argument->type.id() == LogicalTypeId::LIST;
     });
+    bool all_null =
+        !arguments.empty() &&
+        std::all_of(arguments.begin(), arguments.end(), [](const ExpressionPtr& argument) {
+            return argument->type.id() == LogicalTypeId::SQLNULL;
+        });
+    if (all_null && (name == "coalesce" || name == "ifnull" || name == "greatest" ||
+                     name == "least" || name == "nullif")) {
+        return {MakeConstant(Value()), LiteralOrigin::None}; // untyped NULL, as in DuckDB
+    }
     if (name == "concat" && lists) {
         // concat of lists is their list_concat, NULLs skipped (DuckDB's rule), not their text.
         ExpressionPtr joined = std::move(arguments[0]);

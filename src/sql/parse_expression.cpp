@@ -98,6 +98,16 @@ ParsedExpressionPtr Parser::ParseComparison() {
         if (IsKeyword("IS")) {
             SourceLocation location = Take().location;
             bool negated = AcceptKeyword("NOT");
+            if (AcceptKeyword("DISTINCT")) {
+                // x IS [NOT] DISTINCT FROM y: equality that takes NULL as a value.
+                ExpectKeyword("FROM");
+                auto expression = MakeExpression(ParsedExpressionKind::Comparison, location);
+                expression->text = negated ? "IS NOT DISTINCT FROM" : "IS DISTINCT FROM";
+                expression->children.push_back(std::move(left));
+                expression->children.push_back(ParseConcat());
+                left = std::move(expression);
+                continue;
+            }
             ExpectKeyword("NULL");
             auto expression = MakeExpression(
                 negated ? ParsedExpressionKind::IsNotNull : ParsedExpressionKind::IsNull, location);

@@ -2,13 +2,13 @@
 // NULLs and NULLs of each overload's parameter types, at each overload's arity. Sluice must never
 // crash or fail with an INTERNAL error on them (list_concat(NULL, NULL) once ended the process),
 // and where both engines answer, Sluice's answer must be DuckDB's. A function Sluice lacks is a
-// clear error and passes here. The statements run in batches, one shell per batch; a batch that
-// crashes is run again a statement at a time to name the culprit.
+// clear error and passes here. The statements run in batches, one shell per batch
+// (sluice_batch.mjs).
 //
 //   node tests/oracle/null_arguments.mjs SLUICE
 import { DuckDBInstance } from '@duckdb/node-api';
-import { spawnSync } from 'node:child_process';
-import { NULL, parseCsv } from './sluice_cli.mjs';
+import { sluiceAnswers } from './sluice_batch.mjs';
+import { NULL } from './sluice_cli.mjs';
 
 const sluice = process.argv[2];
 const instance = await DuckDBInstance.create(':memory:');
@@ -50,45 +50,21 @@ async function duckAnswer(sql) {
   }
 }
 
-// Sluice's answers to a batch: per statement, { value } or { error }; crashed when the shell died.
-function sluiceAnswers(batch) {
-  const script = ['.mode csv', `.nullvalue ${NULL}`];
-  batch.forEach((sql, i) => script.push(`SELECT 'statement ${i}' AS marker;`, `${sql};`));
-  const run = spawnSync('bash', ['-c', `"${sluice}" 2>&1`], { input: script.join('\n') + '\n',
-    encoding: 'utf8', maxBuffer: 1 << 28, timeout: 600_000 });
-  const answers = batch.map(() => ({ error: 'no output' }));
-  const parts = run.stdout.split(/^marker\nstatement (\d+)\n/m);
-  for (let p = 1; p < parts.length; p += 2) {
-    const text = parts[p + 1];
-    const records = parseCsv(text);
-    answers[Number(parts[p])] = records.length === 2 && records[0][0] === 'v' && !/Error/.test(text)
-      ? { value: records[1][0] } : { error: text.trim().split('\n')[0] };
-  }
-  return { answers, crashed: run.status !== 0 && run.status !== 1 || run.signal !== null, run };
-}
-
 const all = [...statements];
 const failures = [];
 let compared = 0, sluiceErrors = 0;
-for (let start = 0; start < all.length; start += 250) {
-  const batch = all.slice(start, start + 250);
-  let { answers, crashed } = sluiceAnswers(batch);
-  if (crashed) {
-    answers = batch.map((sql) => {
-      const one = sluiceAnswers([sql]);
-      if (one.crashed) failures.push(`${sql}: the process ended (${one.run.signal ?? `status ${one.run.status}`})`);
-      return one.answers[0];
-    });
+const answers = sluiceAnswers(sluice, all, [], 250);
+for (let i = 0; i < all.length; i++) {
+  const answer = answers[i];
+  if (answer.crashed || (answer.error && /INTERNAL/.test(answer.error))) {
+    failures.push(`${all[i]}: ${answer.error}`);
   }
-  for (let i = 0; i < batch.length; i++) {
-    const answer = answers[i];
-    if (answer.error && /INTERNAL/.test(answer.error)) failures.push(`${batch[i]}: ${answer.error}`);
-    if (answer.error) { sluiceErrors++; continue; }
-    const expected = await duckAnswer(batch[i]);
-    if (expected === null) continue;
-    compared++;
-    if (expected !== answer.value) failures.push(`${batch[i]}: ${JSON.stringify(answer.value)}, DuckDB ${JSON.stringify(expected)}`);
-  }
+  if (answer.error) { sluiceErrors++; continue; }
+  const expected = await duckAnswer(all[i]);
+  if (expected === null) continue;
+  compared++;
+  const value = answer.rows.length === 2 ? answer.rows[1][0] : JSON.stringify(answer.rows);
+  if (expected !== value) failures.push(`${all[i]}: ${JSON.stringify(value)}, DuckDB ${JSON.stringify(expected)}`);
 }
 for (const failure of failures) console.log(`FAIL ${failure}`);
 console.log(`${all.length} calls with NULL arguments: ${compared} answered by both engines, ` +
