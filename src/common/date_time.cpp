@@ -70,7 +70,11 @@ bool ParseDatePart(std::string_view text, size_t& pos, int32_t& result) {
         return false;
     }
     std::string_view rest = text.substr(pos);
-    if (rest.size() >= 5 && rest.substr(0, 5) == " (BC)") {
+    auto bc = [](std::string_view marker) { // " (BC)", in any case
+        return marker.size() == 5 && marker.substr(0, 2) == " (" && marker[4] == ')' &&
+               (marker[2] == 'B' || marker[2] == 'b') && (marker[3] == 'C' || marker[3] == 'c');
+    };
+    if (rest.size() >= 5 && bc(rest.substr(0, 5))) {
         if (negative || year == 0) {
             return false;
         }

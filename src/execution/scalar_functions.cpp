@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 namespace sluice {
@@ -133,10 +134,8 @@ ScalarFunctionBody FloatingArithmetic(char op) {
                 out = std::floor(a / b);
                 break;
             case '%':
-                if (b == 0) {
-                    return false;
-                }
-                out = std::fmod(a, b);
+                // DuckDB's x % 0 is NaN (fmod's would print as -nan).
+                out = b == 0 ? std::numeric_limits<T>::quiet_NaN() : std::fmod(a, b);
                 break;
             }
             return true;
