@@ -134,8 +134,7 @@ ScalarFunctionBody FloatingArithmetic(char op) {
                 out = std::floor(a / b);
                 break;
             case '%':
-                // DuckDB's x % 0 is NaN (fmod's would print as -nan).
-                out = b == 0 ? std::numeric_limits<T>::quiet_NaN() : std::fmod(a, b);
+                out = std::fmod(a, b); // NaN for b = 0 (-nan from x86's fmod, as in DuckDB)
                 break;
             }
             return true;
