@@ -340,7 +340,11 @@ std::optional<LogicalType> CommonNumericType(const LogicalType& left, const Logi
         int scale = std::max(l.scale(), r.scale());
         int digits = std::max(l.width() - l.scale(), r.width() - r.scale());
         if (digits + scale > 38) {
-            return LogicalType(LogicalTypeId::DOUBLE);
+            // Too wide: DuckDB caps the width at 38, keeping a decimal's scale beside an integer
+            // and the integer digits between two decimals.
+            bool both = left.id() == LogicalTypeId::DECIMAL && right.id() == LogicalTypeId::DECIMAL;
+            scale = both ? std::max(38 - digits, 0) : scale;
+            return LogicalType::Decimal(38, static_cast<uint8_t>(scale));
         }
         return LogicalType::Decimal(static_cast<uint8_t>(digits + scale),
                                     static_cast<uint8_t>(scale));
