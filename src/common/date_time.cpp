@@ -57,12 +57,15 @@ bool ParseDatePart(std::string_view text, size_t& pos, int32_t& result) {
         negative = true;
         pos++;
     }
+    // The separator is '-', '/' or ' ', the same twice (2004/02/29), as DuckDB reads dates.
     int64_t year, month, day;
-    if (!ReadNumber(text, pos, year, 9) || pos >= text.size() || text[pos] != '-') {
+    auto separator = [](char c) { return c == '-' || c == '/' || c == ' '; };
+    if (!ReadNumber(text, pos, year, 9) || pos >= text.size() || !separator(text[pos])) {
         return false;
     }
+    char written = text[pos];
     pos++;
-    if (!ReadNumber(text, pos, month, 2) || pos >= text.size() || text[pos] != '-') {
+    if (!ReadNumber(text, pos, month, 2) || pos >= text.size() || text[pos] != written) {
         return false;
     }
     pos++;

@@ -374,6 +374,14 @@ std::unique_ptr<QueryResult> Connection::ExecuteCreate(const Statement& statemen
     }
     auto table = std::make_shared<TableEntry>();
     table->name = statement.object_name;
+    if (statement.select && !statement.or_replace && catalog.FindTable(table->name)) {
+        // The table is there: nothing to make, so the query does not run (DuckDB's early abort).
+        if (statement.if_not_exists) {
+            return EmptyResult();
+        }
+        throw Exception(ErrorKind::Catalog,
+                        "Table with name \"" + table->name + "\" already exists!");
+    }
     if (statement.select) {
         Binder binder(catalog, sql, parameters_, &replacement_scan_);
         BoundQuery query = binder.BindStatementQuery(*statement.select);

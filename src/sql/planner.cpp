@@ -13,6 +13,7 @@
 #include "execution/physical_unnest.hpp"
 #include "execution/physical_window.hpp"
 #include "execution/result_collector.hpp"
+#include "execution/rows_source.hpp"
 #include "execution/subquery_value_sink.hpp"
 #include "sql/materialized_cte.hpp"
 
@@ -510,6 +511,14 @@ Planned PhysicalPlanner::Plan(LogicalOperator& op) {
     case LogicalOperatorKind::Limit: {
         // ORDER BY ... LIMIT: the sort keeps only the first limit + offset rows.
         bool known = !op.limit_expression && !op.offset_expression;
+        if (known && op.limit == uint64_t(0)) {
+            // LIMIT 0: no rows, so the input is not computed at all (it may be huge).
+            Pipeline& pipeline = NewPipeline();
+            std::vector<LogicalType> types = op.children[0]->Types();
+            pipeline.source =
+                std::make_shared<RowsSource>(types, std::vector<std::vector<Value>>{});
+            return {&pipeline, op.children[0]->Bindings(), types};
+        }
         if (known && op.limit && op.children[0]->kind == LogicalOperatorKind::Order) {
             order_limit_ = *op.limit + op.offset;
         }

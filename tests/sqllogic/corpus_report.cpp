@@ -7,8 +7,10 @@
 //
 // PATHs (files or folders under ROOT, default test/sql) are searched for .test files. Writes
 // OUT_DIR/files.tsv (per file: records by class, or why it was skipped), OUT_DIR/folders.tsv (the
-// same by folder) and OUT_DIR/records.tsv (every record that did not pass, with its class and
-// the first line of what happened), and prints the totals by class.
+// same by folder), OUT_DIR/records.tsv (every record that did not pass, with its class and the
+// first line of what happened) and OUT_DIR/defects.tsv (the records that must not be: a wrong
+// answer without an error, an INTERNAL error, a crash, a hang), and prints the totals by class.
+// With --check, a defect not in the given list fails (exit 1). Exit 77 without the corpus.
 #include "test_runner.hpp"
 
 #include <fcntl.h>
@@ -120,6 +122,17 @@ void RunFile(const std::string& path, int out) {
     }
 }
 
+// A tab-separated line's fields.
+std::vector<std::string> Fields(const std::string& line) {
+    std::vector<std::string> fields;
+    size_t start = 0;
+    for (size_t tab; (tab = line.find('\t', start)) != std::string::npos; start = tab + 1) {
+        fields.push_back(line.substr(start, tab - start));
+    }
+    fields.push_back(line.substr(start));
+    return fields;
+}
+
 struct FileReport {
     std::string path;
     std::map<std::string, int> counts;
@@ -195,44 +208,9 @@ std::vector<std::string> FindTests(const fs::path& root, const std::vector<std::
     return files;
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
-    if (argc == 3 && std::string(argv[1]) == "--run-one") {
-        RunFile(argv[2], STDOUT_FILENO);
-        return 0;
-    }
-    if (argc < 3) {
-        std::cerr << "usage: sqllogic_report ROOT OUT_DIR [--jobs N] [--timeout SECONDS] "
-                     "[PATH ...]\n";
-        return 2;
-    }
-    fs::path root = fs::absolute(argv[1]);
-    fs::path out_dir = fs::absolute(argv[2]);
-    size_t jobs = 2;
-    int timeout = 60;
-    std::vector<std::string> paths;
-    for (int i = 3; i < argc; i++) {
-        std::string argument = argv[i];
-        if ((argument == "--jobs" || argument == "--timeout") && i + 1 < argc) {
-            int value = std::atoi(argv[++i]);
-            if (argument == "--jobs") {
-                jobs = static_cast<size_t>(std::max(value, 1));
-            } else {
-                timeout = value;
-            }
-        } else {
-            paths.push_back(argument);
-        }
-    }
-    if (paths.empty()) {
-        paths.push_back("test/sql");
-    }
-    std::vector<std::string> files = FindTests(root, paths);
-    fs::create_directories(out_dir);
-    fs::current_path(root);
-    signal(SIGPIPE, SIG_IGN);
-
+// Runs `files` (relative to the working directory, the corpus root), `jobs` at once, each in a
+// fresh process of this program killed after `timeout` seconds; their reports by path.
+std::vector<FileReport> RunAll(const std::vector<std::string>& files, size_t jobs, int timeout) {
     std::vector<FileReport> reports;
     std::vector<Child> running;
     size_t next = 0;
@@ -241,7 +219,7 @@ int main(int argc, char** argv) {
             int fds[2];
             if (pipe(fds) != 0) {
                 perror("pipe");
-                return 1;
+                std::exit(1);
             }
             std::cout.flush();
             pid_t pid = fork();
@@ -299,68 +277,164 @@ int main(int argc, char** argv) {
     }
     std::sort(reports.begin(), reports.end(),
               [](const FileReport& a, const FileReport& b) { return a.path < b.path; });
+    return reports;
+}
 
-    static const std::vector<std::string> kClasses = {"passed",
-                                                      "wrong",
-                                                      "wrong-after-error",
-                                                      "explain",
-                                                      "no-error",
-                                                      "internal",
-                                                      "crash",
-                                                      "hang",
-                                                      "wrong-message",
-                                                      "syntax",
-                                                      "missing-function",
-                                                      "not-implemented",
-                                                      "missing-object",
-                                                      "error"};
-    std::ofstream file_table(out_dir / "files.tsv");
-    std::ofstream record_table(out_dir / "records.tsv");
-    std::ofstream folder_table(out_dir / "folders.tsv");
-    for (std::ofstream* table : {&file_table, &folder_table}) {
-        *table << (table == &file_table ? "file" : "folder");
-        for (const auto& name : kClasses) {
-            *table << "\t" << name;
-        }
-        *table << (table == &file_table ? "\tskipped\n" : "\n");
+const std::vector<std::string> kClasses = {"passed",
+                                           "wrong",
+                                           "wrong-after-error",
+                                           "explain",
+                                           "no-error",
+                                           "internal",
+                                           "crash",
+                                           "hang",
+                                           "wrong-message",
+                                           "syntax",
+                                           "missing-function",
+                                           "not-implemented",
+                                           "missing-object",
+                                           "error"};
+
+// The classes a record must never be in: a different answer without an error (before any other
+// failure in its file), an INTERNAL error, a crash, a hang.
+bool IsDefect(const std::string& kind) {
+    return kind == "wrong" || kind == "internal" || kind == "crash" || kind == "hang";
+}
+
+void WriteCounts(std::ofstream& table, const std::string& name,
+                 const std::map<std::string, int>& counts) {
+    table << name;
+    for (const auto& kind : kClasses) {
+        auto found = counts.find(kind);
+        table << "\t" << (found == counts.end() ? 0 : found->second);
     }
+}
+
+// files.tsv, folders.tsv, records.tsv and defects.tsv (file, line, class: each defect once);
+// prints the totals.
+void WriteTables(const fs::path& out_dir, const std::vector<FileReport>& reports) {
+    std::ofstream file_table(out_dir / "files.tsv");
+    std::ofstream folder_table(out_dir / "folders.tsv");
+    std::ofstream record_table(out_dir / "records.tsv");
+    std::ofstream defect_table(out_dir / "defects.tsv");
+    std::string header;
+    for (const auto& kind : kClasses) {
+        header += "\t" + kind;
+    }
+    file_table << "file" << header << "\tskipped\n";
+    folder_table << "folder" << header << "\n";
     record_table << "file\tline\tclass\tmessage\n";
+    defect_table << "file\tline\tclass\tmessage\n";
     std::map<std::string, std::map<std::string, int>> folders;
     std::map<std::string, int> totals;
     int skipped_files = 0;
     for (const auto& report : reports) {
-        file_table << report.path;
-        for (const auto& name : kClasses) {
-            auto found = report.counts.find(name);
-            file_table << "\t" << (found == report.counts.end() ? 0 : found->second);
-        }
+        WriteCounts(file_table, report.path, report.counts);
         file_table << "\t" << report.skipped << "\n";
+        std::set<std::string> defects;
         for (const auto& record : report.records) {
             record_table << report.path << "\t" << record << "\n";
+            std::vector<std::string> parts = Fields(record);
+            if (IsDefect(parts[1]) && defects.insert(parts[0] + "\t" + parts[1]).second) {
+                defect_table << report.path << "\t" << record << "\n";
+            }
         }
         skipped_files += !report.skipped.empty();
-        fs::path folder = fs::path(report.path).parent_path();
-        for (const auto& [name, count] : report.counts) {
-            folders[folder.string()][name] += count;
-            totals[name] += count;
+        for (const auto& [kind, count] : report.counts) {
+            folders[fs::path(report.path).parent_path().string()][kind] += count;
+            totals[kind] += count;
         }
     }
     for (const auto& [folder, counts] : folders) {
-        folder_table << folder;
-        for (const auto& name : kClasses) {
-            auto found = counts.find(name);
-            folder_table << "\t" << (found == counts.end() ? 0 : found->second);
-        }
+        WriteCounts(folder_table, folder, counts);
         folder_table << "\n";
     }
     std::cout << reports.size() << " files (" << skipped_files << " skipped by require or load)\n";
     int all = 0;
-    for (const auto& [name, count] : totals) {
-        all += count;
-    }
-    for (const auto& name : kClasses) {
-        std::cout << "  " << name << ": " << totals[name] << "\n";
+    for (const auto& kind : kClasses) {
+        std::cout << "  " << kind << ": " << totals[kind] << "\n";
+        all += totals[kind];
     }
     std::cout << "  records run: " << all << "\n";
-    return 0;
+}
+
+// The defects of `reports` against the list `known` (a defects.tsv): those not in it are new and
+// fail; those in it no longer found are reported as fixed, to take off the list.
+bool CheckDefects(const std::string& known_path, const std::vector<FileReport>& reports) {
+    std::set<std::string> known, found;
+    std::ifstream in(known_path);
+    std::string line;
+    std::getline(in, line); // header
+    while (std::getline(in, line)) {
+        std::vector<std::string> parts = Fields(line);
+        if (parts.size() >= 3) {
+            known.insert(parts[0] + ":" + parts[1] + " " + parts[2]);
+        }
+    }
+    bool clean = true;
+    for (const auto& report : reports) {
+        for (const auto& record : report.records) {
+            std::vector<std::string> parts = Fields(record);
+            std::string key = report.path + ":" + parts[0] + " " + parts[1];
+            if (IsDefect(parts[1]) && found.insert(key).second && !known.count(key)) {
+                std::cout << "NEW " << key << ": " << (parts.size() > 2 ? parts[2] : "") << "\n";
+                clean = false;
+            }
+        }
+    }
+    for (const auto& key : known) {
+        if (!found.count(key)) {
+            std::cout << "FIXED " << key << " (take it off " << known_path << ")\n";
+        }
+    }
+    return clean;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc == 3 && std::string(argv[1]) == "--run-one") {
+        RunFile(argv[2], STDOUT_FILENO);
+        return 0;
+    }
+    if (argc < 3) {
+        std::cerr << "usage: sqllogic_report ROOT OUT_DIR [--jobs N] [--timeout SECONDS] "
+                     "[--check DEFECTS.tsv] [PATH ...]\n";
+        return 2;
+    }
+    fs::path root = fs::absolute(argv[1]);
+    fs::path out_dir = fs::absolute(argv[2]);
+    size_t jobs = 2;
+    int timeout = 60;
+    std::string known;
+    std::vector<std::string> paths;
+    for (int i = 3; i < argc; i++) {
+        std::string argument = argv[i];
+        if ((argument == "--jobs" || argument == "--timeout") && i + 1 < argc) {
+            int value = std::atoi(argv[++i]);
+            if (argument == "--jobs") {
+                jobs = static_cast<size_t>(std::max(value, 1));
+            } else {
+                timeout = value;
+            }
+        } else if (argument == "--check" && i + 1 < argc) {
+            known = fs::absolute(argv[++i]).string();
+        } else {
+            paths.push_back(argument);
+        }
+    }
+    if (!fs::exists(root / "test/sql")) {
+        std::cout << "SKIPPED: no DuckDB test corpus at " << root << "\n";
+        return 77;
+    }
+    if (paths.empty()) {
+        paths.push_back("test/sql");
+    }
+    std::vector<std::string> files = FindTests(root, paths);
+    fs::create_directories(out_dir);
+    fs::current_path(root);
+    signal(SIGPIPE, SIG_IGN);
+    std::vector<FileReport> reports = RunAll(files, jobs, timeout);
+    WriteTables(out_dir, reports);
+    return known.empty() || CheckDefects(known, reports) ? 0 : 1;
 }
