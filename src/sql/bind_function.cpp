@@ -13,6 +13,7 @@
 #include "execution/scalar_functions.hpp"
 #include "execution/string_functions.hpp"
 #include "sql/binder.hpp"
+#include "sql/subquery_flattener.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -271,22 +272,9 @@ Binder::Bound Binder::BindFunction(const ParsedExpression& expression) {
     }
 }
 
-namespace {
-
-void CollectColumns(const Expression& expression, std::vector<ColumnBinding>& out) {
-    if (expression.kind == ExpressionKind::BoundColumn) {
-        out.push_back(expression.binding);
-    }
-    for (const auto& child : expression.children) {
-        CollectColumns(*child, out);
-    }
-}
-
-} // namespace
-
 bool Binder::ReadsOnlyOuterColumns(const std::vector<ExpressionPtr>& arguments,
                                    const Scope& scope) {
-    std::vector<ColumnBinding> columns;
+    std::set<ColumnBinding> columns;
     for (const auto& argument : arguments) {
         CollectColumns(*argument, columns);
     }

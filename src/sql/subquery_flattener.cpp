@@ -11,8 +11,6 @@
 
 namespace sluice {
 
-namespace {
-
 void CollectColumns(const Expression& expression, std::set<ColumnBinding>& out) {
     if (expression.kind == ExpressionKind::BoundColumn) {
         out.insert(expression.binding);
@@ -21,6 +19,8 @@ void CollectColumns(const Expression& expression, std::set<ColumnBinding>& out) 
         CollectColumns(*child, out);
     }
 }
+
+namespace {
 
 void CollectProducedAndRead(LogicalOperator& op, std::set<ColumnBinding>& produced,
                             std::set<ColumnBinding>& read) {

@@ -3,9 +3,13 @@
 #include "sql/logical_operator.hpp"
 
 #include <map>
+#include <set>
 #include <vector>
 
 namespace sluice {
+
+// The columns `expression` reads, added to `out`.
+void CollectColumns(const Expression& expression, std::set<ColumnBinding>& out);
 
 // The columns a plan reads that no operator inside it produces: for a subquery's plan, the
 // outer query's columns it is correlated with.

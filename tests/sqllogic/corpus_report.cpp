@@ -194,6 +194,10 @@ std::vector<std::string> FindTests(const fs::path& root, const std::vector<std::
     std::vector<std::string> files;
     for (const auto& path : paths) {
         fs::path full = root / path;
+        if (!fs::exists(full)) {
+            std::cerr << "sqllogic_report: no file or folder " << full << "\n";
+            std::exit(2);
+        }
         if (fs::is_regular_file(full)) {
             files.push_back(path);
             continue;

@@ -348,21 +348,22 @@ RecordOutcome TestRunner::CheckQuery(const Record& record, QueryResult& result,
     for (const auto& line : record.expected) {
         expected_lines.push_back(Substitute(line, variables));
     }
-    // Rows as DuckDB's runner orders them; the expected rows too, so files may list them in any
-    // order.
-    auto sort_rows = [&](std::vector<std::vector<std::string>>& list) {
+    // Rows as DuckDB's runner orders them, then their values in a row (the expected rows too,
+    // so files may list them in any order).
+    auto values_of = [&](std::vector<std::vector<std::string>>& list) {
         if (record.sort == SortMode::Rows) {
             std::sort(list.begin(), list.end());
         }
+        std::vector<std::string> values;
+        for (const auto& row : list) {
+            values.insert(values.end(), row.begin(), row.end());
+        }
+        if (record.sort == SortMode::Values) {
+            std::sort(values.begin(), values.end());
+        }
+        return values;
     };
-    sort_rows(rows);
-    std::vector<std::string> actual_values;
-    for (const auto& row : rows) {
-        actual_values.insert(actual_values.end(), row.begin(), row.end());
-    }
-    if (record.sort == SortMode::Values) {
-        std::sort(actual_values.begin(), actual_values.end());
-    }
+    std::vector<std::string> actual_values = values_of(rows);
     auto shown_actual = [&] {
         std::vector<std::string> lines;
         for (const auto& row : rows) {
@@ -407,14 +408,7 @@ RecordOutcome TestRunner::CheckQuery(const Record& record, QueryResult& result,
         }
         expected_rows.push_back(std::move(cells));
     }
-    sort_rows(expected_rows);
-    std::vector<std::string> expected_values;
-    for (const auto& row : expected_rows) {
-        expected_values.insert(expected_values.end(), row.begin(), row.end());
-    }
-    if (record.sort == SortMode::Values) {
-        std::sort(expected_values.begin(), expected_values.end());
-    }
+    std::vector<std::string> expected_values = values_of(expected_rows);
     if (expected_values.size() != actual_values.size()) {
         return mismatch(std::to_string(rows.size()) + " rows, expected " +
                         std::to_string(expected_rows.size()));
