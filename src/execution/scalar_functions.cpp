@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -502,6 +503,19 @@ struct IntervalOrder {
 static_assert(sizeof(IntervalOrder) == sizeof(hugeint_t), "an interval's 16-byte slot");
 
 } // namespace
+
+BoundFunction BindIntervalOrderKey() {
+    ScalarFunctionBody body = [](const std::vector<const Vector*>& args, idx_t count,
+                                 Vector& result) {
+        UnaryLoop<hugeint_t, hugeint_t>(*args[0], count, result, [](hugeint_t in, hugeint_t& out) {
+            IntervalOrder order;
+            std::memcpy(&order.value, &in, sizeof(in));
+            out = order.Micros();
+            return true;
+        });
+    };
+    return BoundFunction{{LogicalTypeId::INTERVAL}, LogicalTypeId::HUGEINT, body};
+}
 
 BoundFunction BindComparison(const std::string& op, const LogicalType& type) {
     if (type.IsNested()) {

@@ -32,6 +32,9 @@ std::optional<BoundFunction> BindArithmetic(const std::string& op, const Logical
 std::optional<BoundFunction> BindNegate(const LogicalType& operand);
 // = != < <= > >= on two values of the same type (the binder brings them to one type first).
 BoundFunction BindComparison(const std::string& op, const LogicalType& type);
+// An INTERVAL's place in DuckDB's order as a HUGEINT (its length in microseconds, a month taken
+// as 30 days): ORDER BY, min and max of intervals sort by it.
+BoundFunction BindIntervalOrderKey();
 // || on two VARCHARs.
 BoundFunction BindConcat();
 

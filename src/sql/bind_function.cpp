@@ -392,6 +392,16 @@ Binder::Bound Binder::BindAggregate(const ParsedExpression& expression) {
     from_plan_ = saved_from;
     scope_ = saved_scope;
     no_aggregates_reason_ = reason;
+    if ((name == "min" || name == "max") && types.size() == 1 &&
+        types[0].id() == LogicalTypeId::INTERVAL) {
+        // The shortest or longest interval: the one of least or greatest length.
+        std::vector<ExpressionPtr> interval;
+        interval.push_back(arguments[0]->Copy());
+        arguments.push_back(
+            MakeFunction("interval_order_key", BindIntervalOrderKey(), std::move(interval)));
+        types.push_back(LogicalTypeId::HUGEINT);
+        name = name == "min" ? "arg_min" : "arg_max";
+    }
     auto [function, distinct] =
         ResolveAggregate(name, types, arguments, expression.distinct, expression.location);
     std::string key = name + (distinct ? "(DISTINCT " : "(");

@@ -776,6 +776,14 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
                 projections.push_back(std::move(expression));
             }
         }
+        if (projections[*column]->type.id() == LogicalTypeId::INTERVAL) {
+            // Intervals sort by length (a hidden key column), not by their stored fields.
+            std::vector<ExpressionPtr> interval;
+            interval.push_back(projections[*column]->Copy());
+            projections.push_back(
+                MakeFunction("interval_order_key", BindIntervalOrderKey(), std::move(interval)));
+            column = projections.size() - 1;
+        }
         BoundOrder order;
         order.descending = term.descending;
         order.nulls_first = term.nulls_first;
