@@ -16,7 +16,7 @@ namespace sluice {
 
 namespace {
 
-void Usage() {
+void GenTpchUsage() {
     std::cout << "Usage: sluice gen-tpch --out DIR [OPTIONS]\n"
                  "  --sf N               scale factor (default 1; lineitem has ~6M rows per unit)\n"
                  "  --format F           parquet (default), csv, or tbl (dbgen's own text)\n"
@@ -44,7 +44,7 @@ int RunGenTpch(int argc, char** argv) {
         for (int i = 0; i < argc; i++) {
             std::string argument = argv[i];
             if (argument == "--help" || argument == "-h") {
-                Usage();
+                GenTpchUsage();
                 return 0;
             }
             if (i + 1 >= argc) {
@@ -92,7 +92,7 @@ int RunGenTpch(int argc, char** argv) {
         options.Validate();
     } catch (const Exception& error) {
         std::cerr << error.what() << "\n";
-        Usage();
+        GenTpchUsage();
         return 2;
     }
     try {

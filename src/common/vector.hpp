@@ -57,6 +57,8 @@ public:
     Vector& list_child() { return *children_[0]; }
     const Vector& list_child() const { return *children_[0]; }
     idx_t list_size() const { return list_size_; }
+    // LIST and MAP: row `row`'s entry, honouring CONSTANT vectors.
+    list_entry_t ListEntry(idx_t row) const { return data<list_entry_t>()[RowIndex(row)]; }
     // Appends a copy of a row's elements: rows [offset, offset + length) of `source_elements`
     // (an element vector) go to the end of the child; returns the entry naming them.
     list_entry_t AppendElements(const Vector& source_elements, idx_t offset, idx_t length);

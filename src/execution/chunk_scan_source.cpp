@@ -6,7 +6,7 @@ namespace sluice {
 
 namespace {
 
-struct ScanLocal : public LocalState {
+struct ChunkScanLocal : public LocalState {
     idx_t chunk = 0;
 };
 
@@ -26,7 +26,7 @@ std::vector<LogicalType> ChunkScanSource::OutputTypes() const {
 }
 
 std::unique_ptr<LocalState> ChunkScanSource::InitLocal() {
-    return std::make_unique<ScanLocal>();
+    return std::make_unique<ChunkScanLocal>();
 }
 
 SourceResult ChunkScanSource::GetData(DataChunk& out, LocalState* local, TaskContext& /*context*/) {
@@ -35,7 +35,7 @@ SourceResult ChunkScanSource::GetData(DataChunk& out, LocalState* local, TaskCon
     if (!chunks_ || index >= chunks_->ChunkCount()) {
         return SourceResult::Finished;
     }
-    static_cast<ScanLocal*>(local)->chunk = index;
+    static_cast<ChunkScanLocal*>(local)->chunk = index;
     // Held by `out` (through the references) as long as it needs the chunk: a chunk read back
     // from a spill file lives no longer.
     std::shared_ptr<const DataChunk> chunk = chunks_->Chunk(index);
@@ -48,7 +48,7 @@ SourceResult ChunkScanSource::GetData(DataChunk& out, LocalState* local, TaskCon
 }
 
 idx_t ChunkScanSource::BatchIndex(LocalState* local) const {
-    return static_cast<ScanLocal*>(local)->chunk;
+    return static_cast<ChunkScanLocal*>(local)->chunk;
 }
 
 double ChunkScanSource::Progress() const {

@@ -450,10 +450,6 @@ bool DayOf(const Vector& vector, idx_t index, bool is_date, int32_t& days) {
     return true;
 }
 
-idx_t IndexOf(const Vector& vector, idx_t row) {
-    return vector.vector_type() == VectorType::CONSTANT ? 0 : row;
-}
-
 } // namespace
 
 std::optional<BoundFunction> BindDateFunction(const std::string& name,
@@ -469,7 +465,7 @@ std::optional<BoundFunction> BindDateFunction(const std::string& name,
             LogicalTypeId::TIMESTAMP,
             [is_date](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
                 for (idx_t row = 0; row < count; row++) {
-                    idx_t p = IndexOf(*args[0], row), v = IndexOf(*args[1], row);
+                    idx_t p = args[0]->RowIndex(row), v = args[1]->RowIndex(row);
                     int32_t days;
                     if (!args[0]->validity().RowIsValid(p) || !args[1]->validity().RowIsValid(v) ||
                         !DayOf(*args[1], v, is_date, days)) {
@@ -493,8 +489,8 @@ std::optional<BoundFunction> BindDateFunction(const std::string& name,
                              [start_date, end_date](const std::vector<const Vector*>& args,
                                                     idx_t count, Vector& result) {
                                  for (idx_t row = 0; row < count; row++) {
-                                     idx_t p = IndexOf(*args[0], row), a = IndexOf(*args[1], row),
-                                           b = IndexOf(*args[2], row);
+                                     idx_t p = args[0]->RowIndex(row), a = args[1]->RowIndex(row),
+                                           b = args[2]->RowIndex(row);
                                      int32_t start, end;
                                      if (!args[0]->validity().RowIsValid(p) ||
                                          !args[1]->validity().RowIsValid(a) ||
@@ -519,7 +515,7 @@ std::optional<BoundFunction> BindDateFunction(const std::string& name,
             type,
             [is_date, which](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
                 for (idx_t row = 0; row < count; row++) {
-                    idx_t v = IndexOf(*args[0], row);
+                    idx_t v = args[0]->RowIndex(row);
                     int32_t days;
                     if (!args[0]->validity().RowIsValid(v) || !DayOf(*args[0], v, is_date, days)) {
                         result.SetNull(row);
@@ -547,8 +543,8 @@ std::optional<BoundFunction> BindDateFunction(const std::string& name,
             LogicalTypeId::DATE,
             [](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
                 for (idx_t row = 0; row < count; row++) {
-                    idx_t y = IndexOf(*args[0], row), m = IndexOf(*args[1], row),
-                          d = IndexOf(*args[2], row);
+                    idx_t y = args[0]->RowIndex(row), m = args[1]->RowIndex(row),
+                          d = args[2]->RowIndex(row);
                     if (!args[0]->validity().RowIsValid(y) || !args[1]->validity().RowIsValid(m) ||
                         !args[2]->validity().RowIsValid(d)) {
                         result.SetNull(row);
@@ -577,7 +573,7 @@ std::optional<BoundFunction> BindDateFunction(const std::string& name,
                 std::string error;
                 ErrorKind kind;
                 for (idx_t row = 0; row < count; row++) {
-                    idx_t t = IndexOf(*args[0], row), f = IndexOf(*args[1], row);
+                    idx_t t = args[0]->RowIndex(row), f = args[1]->RowIndex(row);
                     if (!args[0]->validity().RowIsValid(t) || !args[1]->validity().RowIsValid(f)) {
                         result.SetNull(row);
                         continue;
@@ -641,7 +637,7 @@ std::optional<BoundFunction> BindDateFunction(const std::string& name,
             varchar,
             [is_date](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
                 for (idx_t row = 0; row < count; row++) {
-                    idx_t v = IndexOf(*args[0], row), f = IndexOf(*args[1], row);
+                    idx_t v = args[0]->RowIndex(row), f = args[1]->RowIndex(row);
                     int32_t days;
                     if (!args[0]->validity().RowIsValid(v) || !args[1]->validity().RowIsValid(f) ||
                         !DayOf(*args[0], v, is_date, days)) {

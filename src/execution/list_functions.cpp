@@ -15,10 +15,6 @@ namespace {
 
 using Arguments = std::vector<const Vector*>;
 
-list_entry_t EntryOf(const Vector& list, idx_t row) {
-    return list.data<list_entry_t>()[list.RowIndex(row)];
-}
-
 // A body computing each row's result from its arguments' values (NULL if any is NULL, unless
 // `nulls_in`): the list functions that rearrange elements.
 template <class Compute>
@@ -113,7 +109,7 @@ ScalarFunctionBody ListAggregateBody(AggregateFunction aggregate) {
                 result.SetNull(row);
                 continue;
             }
-            list_entry_t entry = EntryOf(list, row);
+            list_entry_t entry = list.ListEntry(row);
             aggregate.initialize(state.data());
             for (idx_t done = 0; done < entry.length; done += kVectorSize) {
                 idx_t take = std::min(kVectorSize, entry.length - done);

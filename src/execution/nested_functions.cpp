@@ -21,10 +21,6 @@ std::vector<idx_t> Identity(idx_t count) {
     return rows;
 }
 
-list_entry_t EntryOf(const Vector& list, idx_t row) {
-    return list.data<list_entry_t>()[list.RowIndex(row)];
-}
-
 // The position an index of x[i] names in a list of `length` (1-based, negative from the end),
 // or -1 when it names none.
 int64_t ElementPosition(int64_t index, idx_t length) {
@@ -42,7 +38,7 @@ ScalarFunctionBody ListExtractBody() {
                 result.SetNull(row);
                 continue;
             }
-            list_entry_t entry = EntryOf(list, row);
+            list_entry_t entry = list.ListEntry(row);
             int64_t position =
                 ElementPosition(index.data<int64_t>()[index.RowIndex(row)], entry.length);
             if (position < 0) {
@@ -65,7 +61,7 @@ ScalarFunctionBody ListSliceBody() {
                 result.SetNull(row); // a NULL bound makes the slice NULL, as in DuckDB
                 continue;
             }
-            list_entry_t entry = EntryOf(list, row);
+            list_entry_t entry = list.ListEntry(row);
             auto length = static_cast<int64_t>(entry.length);
             // Slices are 1-based and include both bounds; negative bounds count from the end (a
             // left-out one is parsed as 1 or the largest BIGINT: the list's edge).
@@ -84,7 +80,7 @@ ScalarFunctionBody ListSliceBody() {
 
 // The element of a map's entry list whose key equals `key` row `row`, or -1.
 int64_t FindKey(const Vector& map, idx_t row, const Vector& key) {
-    list_entry_t entry = EntryOf(map, row);
+    list_entry_t entry = map.ListEntry(row);
     const Vector& keys = map.list_child().struct_child(0);
     for (idx_t i = 0; i < entry.length; i++) {
         if (keys.RowIsValid(entry.offset + i) &&
@@ -128,7 +124,7 @@ ScalarFunctionBody MapFieldBody(idx_t field) {
                 result.SetNull(row);
                 continue;
             }
-            list_entry_t entry = EntryOf(map, row);
+            list_entry_t entry = map.ListEntry(row);
             result.data<list_entry_t>()[row] = result.AppendElements(
                 map.list_child().struct_child(field), entry.offset, entry.length);
         }
@@ -141,7 +137,7 @@ ScalarFunctionBody LengthBody() {
         const Vector& list = *args[0];
         for (idx_t row = 0; row < count; row++) {
             if (list.RowIsValid(row)) {
-                result.data<T>()[row] = static_cast<T>(EntryOf(list, row).length);
+                result.data<T>()[row] = static_cast<T>(list.ListEntry(row).length);
             } else {
                 result.SetNull(row);
             }
@@ -159,7 +155,7 @@ ScalarFunctionBody ListContainsBody() {
                 result.SetNull(row);
                 continue;
             }
-            list_entry_t entry = EntryOf(list, row);
+            list_entry_t entry = list.ListEntry(row);
             bool found = false;
             for (idx_t i = 0; i < entry.length && !found; i++) {
                 found = elements.RowIsValid(entry.offset + i) &&
@@ -241,7 +237,7 @@ BoundFunction BindListLambda(const LogicalType& list, std::shared_ptr<const Expr
             if (!input.RowIsValid(row)) {
                 continue;
             }
-            list_entry_t entry = EntryOf(input, row);
+            list_entry_t entry = input.ListEntry(row);
             for (idx_t e = 0; e < entry.length; e++) {
                 rows[taken] = row;
                 positions[taken] = static_cast<int64_t>(e + 1);
@@ -280,7 +276,7 @@ BoundFunction BindListReduce(const LogicalType& list, std::shared_ptr<const Expr
                 result.SetNull(row);
                 continue;
             }
-            list_entry_t entry = EntryOf(input, row);
+            list_entry_t entry = input.ListEntry(row);
             if (with_initial) {
                 result.CopyRow(*args[1], args[1]->RowIndex(row), row);
                 next[row] = 0;
@@ -300,7 +296,7 @@ BoundFunction BindListReduce(const LogicalType& list, std::shared_ptr<const Expr
             idx_t taken = 0;
             for (idx_t i = 0; i < active; i++) {
                 idx_t row = rows[i];
-                list_entry_t entry = EntryOf(input, row);
+                list_entry_t entry = input.ListEntry(row);
                 if (next[row] < entry.length) {
                     rows[taken] = row;
                     element_rows[taken] = entry.offset + next[row];
@@ -411,7 +407,7 @@ BoundFunction BindMap(const LogicalType& key, const LogicalType& value) {
                 result.SetNull(row);
                 continue;
             }
-            list_entry_t key_entry = EntryOf(keys, row), value_entry = EntryOf(values, row);
+            list_entry_t key_entry = keys.ListEntry(row), value_entry = values.ListEntry(row);
             if (key_entry.length != value_entry.length) {
                 throw Exception(ErrorKind::InvalidInput,
                                 "The map key list does not align with the map value list.");

@@ -13,7 +13,7 @@ struct AggregateLocal : public LocalState {
     std::unique_ptr<MemoryReservation> reservation;
 };
 
-struct ScanLocal : public LocalState {
+struct AggregateScanLocal : public LocalState {
     idx_t chunk = 0;
     // Partitioned results: the partition this task merged and scans (freed when it moves on:
     // the chunks it produced share the memory they show).
@@ -197,7 +197,7 @@ std::unique_ptr<AggregateHashTable> HashAggregateSink::MergePartition(idx_t part
 }
 
 SourceResult AggregateResultSource::ScanPartitions(DataChunk& out, LocalState* local) {
-    auto& state = *static_cast<ScanLocal*>(local);
+    auto& state = *static_cast<AggregateScanLocal*>(local);
     while (true) {
         if (state.partition && state.next_chunk < state.partition->ChunkCount()) {
             state.chunk = (state.partition_index << 32) | state.next_chunk;
@@ -220,7 +220,7 @@ SourceResult AggregateResultSource::ScanPartitions(DataChunk& out, LocalState* l
 }
 
 std::unique_ptr<LocalState> AggregateResultSource::InitLocal() {
-    return std::make_unique<ScanLocal>();
+    return std::make_unique<AggregateScanLocal>();
 }
 
 SourceResult AggregateResultSource::GetData(DataChunk& out, LocalState* local,
@@ -233,13 +233,13 @@ SourceResult AggregateResultSource::GetData(DataChunk& out, LocalState* local,
     if (chunk >= table.ChunkCount()) {
         return SourceResult::Finished;
     }
-    static_cast<ScanLocal*>(local)->chunk = chunk;
+    static_cast<AggregateScanLocal*>(local)->chunk = chunk;
     table.Scan(chunk, out);
     return SourceResult::HaveMoreOutput;
 }
 
 idx_t AggregateResultSource::BatchIndex(LocalState* local) const {
-    return static_cast<ScanLocal*>(local)->chunk;
+    return static_cast<AggregateScanLocal*>(local)->chunk;
 }
 
 } // namespace sluice

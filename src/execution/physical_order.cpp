@@ -21,7 +21,7 @@ struct OrderLocal : public LocalState {
     MemoryReservation& reservation;
 };
 
-struct ScanLocal : public LocalState {
+struct OrderScanLocal : public LocalState {
     idx_t batch = 0;
     idx_t next_chunk = 0, end_chunk = 0; // of the batch
 };
@@ -313,7 +313,7 @@ void OrderSink::Scan(idx_t offset, idx_t count, DataChunk& out) const {
 }
 
 std::unique_ptr<LocalState> OrderSource::InitLocal() {
-    return std::make_unique<ScanLocal>();
+    return std::make_unique<OrderScanLocal>();
 }
 
 std::string OrderSink::ProfileDetails() const {
@@ -325,7 +325,7 @@ std::string OrderSink::ProfileDetails() const {
 }
 
 SourceResult OrderSource::GetData(DataChunk& out, LocalState* local, TaskContext& /*context*/) {
-    auto& state = *static_cast<ScanLocal*>(local);
+    auto& state = *static_cast<OrderScanLocal*>(local);
     if (sink_->external()) {
         // One task (MaxThreads): the merge is a single ordered stream.
         state.batch = next_batch_.fetch_add(1);
@@ -345,7 +345,7 @@ SourceResult OrderSource::GetData(DataChunk& out, LocalState* local, TaskContext
 }
 
 idx_t OrderSource::BatchIndex(LocalState* local) const {
-    return static_cast<ScanLocal*>(local)->batch;
+    return static_cast<OrderScanLocal*>(local)->batch;
 }
 
 } // namespace sluice

@@ -21,7 +21,7 @@ list_entry_t EntryAt(const Vector& list, idx_t row) {
     if (!list.RowIsValid(row)) {
         return list_entry_t{0, 0};
     }
-    return list.data<list_entry_t>()[list.RowIndex(row)];
+    return list.ListEntry(row);
 }
 
 } // namespace

@@ -64,12 +64,8 @@ std::unique_ptr<RE2> Compile(std::string_view pattern, const Options& options) {
     return regexp;
 }
 
-idx_t IndexOf(const Vector& vector, idx_t row) {
-    return vector.vector_type() == VectorType::CONSTANT ? 0 : row;
-}
-
 std::string_view TextAt(const Vector& vector, idx_t row) {
-    return vector.data<string_t>()[IndexOf(vector, row)].view();
+    return vector.data<string_t>()[vector.RowIndex(row)].view();
 }
 
 // The compiled pattern of each row: made once while the pattern and options stay the same
@@ -104,7 +100,7 @@ void Evaluate(Regexp kind, const std::vector<const Vector*>& args, idx_t count, 
     for (idx_t row = 0; row < count; row++) {
         bool any_null = false;
         for (const Vector* argument : args) {
-            any_null |= !argument->validity().RowIsValid(IndexOf(*argument, row));
+            any_null |= !argument->validity().RowIsValid(argument->RowIndex(row));
         }
         if (any_null) {
             result.SetNull(row);
@@ -135,7 +131,7 @@ void Evaluate(Regexp kind, const std::vector<const Vector*>& args, idx_t count, 
             break;
         }
         case Regexp::Extract: {
-            int64_t group = has_group ? args[2]->data<int64_t>()[IndexOf(*args[2], row)] : 0;
+            int64_t group = has_group ? args[2]->data<int64_t>()[args[2]->RowIndex(row)] : 0;
             if (group < 0 || group > 9) {
                 throw Exception(ErrorKind::InvalidInput, "Group index must be between 0 and 9!");
             }

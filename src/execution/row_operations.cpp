@@ -86,14 +86,10 @@ int Compare(const T& a, const T& b) {
     return a < b ? -1 : (b < a ? 1 : 0);
 }
 
-idx_t IndexOf(const Vector& vector, idx_t row) {
-    return vector.vector_type() == VectorType::CONSTANT ? 0 : row;
-}
-
 // One row's hash, nested values element by element (equal rows hash alike, as RowsEqual sees
 // them: NULL elements alike, -0 as 0, every NaN alike).
 uint64_t HashRow(const Vector& vector, idx_t row) {
-    idx_t index = IndexOf(vector, row);
+    idx_t index = vector.RowIndex(row);
     if (!vector.validity().RowIsValid(index)) {
         return kNullHash;
     }
@@ -138,8 +134,8 @@ namespace {
 
 template <class T>
 bool RowsEqualTyped(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
-    a_row = IndexOf(a, a_row);
-    b_row = IndexOf(b, b_row);
+    a_row = a.RowIndex(a_row);
+    b_row = b.RowIndex(b_row);
     bool a_valid = a.validity().RowIsValid(a_row), b_valid = b.validity().RowIsValid(b_row);
     if (!a_valid || !b_valid) {
         return a_valid == b_valid;
@@ -149,8 +145,8 @@ bool RowsEqualTyped(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) 
 
 // LIST, STRUCT and MAP rows are equal when their elements are, NULL equal to NULL.
 bool NestedRowsEqual(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
-    a_row = IndexOf(a, a_row);
-    b_row = IndexOf(b, b_row);
+    a_row = a.RowIndex(a_row);
+    b_row = b.RowIndex(b_row);
     bool a_valid = a.validity().RowIsValid(a_row), b_valid = b.validity().RowIsValid(b_row);
     if (!a_valid || !b_valid) {
         return a_valid == b_valid;
@@ -219,8 +215,8 @@ bool RowsEqual(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
 }
 
 int CompareRows(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
-    a_row = IndexOf(a, a_row);
-    b_row = IndexOf(b, b_row);
+    a_row = a.RowIndex(a_row);
+    b_row = b.RowIndex(b_row);
     if (a.type().IsNested()) {
         return CompareNested(a, a_row, b, b_row);
     }
@@ -231,7 +227,7 @@ int CompareRows(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
 }
 
 uint64_t OrderPrefix(const Vector& vector, idx_t row, bool descending, bool nulls_first) {
-    row = IndexOf(vector, row);
+    row = vector.RowIndex(row);
     if (!vector.RowIsValid(row)) {
         return nulls_first ? 0 : ~uint64_t(0);
     }
@@ -404,7 +400,7 @@ void GatherRows(const std::vector<std::unique_ptr<DataChunk>>& chunks, idx_t col
         T* out = target.data<T>();
         for (idx_t i = 0; i < count; i++) {
             const Vector& source = chunks[rows[i].chunk]->column(column);
-            idx_t index = IndexOf(source, rows[i].row);
+            idx_t index = source.RowIndex(rows[i].row);
             if (source.validity().RowIsValid(index)) {
                 out[offset + i] = source.data<T>()[index];
                 target.validity().SetValid(offset + i);

@@ -38,14 +38,6 @@ AggregateFunction OwningState(std::string name, std::vector<LogicalType> argumen
     return function;
 }
 
-idx_t IndexOf(const Vector& vector, idx_t row) {
-    return vector.vector_type() == VectorType::CONSTANT ? 0 : row;
-}
-
-bool IsValid(const Vector& vector, idx_t row) {
-    return vector.validity().RowIsValid(IndexOf(vector, row));
-}
-
 // The bytes a Value holds, for the table's memory count.
 size_t BytesOf(const Value& value) {
     size_t bytes = sizeof(Value) + value.GetString().size();
@@ -87,20 +79,20 @@ AggregateFunction PickFunction(const std::string& name, Pick pick,
     function.update = [pick, keyed, replaces](const std::vector<const Vector*>& args, idx_t count,
                                               uint8_t** states, idx_t offset, StringHeap& heap) {
         for (idx_t row = 0; row < count; row++) {
-            bool skip = (pick != Pick::First && pick != Pick::Last && !IsValid(*args[0], row)) ||
-                        (keyed && !IsValid(*args[1], row));
+            bool skip = (pick != Pick::First && pick != Pick::Last && !args[0]->RowIsValid(row)) ||
+                        (keyed && !args[1]->RowIsValid(row));
             if (skip) {
                 continue;
             }
             Picked& state = *Owned<Picked>(states[row] + offset);
-            Value key = keyed ? args[1]->GetValue(IndexOf(*args[1], row)) : Value();
+            Value key = keyed ? args[1]->GetValue(args[1]->RowIndex(row)) : Value();
             if (!replaces(state, key)) {
                 continue;
             }
             if (!state.has) {
                 heap.CountExternal(2 * sizeof(Value));
             }
-            state.value = args[0]->GetValue(IndexOf(*args[0], row));
+            state.value = args[0]->GetValue(args[0]->RowIndex(row));
             heap.CountExternal(state.value.GetString().size());
             state.key = std::move(key);
             state.has = true;
@@ -141,20 +133,20 @@ AggregateFunction StringAggFunction(const std::string& name, size_t argument_cou
                          idx_t offset, StringHeap& heap) {
         const string_t* texts = args[0]->data<string_t>();
         for (idx_t row = 0; row < count; row++) {
-            if (!IsValid(*args[0], row) || (args.size() > 1 && !IsValid(*args[1], row))) {
+            if (!args[0]->RowIsValid(row) || (args.size() > 1 && !args[1]->RowIsValid(row))) {
                 continue;
             }
             Joined& state = *Owned<Joined>(states[row] + offset);
             size_t before = state.text.capacity();
             if (args.size() > 1) {
-                state.separator = args[1]->data<string_t>()[IndexOf(*args[1], row)].str();
+                state.separator = args[1]->data<string_t>()[args[1]->RowIndex(row)].str();
             } else {
                 state.separator = ",";
             }
             if (state.has) {
                 state.text += state.separator;
             }
-            state.text += texts[IndexOf(*args[0], row)].view();
+            state.text += texts[args[0]->RowIndex(row)].view();
             state.has = true;
             heap.CountExternal(state.text.capacity() - before);
         }
@@ -194,10 +186,10 @@ double FractionOf(const std::vector<const Vector*>& args, idx_t row) {
         return 0.5; // median
     }
     const Vector& fraction = *args[1];
-    if (!IsValid(fraction, row)) {
+    if (!fraction.RowIsValid(row)) {
         throw Exception(ErrorKind::InvalidInput, "QUANTILE argument must not be NULL");
     }
-    double value = fraction.data<double>()[IndexOf(fraction, row)];
+    double value = fraction.data<double>()[fraction.RowIndex(row)];
     if (!(value >= 0 && value <= 1)) {
         throw Exception(ErrorKind::InvalidInput,
                         "QUANTILE can only take parameters in the range [0, 1], not " +
@@ -214,11 +206,11 @@ AggregateFunction QuantileFunction(const std::string& name, bool continuous,
                          idx_t offset, StringHeap& heap) {
         for (idx_t row = 0; row < count; row++) {
             double fraction = FractionOf(args, row);
-            if (!IsValid(*args[0], row)) {
+            if (!args[0]->RowIsValid(row)) {
                 continue;
             }
             Collected& state = *Owned<Collected>(states[row] + offset);
-            state.values.push_back(args[0]->GetValue(IndexOf(*args[0], row)));
+            state.values.push_back(args[0]->GetValue(args[0]->RowIndex(row)));
             state.fraction = fraction;
             heap.CountExternal(BytesOf(state.values.back()));
         }
@@ -413,7 +405,7 @@ void ListUpdate(const std::vector<const Vector*>& args, idx_t count, uint8_t** s
     const uint8_t* data = input.data<uint8_t>();
     for (idx_t row = 0; row < count; row++) {
         auto& segments = *reinterpret_cast<ListSegments*>(states[row] + offset);
-        idx_t index = IndexOf(input, row);
+        idx_t index = input.RowIndex(row);
         uint8_t* validity;
         uint8_t* slot = AppendSlot(segments, kWidth, heap, validity);
         bool valid = input.validity().RowIsValid(index);

@@ -1,5 +1,6 @@
 #include "python/python_conversion.hpp"
 
+#include "common/date_time.hpp"
 #include "common/exception.hpp"
 #include "common/number_format.hpp"
 #include "common/physical_dispatch.hpp"
@@ -14,7 +15,6 @@ namespace {
 
 // 1970-01-01 as a proleptic Gregorian ordinal (datetime.date.toordinal()).
 constexpr int64_t kEpochOrdinal = 719163;
-constexpr int64_t kMicrosPerDay = 86400000000LL;
 
 // The Python classes values convert to, looked up once (converting millions of values, a
 // module lookup per value would cost more than the conversion). Never freed: Python objects
@@ -220,7 +220,7 @@ Value FromPython(py::handle object) {
             instant = object.attr("astimezone")(datetime.attr("timezone").attr("utc"));
         }
         int64_t days = instant.attr("toordinal")().cast<int64_t>() - kEpochOrdinal;
-        int64_t micros = days * kMicrosPerDay +
+        int64_t micros = days * dtime::kMicrosPerDay +
                          instant.attr("hour").cast<int64_t>() * 3600000000LL +
                          instant.attr("minute").cast<int64_t>() * 60000000LL +
                          instant.attr("second").cast<int64_t>() * 1000000LL +

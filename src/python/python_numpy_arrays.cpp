@@ -1,6 +1,7 @@
 #include "python/python_numpy_arrays.hpp"
 
 #include "common/cpu_dispatch.hpp"
+#include "common/date_time.hpp"
 #include "common/exception.hpp"
 #include "common/physical_dispatch.hpp"
 #include "memory/huge_page_allocator.hpp"
@@ -68,7 +69,6 @@ void StreamedStoresDone() {
 
 namespace {
 
-constexpr int64_t kMicrosPerDay = 86400000000LL;
 
 bool HasNull(const Vector& vector, idx_t count) {
     for (idx_t row = 0; row < count; row++) {
@@ -240,7 +240,7 @@ ArrayMaker TimeColumn(Fills& fills, const Chunks& chunks, idx_t column, idx_t ro
                       const LogicalType& type, bool nanoseconds) {
     bool date = type.id() == LogicalTypeId::DATE;
     const char* dtype = nanoseconds ? "datetime64[ns]" : "datetime64[us]";
-    int64_t scale = (date ? kMicrosPerDay : 1) * (nanoseconds ? 1000 : 1);
+    int64_t scale = (date ? dtime::kMicrosPerDay : 1) * (nanoseconds ? 1000 : 1);
     return NumpyColumn<int64_t>(fills, chunks, column, rows, dtype,
                                 [date, scale, type, dtype](const Vector& vector, idx_t count,
                                                            int64_t* out) -> const int64_t* {
@@ -264,7 +264,7 @@ ArrayMaker IntervalColumn(Fills& fills, const Chunks& chunks, idx_t column, idx_
                                         const interval_t& interval = intervals[row];
                                         int64_t days =
                                             int64_t(interval.months) * 30 + interval.days;
-                                        out[row] = days * kMicrosPerDay + interval.micros;
+                                        out[row] = days * dtime::kMicrosPerDay + interval.micros;
                                     }
                                     return out;
                                 });

@@ -5,9 +5,8 @@
 //
 // expressions.sql holds one SQL expression per line ('--' lines are comments).
 import { DuckDBInstance } from '@duckdb/node-api';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { parseCsv } from './sluice_cli.mjs';
+import { sluiceAnswers as sluiceAnswersOf } from './sluice_batch.mjs';
 
 const [sluice, expressionsFile] = process.argv.slice(2);
 const expressions = readFileSync(expressionsFile, 'utf8')
@@ -33,29 +32,30 @@ async function duckdbAnswer(connection, expression) {
   }
 }
 
-function sluiceAnswer(expression) {
-  const sql = `DESCRIBE SELECT ${expression}; SELECT (${expression}) IS NULL, CAST((${expression}) AS VARCHAR);`;
-  let output;
-  try {
-    output = execFileSync(sluice, ['-csv', '-c', sql], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (failure) {
-    return { error: errorKind(String(failure.stderr).trim()) };
-  }
+// Each expression's name and type (DESCRIBE), then its NULL-ness and text: two statements, all
+// of them run in a few shells (sluice_batch.mjs) rather than a shell per expression.
+const sluiceStatements = expressions.flatMap((expression) =>
+  [`DESCRIBE SELECT ${expression}`, `SELECT (${expression}) IS NULL, CAST((${expression}) AS VARCHAR)`]);
+const sluiceAnswers = sluiceAnswersOf(sluice, sluiceStatements);
+
+function sluiceAnswer(index) {
+  const [described, value] = sluiceAnswers.slice(2 * index, 2 * index + 2);
+  const failed = described.error ?? value.error;
+  if (failed) return { error: errorKind(failed) };
   // DESCRIBE's header and one row, then the value query's header and one row.
-  const records = parseCsv(output);
-  if (records.length !== 4) {
-    return { error: `unexpected output: ${JSON.stringify(output)}` };
+  if (described.rows.length !== 2 || value.rows.length !== 2) {
+    return { error: `unexpected output: ${JSON.stringify([described.rows, value.rows])}` };
   }
-  const isNull = records[3][0] === 'true';
-  return { name: records[1][0], type: records[1][1], isNull, value: isNull ? '' : records[3][1] };
+  const isNull = value.rows[1][0] === 'true';
+  return { name: described.rows[1][0], type: described.rows[1][1], isNull, value: isNull ? '' : value.rows[1][1] };
 }
 
 const instance = await DuckDBInstance.create(':memory:');
 const connection = await instance.connect();
 let failures = 0;
-for (const expression of expressions) {
+for (const [index, expression] of expressions.entries()) {
   const expected = await duckdbAnswer(connection, expression);
-  const actual = sluiceAnswer(expression);
+  const actual = sluiceAnswer(index);
   const same = JSON.stringify(expected) === JSON.stringify(actual);
   if (!same) {
     failures++;

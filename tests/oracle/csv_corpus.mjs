@@ -9,7 +9,8 @@
 //
 // Exits 77 (skipped) when the corpus is not present.
 import { DuckDBInstance } from '@duckdb/node-api';
-import { NULL, sluiceRows } from './sluice_cli.mjs';
+import { NULL } from './sluice_cli.mjs';
+import { sluiceAnswers } from './sluice_batch.mjs';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
@@ -31,14 +32,23 @@ function csvFiles(directory) {
 const clean = (message) => message.split(corpus).join('<corpus>').split('\n')[0].slice(0, 120);
 const quoteString = (text) => `'${text.replaceAll("'", "''")}'`;
 
+// Sluice's answers come from batches of statements in a few shells (sluice_batch.mjs): a shell
+// per statement spent most of this test, under AddressSanitizer, starting processes. Each
+// statement resets the settings an earlier one of the batch may have made.
+const statementsOf = (path) => {
+  const scan = `read_csv(${quoteString(path)})`;
+  const serial = `SET threads = 1; SELECT * FROM read_csv(${quoteString(path)}, parallel = false)`;
+  const parallel = [[2, 4096], [4, 256]].map(([threads, size]) =>
+    `SET threads = ${threads}; SELECT * FROM read_csv(${quoteString(path)}, buffer_size = ${size})`);
+  return { describe: `RESET threads; DESCRIBE SELECT * FROM ${scan}`, read: `RESET threads; SELECT * FROM ${scan}`, serial, parallel };
+};
+
+let answers;
 function runSluice(sql) {
-  try {
-    return { rows: sluiceRows(sluice, sql) };
-  } catch (failure) {
-    if (failure.status === null && failure.signal) return { crash: `killed by ${failure.signal}` };
-    if (failure.status === null) throw failure;
-    return { error: clean(String(failure.stderr).trim()) };
-  }
+  const answer = answers.get(sql);
+  if (answer.crashed) return { crash: answer.error };
+  if (answer.error) return { error: clean(answer.error) };
+  return { rows: answer.rows };
 }
 
 const instance = await DuckDBInstance.create(':memory:');
@@ -60,13 +70,14 @@ async function runDuck(path) {
 // Sluice's rows read in order on one thread, against 2 and 4 threads with tiny jobs (most rows
 // cross a job boundary): they must be the same rows in the same order, or the same error.
 function parallelMismatch(path) {
-  const read = (threads, options) => {
-    const result = runSluice(`SET threads = ${threads}; SELECT * FROM read_csv(${quoteString(path)}${options})`);
+  const read = (sql) => {
+    const result = runSluice(sql);
     return JSON.stringify(result.rows ?? result.error ?? result.crash);
   };
-  const serial = read(1, ', parallel = false');
-  for (const [threads, size] of [[2, 4096], [4, 256]]) {
-    if (read(threads, `, buffer_size = ${size}`) !== serial) {
+  const statements = statementsOf(path);
+  const serial = read(statements.serial);
+  for (const [i, [threads, size]] of [[2, 4096], [4, 256]].entries()) {
+    if (read(statements.parallel[i]) !== serial) {
       return `; ${threads} threads at buffer_size ${size} differ from one thread in order`;
     }
   }
@@ -79,8 +90,8 @@ function outcome(expected, path) {
 }
 
 function readOutcome(expected, path) {
-  const scan = `read_csv(${quoteString(path)})`;
-  const described = runSluice(`DESCRIBE SELECT * FROM ${scan}`);
+  const statements = statementsOf(path);
+  const described = runSluice(statements.describe);
   if (described.crash) return `Sluice crashes (${described.crash})`;
   if (expected.error && described.error) return 'both fail';
   if (expected.error) return `DuckDB fails (${expected.error}), Sluice reads`;
@@ -94,7 +105,7 @@ function readOutcome(expected, path) {
   if (types(columns) !== types(expected.columns)) {
     return `types differ (DuckDB ${types(expected.columns)}; Sluice ${types(columns)})`;
   }
-  const read = runSluice(`SELECT * FROM ${scan}`);
+  const read = runSluice(statements.read);
   if (read.crash) return `Sluice crashes (${read.crash})`;
   if (read.error) return `Sluice fails reading (${read.error})`;
   const rows = read.rows.slice(1);
@@ -108,8 +119,14 @@ function readOutcome(expected, path) {
   return 'identical';
 }
 
+const paths = csvFiles(corpus);
+const sluiceStatements = paths.flatMap((path) => {
+  const { describe, read, serial, parallel } = statementsOf(path);
+  return [describe, read, serial, ...parallel];
+});
+answers = new Map(sluiceAnswers(sluice, sluiceStatements).map((answer, i) => [sluiceStatements[i], answer]));
 const results = [];
-for (const path of csvFiles(corpus)) {
+for (const path of paths) {
   const expected = await runDuck(path);
   results.push([relative(corpus, path), outcome(expected, path)]);
 }

@@ -7,7 +7,8 @@
 //
 // Exits 77 (skipped) when the corpus is not present.
 import { DuckDBInstance } from '@duckdb/node-api';
-import { NULL, sluiceRows as runCsv } from './sluice_cli.mjs';
+import { NULL } from './sluice_cli.mjs';
+import { sluiceAnswers } from './sluice_batch.mjs';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
@@ -28,14 +29,12 @@ function parquetFiles(directory) {
 }
 
 
-function runSluice(sql) {
-  try {
-    return { rows: runCsv(sluice, sql) };
-  } catch (failure) {
-    if (failure.status === null && failure.signal) return { crash: `killed by ${failure.signal}` };
-    if (failure.status === null) throw failure;
-    return { error: clean(String(failure.stderr).trim().split('\n')[0]) };
-  }
+// Sluice's answers come from batches of statements in a few shells (sluice_batch.mjs): a shell
+// per statement spent most of this test, under AddressSanitizer, starting processes.
+function outcomeOf(answer) {
+  if (answer.crashed) return { crash: answer.error };
+  if (answer.error) return { error: clean(answer.error) };
+  return { rows: answer.rows };
 }
 
 // Outcomes must not depend on where the corpus lives.
@@ -44,66 +43,103 @@ const clean = (message) => message.split(corpus).join('<corpus>');
 const quoteIdentifier = (name) => `"${name.replaceAll('"', '""')}"`;
 const quoteString = (text) => `'${text.replaceAll("'", "''")}'`;
 
+// DuckDB's rows of `sql` as text, or null when DuckDB cannot run it.
+async function duckText(sql) {
+  try {
+    const reader = await connection.runAndReadAll(sql);
+    return reader.getRows().map(([value]) => value === null ? NULL : value);
+  } catch (error) {
+    return { failure: error };
+  }
+}
+
 // With statistics-based skipping in play, filtered reads must still return exactly DuckDB's rows:
-// compares =, <, >=, IS NULL against the value in the middle of the column. Returns null when
-// all agree, else what differed.
-async function filtersAgree(scan, column, type, values) {
-    const present = values.filter((value) => value !== NULL);
+// =, <, >=, IS NULL against the value in the middle of the column. DuckDB's rows of each filter
+// it can express (a type without ordering it cannot).
+async function filterChecks(scan, column, type, values) {
+  const present = values.filter((value) => value !== NULL);
   const pivot = present[Math.floor(present.length / 2)];
   const predicates = pivot === undefined ? ['IS NULL'] :
     ['=', '<', '>='].map((op) => `${op} CAST(${quoteString(pivot)} AS ${type})`).concat(['IS NULL']);
+  const checks = [];
   for (const predicate of predicates) {
     const where = `${quoteIdentifier(column)} ${predicate}`;
-    let expected;
-    try {
-            // Wrapped in CASE so that DuckDB evaluates the predicate row by row: its own statistics
-      // pushdown drops NaN rows for "= NaN", which is not what its row-by-row semantics say.
-      const reader = await connection.runAndReadAll(`SELECT CAST(${quoteIdentifier(column)} AS VARCHAR) FROM ${scan} WHERE CASE WHEN ${where} THEN true ELSE false END`);
-      expected = reader.getRows().map(([value]) => value === null ? NULL : value);
-    } catch (error) {
-      continue; // DuckDB cannot express this comparison (a type without ordering)
-    }
-    const ours = runSluice(`SELECT ${quoteIdentifier(column)} FROM ${scan} WHERE ${where}`);
+    // Wrapped in CASE so that DuckDB evaluates the predicate row by row: its own statistics
+    // pushdown drops NaN rows for "= NaN", which is not what its row-by-row semantics say.
+    const expected = await duckText(`SELECT CAST(${quoteIdentifier(column)} AS VARCHAR) FROM ${scan} WHERE CASE WHEN ${where} THEN true ELSE false END`);
+    if (Array.isArray(expected)) checks.push({ where, expected, sql: `SELECT ${quoteIdentifier(column)} FROM ${scan} WHERE ${where}` });
+  }
+  return checks;
+}
+
+// The first filter whose rows differ from DuckDB's, or null.
+function filtersAgree(checks, answers) {
+  for (const check of checks) {
+    const ours = answers.get(check.sql);
     const actual = ours.rows ? ours.rows.slice(1).map((row) => row[0]) : null;
-    if (!actual || actual.length !== expected.length || actual.some((value, i) => value !== expected[i])) {
-      return `filter differs: WHERE ${where} (${ours.error ?? `${actual.length} vs ${expected.length} rows`})`;
+    if (!actual || actual.length !== check.expected.length || actual.some((value, i) => value !== check.expected[i])) {
+      return `filter differs: WHERE ${check.where} (${ours.error ?? `${actual.length} vs ${check.expected.length} rows`})`;
     }
   }
   return null;
 }
 
+// Phase one: DuckDB's answers, and every statement Sluice is to run.
 const instance = await DuckDBInstance.create(':memory:');
 const connection = await instance.connect();
-const results = [];
+const plans = [];
+const statements = new Set();
 for (const file of parquetFiles(corpus).sort()) {
-  const name = relative(corpus, file);
   const scan = `read_parquet(${quoteString(file)})`;
-  let duckColumns;
+  const plan = { name: relative(corpus, file), scan, describe: `DESCRIBE SELECT * FROM ${scan}`, columns: [] };
+  plans.push(plan);
+  statements.add(plan.describe);
   try {
-    const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${scan}`);
-    duckColumns = described.getRows().map(([column, type]) => ({ column, type }));
+    const described = await connection.runAndReadAll(plan.describe);
+    plan.duckColumns = described.getRows().map(([column, type]) => ({ column, type }));
   } catch (error) {
-    const ours = runSluice(`SELECT * FROM ${scan}`);
+    plan.readAll = `SELECT * FROM ${scan}`;
+    statements.add(plan.readAll);
+    continue;
+  }
+  for (const { column, type } of plan.duckColumns) {
+    const sql = `SELECT ${quoteIdentifier(column)} FROM ${scan}`;
+    const expected = await duckText(`SELECT CAST(${quoteIdentifier(column)} AS VARCHAR) FROM ${scan}`);
+    // Filters on nested columns are not pushed into the readers: nothing for them to check.
+    const nested = /\[\]$|^STRUCT\(|^MAP\(/.test(type);
+    const checks = Array.isArray(expected) && !nested ? await filterChecks(scan, column, type, expected) : [];
+    plan.columns.push({ column, type, sql, expected, checks });
+    statements.add(sql);
+    checks.forEach((check) => statements.add(check.sql));
+  }
+}
+
+// Phase two: Sluice's answers, all at once.
+const list = [...statements];
+const answers = new Map(sluiceAnswers(sluice, list).map((answer, i) => [list[i], outcomeOf(answer)]));
+
+// Phase three: each column's outcome.
+const results = [];
+for (const plan of plans) {
+  const { name } = plan;
+  if (!plan.duckColumns) {
+    const ours = answers.get(plan.readAll);
     const outcome = ours.crash ? `CRASH ${ours.crash}` : ours.error ? `both fail (sluice: ${ours.error.replace(/:.*/, '')})`
       : 'DuckDB fails, Sluice reads';
     results.push([name, '*', outcome]);
     continue;
   }
-  const described = runSluice(`DESCRIBE SELECT * FROM ${scan}`);
+  const described = answers.get(plan.describe);
   if (described.crash) { results.push([name, '*', `CRASH ${described.crash}`]); continue; }
   if (described.error) { results.push([name, '*', `sluice fails: ${described.error}`]); continue; }
   const ourTypes = new Map(described.rows.slice(1).map((row) => [row[0], row[1]]));
-  for (const { column, type } of duckColumns) {
-    let expected;
-    try {
-      const reader = await connection.runAndReadAll(`SELECT CAST(${quoteIdentifier(column)} AS VARCHAR) FROM ${scan}`);
-      expected = reader.getRows().map(([value]) => value === null ? NULL : value);
-    } catch (error) {
-      const ours = runSluice(`SELECT ${quoteIdentifier(column)} FROM ${scan}`);
+  for (const { column, type, sql, expected, checks } of plan.columns) {
+    const ours = answers.get(sql);
+    if (!Array.isArray(expected)) {
+      const error = expected.failure;
       results.push([name, column, ours.crash ? `CRASH ${ours.crash}` : `DuckDB fails (${clean(error.message.split('\n')[0]).slice(0, 60)}), Sluice ${ours.error ? 'fails' : 'reads'}`]);
       continue;
     }
-    const ours = runSluice(`SELECT ${quoteIdentifier(column)} FROM ${scan}`);
     let outcome;
     if (ours.crash) outcome = `CRASH ${ours.crash}`;
     else if (ours.error) outcome = /not supported/.test(ours.error) ? `unsupported: ${ours.error.replace(/^.*not supported: /, '').replace(/ in column.*/, '')}` : `error: ${ours.error}`;
@@ -111,9 +147,7 @@ for (const file of parquetFiles(corpus).sort()) {
       const actual = ours.rows.slice(1).map((row) => row[0]);
       const sameValues = actual.length === expected.length && actual.every((value, i) => value === expected[i]);
       const sameType = ourTypes.get(column) === type;
-      // Filters on nested columns are not pushed into the readers: nothing for them to check.
-      const nested = /\[\]$|^STRUCT\(|^MAP\(/.test(type);
-      if (sameValues && sameType) outcome = (nested ? null : await filtersAgree(scan, column, type, expected)) ?? 'identical';
+      if (sameValues && sameType) outcome = filtersAgree(checks, answers) ?? 'identical';
       else if (sameValues) outcome = `type differs (DuckDB ${type}, Sluice ${ourTypes.get(column)})`;
       else {
         const first = actual.findIndex((value, i) => value !== expected[i]);

@@ -13,7 +13,8 @@ function runBatch(sluice, statements, setup) {
   const parts = run.stdout.split(/^sluice_marker\nstatement (\d+)\n/m);
   for (let p = 1; p < parts.length; p += 2) {
     const text = parts[p + 1];
-    const failed = /^[A-Za-z ]*Error: /m.test(text);
+    // An error replaces the statement's answer: it is the first line, not a value in its rows.
+    const failed = /^[A-Za-z ]*Error: /.test(text);
     answers[Number(parts[p])] = failed ? { error: text.trim().split('\n')[0] } : { rows: parseCsv(text) };
   }
   const crashed = run.signal !== null || (run.status !== 0 && run.status !== 1);

@@ -519,9 +519,9 @@ public:
 };
 
 // A REGULAR task that runs `body`.
-class FunctionTask : public Task {
+class BodyTask : public Task {
 public:
-    explicit FunctionTask(std::function<void()> body) : body_(std::move(body)) {}
+    explicit BodyTask(std::function<void()> body) : body_(std::move(body)) {}
     TaskResult Execute() override {
         body_();
         return TaskResult::Done;
@@ -553,7 +553,7 @@ TEST(ReadAheadScan, AParkedTaskResumesOnAnotherWorker) {
     std::mutex mutex;
     std::condition_variable changed;
     bool blocker_running = false, release_blocker = false;
-    scheduler.Schedule(std::make_shared<FunctionTask>([&] {
+    scheduler.Schedule(std::make_shared<BodyTask>([&] {
         std::unique_lock<std::mutex> lock(mutex);
         blocker_running = true;
         changed.notify_all();
@@ -565,7 +565,7 @@ TEST(ReadAheadScan, AParkedTaskResumesOnAnotherWorker) {
     }
     std::shared_ptr<ThreadRecordingSource> source;
     source = std::make_shared<ThreadRecordingSource>(scan, [&] {
-        scheduler.Schedule(std::make_shared<FunctionTask>([&] {
+        scheduler.Schedule(std::make_shared<BodyTask>([&] {
             {
                 std::lock_guard<std::mutex> guard(source->mutex);
                 source->watching = true; // this thread is taken from here on

@@ -54,7 +54,7 @@ void ColumnShredder::Shred(const ShredNode& node, const Vector& vector, idx_t ro
         }
         return;
     case ShredNode::Kind::List: {
-        list_entry_t entry = vector.data<list_entry_t>()[vector.RowIndex(row)];
+        list_entry_t entry = vector.ListEntry(row);
         if (entry.length == 0) {
             Absent(node, repetition, node.defined_level);
             return;
