@@ -476,8 +476,11 @@ bool TemporalCast(const Value& value, const LogicalType& target, Value& result) 
         to = LogicalTypeId::TIMESTAMP;
     }
     if (from == LogicalTypeId::DATE && to == LogicalTypeId::TIMESTAMP) {
-        result =
-            Value::Integer(target, timestamp::FromDate(static_cast<int32_t>(value.GetInteger())));
+        int64_t micros;
+        if (!timestamp::TryFromDate(static_cast<int32_t>(value.GetInteger()), micros)) {
+            return false;
+        }
+        result = Value::Integer(target, micros);
         return true;
     }
     if (from == LogicalTypeId::TIMESTAMP && to == LogicalTypeId::DATE) {
@@ -821,8 +824,8 @@ void CastVector(const Vector& source, Vector& result, idx_t count) {
         for (idx_t row = 0; row < count; row++) {
             if (!source.validity().RowIsValid(row)) {
                 result.SetNull(row);
-            } else {
-                micros[row] = timestamp::FromDate(days[row]);
+            } else if (!timestamp::TryFromDate(days[row], micros[row])) {
+                result.SetValue(row, CastValue(source.GetValue(row), result.type())); // the error
             }
         }
         return;

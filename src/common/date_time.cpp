@@ -89,40 +89,36 @@ bool ParseDatePart(std::string_view text, size_t& pos, int32_t& result) {
     if (!date::IsValidCivil(year, static_cast<int32_t>(month), static_cast<int32_t>(day))) {
         return false;
     }
-    int64_t days = date::FromCivil(year, static_cast<int32_t>(month), static_cast<int32_t>(day));
-    if (days <= date::kNegativeInfinity || days >= date::kInfinity) {
-        return false;
-    }
-    result = static_cast<int32_t>(days);
+    result = date::FromCivil(year, static_cast<int32_t>(month), static_cast<int32_t>(day));
     return true;
 }
 
-// Parses HH:MM[:SS[.fraction]] into units of 10^-digits seconds (6: micros, 9: nanos).
+// Reads an optional part of a time: digits after a separator DuckDB lets end the text early
+// ("11:" is 11:00:00, "11:11:11." 11:11:11); none read leaves `value` at 0.
+void ReadOptionalNumber(std::string_view text, size_t& pos, int64_t& value, size_t max_digits) {
+    if (!ReadNumber(text, pos, value, max_digits)) {
+        value = 0;
+    }
+}
+
+// Parses HH:[MM[:[SS[.[fraction]]]]] into units of 10^-digits seconds (6: micros, 9: nanos).
 bool ParseTimePart(std::string_view text, size_t& pos, int64_t& ticks, int digits_per_second = 6) {
     int64_t hour, minute, second = 0, fraction = 0;
     if (!ReadNumber(text, pos, hour, 2) || pos >= text.size() || text[pos] != ':') {
         return false;
     }
     pos++;
-    if (!ReadNumber(text, pos, minute, 2)) {
-        return false;
-    }
+    ReadOptionalNumber(text, pos, minute, 2);
     if (pos < text.size() && text[pos] == ':') {
         pos++;
-        if (!ReadNumber(text, pos, second, 2)) {
-            return false;
-        }
+        ReadOptionalNumber(text, pos, second, 2);
         if (pos < text.size() && text[pos] == '.') {
             pos++;
             size_t start = pos;
-            int64_t digits;
-            if (!ReadNumber(text, pos, digits, static_cast<size_t>(digits_per_second))) {
-                return false;
-            }
+            ReadOptionalNumber(text, pos, fraction, static_cast<size_t>(digits_per_second));
             for (size_t i = pos - start; i < static_cast<size_t>(digits_per_second); i++) {
-                digits *= 10;
+                fraction *= 10;
             }
-            fraction = digits;
             // Digits beyond microseconds are accepted and truncated.
             while (pos < text.size() && std::isdigit((unsigned char)text[pos])) {
                 pos++;
@@ -162,14 +158,23 @@ void AppendTime(std::string& out, int64_t micros) {
 
 namespace date {
 
-int32_t FromCivil(int64_t year, int32_t month, int32_t day) {
+namespace {
+
+// Days since 1970-01-01, not limited to a DATE's range.
+int64_t CivilDays(int64_t year, int32_t month, int32_t day) {
     int64_t y = month <= 2 ? year - 1 : year;
     int64_t era = FloorDiv(y, 400);
     int64_t year_of_era = y - era * 400;
     int64_t shifted_month = month > 2 ? month - 3 : month + 9;
     int64_t day_of_year = (153 * shifted_month + 2) / 5 + day - 1;
     int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    return static_cast<int32_t>(era * kDaysPerEra + day_of_era - kEpochShift);
+    return era * kDaysPerEra + day_of_era - kEpochShift;
+}
+
+} // namespace
+
+int32_t FromCivil(int64_t year, int32_t month, int32_t day) {
+    return static_cast<int32_t>(CivilDays(year, month, day));
 }
 
 void ToCivil(int32_t days, int64_t& year, int32_t& month, int32_t& day) {
@@ -186,8 +191,13 @@ void ToCivil(int32_t days, int64_t& year, int32_t& month, int32_t& day) {
 }
 
 bool IsValidCivil(int64_t year, int32_t month, int32_t day) {
-    return month >= 1 && month <= 12 && day >= 1 && day <= DaysInMonth(year, month) &&
-           year > -5877641 && year < 5881580;
+    // DuckDB's range: 5877642-06-25 (BC) to 5881580-07-10, the infinities just outside.
+    if (month < 1 || month > 12 || day < 1 || day > DaysInMonth(year, month) || year < -5877641 ||
+        year > 5881580) {
+        return false;
+    }
+    int64_t days = CivilDays(year, month, day);
+    return days > kNegativeInfinity && days < kInfinity;
 }
 
 bool TryParse(std::string_view text, int32_t& result) {
@@ -231,10 +241,56 @@ std::string ToString(int32_t days) {
 
 namespace dtime {
 
+namespace {
+
+// A UTC offset after a time ("Z", "+02", "-05:30"), which a TIME ignores as DuckDB's does.
+void SkipOffset(std::string_view text, size_t& pos) {
+    if (pos < text.size() && text[pos] == 'Z') {
+        pos++;
+        return;
+    }
+    if (pos >= text.size() || (text[pos] != '+' && text[pos] != '-')) {
+        return;
+    }
+    size_t after = pos + 1;
+    int64_t hours, minutes;
+    if (!ReadNumber(text, after, hours, 2)) {
+        return;
+    }
+    if (after < text.size() && text[after] == ':') {
+        after++;
+        if (!ReadNumber(text, after, minutes, 2)) {
+            return;
+        }
+    }
+    pos = after;
+}
+
+} // namespace
+
 bool TryParse(std::string_view text, int64_t& micros) {
     text = Trim(text);
     size_t pos = 0;
-    return ParseTimePart(text, pos, micros) && pos == text.size();
+    if (ParseTimePart(text, pos, micros)) {
+        SkipOffset(text, pos);
+        return pos == text.size();
+    }
+    // A timestamp's text gives its time of day ('2000-01-01 10:00' is 10:00:00, a date alone
+    // midnight), as DuckDB casts it.
+    pos = 0;
+    int32_t days;
+    if (!ParseDatePart(text, pos, days)) {
+        return false;
+    }
+    micros = 0;
+    if (pos < text.size() && (text[pos] == ' ' || text[pos] == 'T')) {
+        pos++;
+        if (!ParseTimePart(text, pos, micros)) {
+            return false;
+        }
+        SkipOffset(text, pos);
+    }
+    return pos == text.size();
 }
 
 std::string ToString(int64_t micros) {
@@ -281,8 +337,10 @@ bool TryParse(std::string_view text, int64_t& micros) {
     if (pos != text.size()) {
         return false;
     }
-    micros = FromDate(days) + time_of_day;
-    return true;
+    // Past either end of a TIMESTAMP's range (the infinities are written as words).
+    int64_t midnight;
+    return TryFromDate(days, midnight) && !__builtin_add_overflow(midnight, time_of_day, &micros) &&
+           micros > kNegativeInfinity && micros < kInfinity;
 }
 
 bool TryParseWithOffset(std::string_view text, int64_t& micros) {
@@ -374,6 +432,15 @@ int64_t FromDate(int32_t days) {
         return kNegativeInfinity;
     }
     return static_cast<int64_t>(days) * dtime::kMicrosPerDay;
+}
+
+bool TryFromDate(int32_t days, int64_t& micros) {
+    if (days == date::kInfinity || days == date::kNegativeInfinity) {
+        micros = FromDate(days);
+        return true;
+    }
+    return !__builtin_mul_overflow(static_cast<int64_t>(days), dtime::kMicrosPerDay, &micros) &&
+           micros > kNegativeInfinity && micros < kInfinity;
 }
 
 int32_t ToDate(int64_t micros) {

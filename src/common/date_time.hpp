@@ -50,6 +50,8 @@ std::string ToStringUtc(int64_t micros);
 bool TryParseNanos(std::string_view text, int64_t& nanos);
 std::string ToStringNanos(int64_t nanos);
 int64_t FromDate(int32_t days);
+// As FromDate, false when the date's midnight is past a TIMESTAMP's range.
+bool TryFromDate(int32_t days, int64_t& micros);
 // Floors to the day (timestamps before 1970 round towards -infinity).
 int32_t ToDate(int64_t micros);
 
