@@ -268,16 +268,24 @@ void SkipOffset(std::string_view text, size_t& pos) {
 
 } // namespace
 
-bool TryParse(std::string_view text, int64_t& micros) {
+bool TryParseTimeOfDay(std::string_view text, int64_t& micros) {
     text = Trim(text);
     size_t pos = 0;
-    if (ParseTimePart(text, pos, micros)) {
-        SkipOffset(text, pos);
-        return pos == text.size();
+    if (!ParseTimePart(text, pos, micros)) {
+        return false;
     }
+    SkipOffset(text, pos);
+    return pos == text.size();
+}
+
+bool TryParse(std::string_view text, int64_t& micros) {
+    if (TryParseTimeOfDay(text, micros)) {
+        return true;
+    }
+    text = Trim(text);
+    size_t pos = 0;
     // A timestamp's text gives its time of day ('2000-01-01 10:00' is 10:00:00, a date alone
     // midnight), as DuckDB casts it.
-    pos = 0;
     int32_t days;
     if (!ParseDatePart(text, pos, days)) {
         return false;

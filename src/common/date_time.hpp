@@ -28,7 +28,9 @@ namespace dtime {
 constexpr int64_t kMicrosPerSecond = 1000000;
 constexpr int64_t kMicrosPerDay = 86400 * kMicrosPerSecond;
 
-// Parses 'HH:MM[:SS[.ffffff]]'.
+// Parses 'HH:[MM[:[SS[.[ffffff]]]]]' and an offset after it, which is ignored.
+bool TryParseTimeOfDay(std::string_view text, int64_t& micros);
+// A TIME cast's text as DuckDB's: a time of day, or a timestamp's (a date alone is midnight).
 bool TryParse(std::string_view text, int64_t& micros);
 std::string ToString(int64_t micros);
 

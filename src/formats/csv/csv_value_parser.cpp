@@ -302,8 +302,8 @@ bool CsvValueParser::AcceptsValue(std::string_view text) const {
         return trimmed.size() >= 8 && date::TryParse(trimmed, days);
     }
     case Kind::Time: {
-        int64_t micros;
-        return dtime::TryParse(TrimSpaces(text), micros);
+        int64_t micros; // a column of dates is not a column of midnights
+        return dtime::TryParseTimeOfDay(TrimSpaces(text), micros);
     }
     case Kind::Timestamp: {
         int64_t micros;
