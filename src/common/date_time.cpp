@@ -93,29 +93,46 @@ bool ParseDatePart(std::string_view text, size_t& pos, int32_t& result) {
     return true;
 }
 
-// Reads an optional part of a time: digits after a separator DuckDB lets end the text early
-// ("11:" is 11:00:00, "11:11:11." 11:11:11); none read leaves `value` at 0.
-void ReadOptionalNumber(std::string_view text, size_t& pos, int64_t& value, size_t max_digits) {
+// How a time may be written: as a CSV sniffer takes it (HH:MM[:SS[.f]], two-digit minutes and
+// seconds) or as DuckDB's cast does, which lets the text end after a separator ("11:" is
+// 11:00:00, "11:11:11." 11:11:11) and minutes and seconds have one digit.
+enum class TimeSyntax : uint8_t { Strict, Lenient };
+
+// Reads the minutes, seconds or fraction after a separator (0 where the lenient syntax lets
+// them be missing); `digits` is how many the strict syntax wants (0: any up to `max_digits`).
+bool ReadTimeField(std::string_view text, size_t& pos, int64_t& value, size_t max_digits,
+                   size_t digits, TimeSyntax syntax) {
+    size_t start = pos;
     if (!ReadNumber(text, pos, value, max_digits)) {
         value = 0;
+        return syntax == TimeSyntax::Lenient;
     }
+    return syntax == TimeSyntax::Lenient || digits == 0 || pos - start == digits;
 }
 
-// Parses HH:[MM[:[SS[.[fraction]]]]] into units of 10^-digits seconds (6: micros, 9: nanos).
-bool ParseTimePart(std::string_view text, size_t& pos, int64_t& ticks, int digits_per_second = 6) {
+// Parses a time of day into units of 10^-digits seconds (6: micros, 9: nanos).
+bool ParseTimePart(std::string_view text, size_t& pos, int64_t& ticks, int digits_per_second = 6,
+                   TimeSyntax syntax = TimeSyntax::Lenient) {
     int64_t hour, minute, second = 0, fraction = 0;
     if (!ReadNumber(text, pos, hour, 2) || pos >= text.size() || text[pos] != ':') {
         return false;
     }
     pos++;
-    ReadOptionalNumber(text, pos, minute, 2);
+    if (!ReadTimeField(text, pos, minute, 2, 2, syntax)) {
+        return false;
+    }
     if (pos < text.size() && text[pos] == ':') {
         pos++;
-        ReadOptionalNumber(text, pos, second, 2);
+        if (!ReadTimeField(text, pos, second, 2, 2, syntax)) {
+            return false;
+        }
         if (pos < text.size() && text[pos] == '.') {
             pos++;
             size_t start = pos;
-            ReadOptionalNumber(text, pos, fraction, static_cast<size_t>(digits_per_second));
+            if (!ReadTimeField(text, pos, fraction, static_cast<size_t>(digits_per_second), 0,
+                               syntax)) {
+                return false;
+            }
             for (size_t i = pos - start; i < static_cast<size_t>(digits_per_second); i++) {
                 fraction *= 10;
             }
@@ -271,19 +288,19 @@ void SkipOffset(std::string_view text, size_t& pos) {
 bool TryParseTimeOfDay(std::string_view text, int64_t& micros) {
     text = Trim(text);
     size_t pos = 0;
-    if (!ParseTimePart(text, pos, micros)) {
-        return false;
-    }
-    SkipOffset(text, pos);
-    return pos == text.size();
+    return ParseTimePart(text, pos, micros, 6, TimeSyntax::Strict) && pos == text.size();
 }
 
 bool TryParse(std::string_view text, int64_t& micros) {
-    if (TryParseTimeOfDay(text, micros)) {
-        return true;
-    }
     text = Trim(text);
     size_t pos = 0;
+    if (ParseTimePart(text, pos, micros)) {
+        SkipOffset(text, pos);
+        if (pos == text.size()) {
+            return true;
+        }
+    }
+    pos = 0;
     // A timestamp's text gives its time of day ('2000-01-01 10:00' is 10:00:00, a date alone
     // midnight), as DuckDB casts it.
     int32_t days;

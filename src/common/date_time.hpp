@@ -28,9 +28,10 @@ namespace dtime {
 constexpr int64_t kMicrosPerSecond = 1000000;
 constexpr int64_t kMicrosPerDay = 86400 * kMicrosPerSecond;
 
-// Parses 'HH:[MM[:[SS[.[ffffff]]]]]' and an offset after it, which is ignored.
+// Parses 'HH:MM[:SS[.ffffff]]', minutes and seconds of two digits (what a CSV sniffer takes).
 bool TryParseTimeOfDay(std::string_view text, int64_t& micros);
-// A TIME cast's text as DuckDB's: a time of day, or a timestamp's (a date alone is midnight).
+// A TIME cast's text as DuckDB's: 'HH:[MM[:[SS[.[ffffff]]]]]' and an offset, which is ignored,
+// or a timestamp's text, whose time of day it is (a date alone is midnight).
 bool TryParse(std::string_view text, int64_t& micros);
 std::string ToString(int64_t micros);
 
