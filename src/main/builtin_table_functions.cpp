@@ -66,6 +66,34 @@ TableFunction SettingsFunction(Settings& settings) {
     return function;
 }
 
+// duckdb_settings(): the settings as DuckDB lists its own (name, value, description,
+// input_type, scope, aliases), for the queries DuckDB users already have.
+TableFunction DuckDBSettingsFunction(Settings& settings) {
+    TableFunction function;
+    function.name = "duckdb_settings";
+    function.bind = [&settings](const TableFunctionInput& input) {
+        if (!input.positional.empty()) {
+            throw Exception(ErrorKind::Binder, "duckdb_settings() takes no arguments");
+        }
+        input.CheckNamed({}, "duckdb_settings");
+        BoundTableFunction bound;
+        LogicalType names = LogicalType::List(LogicalTypeId::VARCHAR);
+        bound.names = {"name", "value", "description", "input_type", "scope", "aliases"};
+        bound.types = {LogicalTypeId::VARCHAR, LogicalTypeId::VARCHAR, LogicalTypeId::VARCHAR,
+                       LogicalTypeId::VARCHAR, LogicalTypeId::VARCHAR, names};
+        std::vector<std::vector<Value>> rows;
+        for (const auto& definition : Settings::Definitions()) {
+            rows.push_back(
+                {Value::Varchar(definition.name), Value::Varchar(settings.Display(definition.name)),
+                 Value::Varchar(definition.description), Value::Varchar(definition.input_type),
+                 Value::Varchar("GLOBAL"), Value::Nested(names, {})});
+        }
+        bound.make_source = MaterializedSource(bound.types, std::move(rows));
+        return bound;
+    };
+    return function;
+}
+
 // sluice_memory(): what is reserved against memory_limit now, by whom (as DuckDB's
 // duckdb_memory()): one row per owner of reservations, one for the scans' read-ahead grants
 // and one for the spill files in temp_directory.
@@ -285,6 +313,7 @@ void RegisterBuiltinTableFunctions(Database& database) {
     TableFunctionCatalog& catalog = database.catalog().table_functions();
     VirtualFileSystem& file_system = database.file_system();
     catalog.Register(SettingsFunction(database.settings()));
+    catalog.Register(DuckDBSettingsFunction(database.settings()));
     catalog.Register(MemoryFunction(database));
     catalog.Register(TablesFunction(database));
     RegisterFileScanFunctions(database);

@@ -70,7 +70,10 @@ void FinishTableFunctions(const BoundQuery& query) {
 // they freed goes back to the system (FreedMemoryTrimmer).
 class StatementRunning {
 public:
-    explicit StatementRunning(Database& database) : trimmer_(database.trimmer()) {
+    // Records the statement's start in `started` (max_execution_time counts from it).
+    StatementRunning(Database& database, std::chrono::steady_clock::time_point& started)
+        : trimmer_(database.trimmer()) {
+        started = std::chrono::steady_clock::now();
         trimmer_.StatementStarted();
     }
     ~StatementRunning() { trimmer_.StatementEnded(); }
@@ -159,7 +162,7 @@ std::unique_ptr<QueryResult> Connection::Query(const std::string& sql,
         ~Bind() { slot = nullptr; }
     } bind{parameters_};
     parameters_ = &parameters;
-    StatementRunning running(database_);
+    StatementRunning running(database_, statement_started_);
     return Execute(statement, sql);
 }
 
@@ -186,14 +189,14 @@ std::unique_ptr<PendingQuery> Connection::BindSelect(const std::string& sql,
 
 std::unique_ptr<QueryResult> Connection::RunPending(PendingQuery& pending) {
     std::unique_ptr<BoundQuery> query = TakePending(pending);
-    StatementRunning running(database_);
+    StatementRunning running(database_, statement_started_);
     auto chunks = RunQuery(*query);
     return std::make_unique<QueryResult>(pending.names, pending.types, std::move(chunks));
 }
 
 void Connection::RunPendingInto(PendingQuery& pending, std::shared_ptr<PipelineSink> sink) {
     std::unique_ptr<BoundQuery> query = TakePending(pending);
-    StatementRunning running(database_);
+    StatementRunning running(database_, statement_started_);
     OptimizeQuery(*query);
     RunInto(*query, std::move(sink), nullptr);
 }
@@ -220,7 +223,7 @@ void Connection::QueryEach(const std::string& sql,
         bool traced = statement.kind != StatementKind::Set &&
                       statement.kind != StatementKind::Reset &&
                       !database_.settings().GetString("trace_file").empty();
-        StatementRunning running(database_);
+        StatementRunning running(database_, statement_started_);
         on_result(traced ? ExecuteTraced(statement, sql) : Execute(statement, sql));
     }
 }
@@ -583,6 +586,10 @@ std::unique_ptr<QueryResult> Connection::ExecutePragma(const Statement& statemen
 }
 
 void Connection::Run(Executor& executor) {
+    int64_t limit_ms = database_.settings().GetInteger("max_execution_time");
+    if (limit_ms > 0) {
+        executor.SetDeadline(statement_started_ + std::chrono::milliseconds(limit_ms), limit_ms);
+    }
     {
         std::lock_guard<std::mutex> guard(running_mutex_);
         running_ = &executor;

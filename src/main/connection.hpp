@@ -6,6 +6,7 @@
 #include "sql/catalog.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -115,6 +116,7 @@ private:
     mutable std::mutex running_mutex_;
     Executor* running_ = nullptr;
     std::atomic<bool> interrupted_{false};
+    std::chrono::steady_clock::time_point statement_started_; // of the running statement
 };
 
 } // namespace sluice

@@ -148,6 +148,11 @@ std::vector<SettingDefinition> BuildDefinitions() {
          },
          Plain});
     definitions.push_back(
+        {"max_execution_time", "BIGINT",
+         "Milliseconds a statement may run before it is cancelled with an error; 0: no limit",
+         [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, 0); },
+         IntegerRange("max_execution_time", 0, int64_t{1} << 53, "between 0 and 2^53"), Plain});
+    definitions.push_back(
         {"http_timeout", "BIGINT", "Seconds an HTTP transfer may stall before it fails",
          [](const Settings&) { return Value::Integer(LogicalTypeId::BIGINT, 30); },
          IntegerRange("http_timeout", 1, 86400, "between 1 and 86400"), Plain});

@@ -159,10 +159,16 @@ Pipeline& Executor::AddPipeline() {
 void Executor::Execute() {
     std::unique_lock<std::mutex> lock(mutex_);
     StartReadyPipelines(lock);
-    done_.wait(lock, [&] {
+    auto ended = [&] {
         return outstanding_tasks_ == 0 &&
                (finished_pipelines_ == pipelines_.size() || error_ || cancelled_.load());
-    });
+    };
+    if (deadline_ && !done_.wait_until(lock, *deadline_, ended)) {
+        deadline_passed_ = true;
+        cancelled_.store(true);
+        CancelSources();
+    }
+    done_.wait(lock, ended);
     // Read-ahead may still be in flight (a LIMIT stopped early, an error): nothing outlives the
     // query.
     lock.unlock();
@@ -175,9 +181,19 @@ void Executor::Execute() {
     if (error_) {
         throw Exception(error_->kind, error_->message);
     }
+    if (deadline_passed_) {
+        throw Exception(ErrorKind::Interrupted,
+                        "Query exceeded maximum execution time (max_execution_time = " +
+                            std::to_string(deadline_limit_ms_) + " ms)");
+    }
     if (cancelled_.load()) {
         throw Exception(ErrorKind::Interrupted, "Interrupted!");
     }
+}
+
+void Executor::SetDeadline(std::chrono::steady_clock::time_point deadline, int64_t limit_ms) {
+    deadline_ = deadline;
+    deadline_limit_ms_ = limit_ms;
 }
 
 void Executor::Cancel() {

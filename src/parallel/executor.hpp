@@ -5,6 +5,7 @@
 #include "parallel/task_scheduler.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <memory>
@@ -32,6 +33,9 @@ public:
     void Execute();
     // Asks running tasks to stop; Execute then throws an Interrupted error.
     void Cancel();
+    // Execute cancels the query at `deadline` and throws "Query exceeded maximum execution time"
+    // (max_execution_time, `limit_ms` for the message). Call before Execute.
+    void SetDeadline(std::chrono::steady_clock::time_point deadline, int64_t limit_ms);
     bool IsCancelled() const { return cancelled_.load(std::memory_order_relaxed); }
     // What Cancellation::Requested() reads in this executor's tasks.
     const std::atomic<bool>* cancelled_flag() const { return &cancelled_; }
@@ -89,6 +93,9 @@ private:
     std::unique_ptr<ErrorCopy> error_; // the first error, rethrown by Execute
     std::atomic<bool> cancelled_{false};
     bool profiling_ = false;
+    std::optional<std::chrono::steady_clock::time_point> deadline_;
+    int64_t deadline_limit_ms_ = 0;
+    bool deadline_passed_ = false;
 };
 
 } // namespace sluice
