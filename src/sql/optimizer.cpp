@@ -64,6 +64,19 @@ ExpressionPtr Substitute(ExpressionPtr expression, idx_t table_index,
     return expression;
 }
 
+// Points references to `table_index` columns at `bindings` (same position, same type).
+ExpressionPtr Rebind(ExpressionPtr expression, idx_t table_index,
+                     const std::vector<ColumnBinding>& bindings) {
+    if (expression->kind == ExpressionKind::BoundColumn &&
+        expression->binding.table_index == table_index) {
+        expression->binding = bindings[expression->binding.column_index];
+    }
+    for (auto& child : expression->children) {
+        child = Rebind(std::move(child), table_index, bindings);
+    }
+    return expression;
+}
+
 // A filter on the scan column of `table`, or on the struct field of one (s.a.b), that
 // `expression` reads uncast; its op and constants are left to fill in.
 std::optional<TableFilter> FilterTarget(const Expression& expression, idx_t table) {
@@ -229,8 +242,9 @@ LogicalOperatorPtr Optimizer::PushDown(LogicalOperatorPtr op, std::vector<Expres
         return WrapInFilter(std::move(op), std::move(filters));
     case LogicalOperatorKind::DelimGet:
         return WrapInFilter(std::move(op), std::move(filters));
-    case LogicalOperatorKind::Limit:
     case LogicalOperatorKind::Union:
+        return PushDownUnion(std::move(op), std::move(filters));
+    case LogicalOperatorKind::Limit:
     case LogicalOperatorKind::Window: // a filter below would change the partitions
     case LogicalOperatorKind::Unnest:
         for (auto& child : op->children) {
@@ -239,6 +253,30 @@ LogicalOperatorPtr Optimizer::PushDown(LogicalOperatorPtr op, std::vector<Expres
         return WrapInFilter(std::move(op), std::move(filters));
     }
     return op;
+}
+
+LogicalOperatorPtr Optimizer::PushDownUnion(LogicalOperatorPtr op,
+                                            std::vector<ExpressionPtr> filters) {
+    // A row of the union passes a filter on its columns as the child's row it came from does:
+    // the filter goes into every child. Above a UNION's, EXCEPT's or INTERSECT's grouping
+    // (which compares whole rows) this removes rows before they are grouped.
+    std::vector<std::vector<ExpressionPtr>> below(op->children.size());
+    std::vector<ExpressionPtr> above;
+    for (auto& filter : filters) {
+        auto tables = TablesOf(*filter);
+        if (tables.size() != 1 || *tables.begin() != op->table_index) {
+            above.push_back(std::move(filter));
+            continue;
+        }
+        for (size_t c = 0; c < op->children.size(); c++) {
+            below[c].push_back(
+                Rebind(filter->Copy(), op->table_index, op->children[c]->Bindings()));
+        }
+    }
+    for (size_t c = 0; c < op->children.size(); c++) {
+        op->children[c] = PushDown(std::move(op->children[c]), std::move(below[c]));
+    }
+    return WrapInFilter(std::move(op), std::move(above));
 }
 
 LogicalOperatorPtr Optimizer::PushDownOuterJoin(LogicalOperatorPtr op,
@@ -426,6 +464,7 @@ LogicalOperatorPtr Optimizer::PushDownJoinRegion(LogicalOperatorPtr op,
         relations.push_back(std::move(node));
     };
     flatten(std::move(op));
+    AddTransitiveFilters(filters);
     // Predicates over one relation go into it.
     std::vector<std::set<idx_t>> tables;
     for (const auto& relation : relations) {

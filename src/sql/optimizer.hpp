@@ -22,6 +22,7 @@ private:
     // left child detached) are applied to that relation before the joins are ordered.
     LogicalOperatorPtr PushDownJoinRegion(LogicalOperatorPtr op, std::vector<ExpressionPtr> filters,
                                           std::vector<LogicalOperatorPtr> semi_joins = {});
+    LogicalOperatorPtr PushDownUnion(LogicalOperatorPtr op, std::vector<ExpressionPtr> filters);
     LogicalOperatorPtr PushDownOuterJoin(LogicalOperatorPtr op, std::vector<ExpressionPtr> filters);
     LogicalOperatorPtr PushDownAroundFullJoin(LogicalOperatorPtr op,
                                               std::vector<ExpressionPtr> filters);

@@ -3,6 +3,7 @@
 #include "execution/scalar_functions.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace sluice {
 
@@ -117,6 +118,102 @@ ExpressionPtr CombineConjuncts(std::vector<ExpressionPtr> conjuncts) {
         result = MakeAnd(std::move(result), std::move(conjunct));
     }
     return result;
+}
+
+namespace {
+
+bool IsComparison(const Expression& expression) {
+    static const std::set<std::string> kComparisons = {"=", "<>", "<", "<=", ">", ">="};
+    return expression.kind == ExpressionKind::Function && expression.children.size() == 2 &&
+           kComparisons.count(expression.function_name) > 0;
+}
+
+bool IsColumn(const Expression& expression) {
+    return expression.kind == ExpressionKind::BoundColumn;
+}
+
+// The column side of `column op constant` (either order), or -1.
+int ConstantComparisonColumn(const Expression& filter) {
+    if (!IsComparison(filter)) {
+        return -1;
+    }
+    for (int side = 0; side < 2; side++) {
+        if (IsColumn(*filter.children[side]) &&
+            filter.children[1 - side]->kind == ExpressionKind::Constant) {
+            return side;
+        }
+    }
+    return -1;
+}
+
+// Classes of columns equal to each other: each column's representative.
+class ColumnClasses {
+public:
+    void Join(const ColumnBinding& a, const ColumnBinding& b) { parent_[Find(a)] = Find(b); }
+    ColumnBinding Find(const ColumnBinding& column) {
+        auto found = parent_.find(column);
+        if (found == parent_.end() || found->second == column) {
+            return column;
+        }
+        ColumnBinding root = Find(found->second);
+        parent_[column] = root;
+        return root;
+    }
+    std::vector<ColumnBinding> Members() const {
+        std::vector<ColumnBinding> members;
+        for (const auto& entry : parent_) {
+            members.push_back(entry.first);
+        }
+        return members;
+    }
+
+private:
+    std::map<ColumnBinding, ColumnBinding> parent_;
+};
+
+} // namespace
+
+void AddTransitiveFilters(std::vector<ExpressionPtr>& filters) {
+    ColumnClasses classes;
+    std::map<ColumnBinding, LogicalType> types;
+    for (const auto& filter : filters) {
+        if (IsComparison(*filter) && filter->function_name == "=" &&
+            IsColumn(*filter->children[0]) && IsColumn(*filter->children[1]) &&
+            filter->children[0]->type == filter->children[1]->type) {
+            const Expression& a = *filter->children[0];
+            const Expression& b = *filter->children[1];
+            types[a.binding] = a.type;
+            types[b.binding] = b.type;
+            classes.Join(a.binding, a.binding);
+            classes.Join(b.binding, b.binding);
+            classes.Join(a.binding, b.binding);
+        }
+    }
+    if (types.empty()) {
+        return;
+    }
+    std::vector<ColumnBinding> members = classes.Members();
+    size_t original = filters.size();
+    for (size_t i = 0; i < original; i++) {
+        int side = ConstantComparisonColumn(*filters[i]);
+        if (side < 0 || !types.count(filters[i]->children[side]->binding)) {
+            continue;
+        }
+        const Expression& column = *filters[i]->children[side];
+        ColumnBinding root = classes.Find(column.binding);
+        for (const ColumnBinding& other : members) {
+            if (other == column.binding || !(classes.Find(other) == root)) {
+                continue;
+            }
+            ExpressionPtr implied = filters[i]->Copy();
+            implied->children[side] = MakeBoundColumn(other, types[other]);
+            bool known = std::any_of(filters.begin(), filters.end(),
+                                     [&](const ExpressionPtr& f) { return f->Equals(*implied); });
+            if (!known) {
+                filters.push_back(std::move(implied));
+            }
+        }
+    }
 }
 
 std::optional<JoinCondition> AsJoinCondition(const Expression& predicate,

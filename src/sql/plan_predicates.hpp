@@ -26,6 +26,11 @@ void CollectDisjuncts(ExpressionPtr expression, std::vector<ExpressionPtr>& out)
 // The conjunction of `conjuncts` (null when there are none).
 ExpressionPtr CombineConjuncts(std::vector<ExpressionPtr> conjuncts);
 
+// Adds to the conjuncts `filters` what their column equalities imply: with `a = b` and
+// `a op constant` (a comparison), also `b op constant`, across every column equal to `a`
+// (columns of one type only). A filter on one relation of a join then reaches the others.
+void AddTransitiveFilters(std::vector<ExpressionPtr>& filters);
+
 // If `predicate` is `a = b` with one side over `left` tables and the other over `right`, the
 // join condition (left side first).
 std::optional<JoinCondition> AsJoinCondition(const Expression& predicate,

@@ -52,6 +52,37 @@ TEST(Optimizer, FiltersReachTheScanAndTheJoinKeys) {
     EXPECT_NE(plan.find(" AND "), std::string::npos) << plan;
 }
 
+TEST(Optimizer, AFilterOnOneColumnReachesTheColumnsEqualToIt) {
+    Database database;
+    Connection connection(database);
+    connection.Query("CREATE TABLE t AS SELECT i, i % 3 AS k FROM range(10) r(i)");
+    std::string plan = Explain(connection, "SELECT count(*) FROM t a, t b "
+                                           "WHERE a.i = b.i AND a.i = b.k AND a.i = 2");
+    // a.i = 2 gives b.i = 2 and b.k = 2: both scans filter.
+    EXPECT_NE(plan.find("SCAN t #0 columns [i] filters 1"), std::string::npos) << plan;
+    EXPECT_NE(plan.find("SCAN t #1 columns [i, k] filters 2"), std::string::npos) << plan;
+}
+
+TEST(Optimizer, FiltersGoIntoEverySideOfASetOperation) {
+    Database database;
+    Connection connection(database);
+    connection.Query("CREATE TABLE t AS SELECT i, i % 3 AS k FROM range(10) r(i)");
+    for (const char* operation :
+         {"UNION", "UNION ALL", "EXCEPT", "EXCEPT ALL", "INTERSECT", "INTERSECT ALL"}) {
+        std::string plan =
+            Explain(connection, std::string("SELECT * FROM (SELECT * FROM t ") + operation +
+                                    " SELECT * FROM t) WHERE i = 3 AND k < 2");
+        // Both scans get both filters, below the union of the sides.
+        size_t scans = 0;
+        for (size_t at = plan.find("filters 2"); at != std::string::npos;
+             at = plan.find("filters 2", at + 1)) {
+            scans++;
+        }
+        EXPECT_EQ(scans, 2u) << operation << "\n" << plan;
+        EXPECT_LT(plan.find("UNION ALL"), plan.find("filters 2")) << operation << "\n" << plan;
+    }
+}
+
 TEST(Optimizer, SmallerInputBuildsTheHashTable) {
     Database database;
     Connection connection(database);
