@@ -7,6 +7,8 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <limits>
 
 namespace sluice {
 
@@ -241,6 +243,31 @@ int Value::Compare(const Value& other) const {
         return order < 0 ? -1 : order > 0;
     }
     return integer_ < other.integer_ ? -1 : integer_ > other.integer_;
+}
+
+size_t Value::Hash() const {
+    auto mix = [](size_t seed, size_t value) {
+        return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+    };
+    if (type_.IsNested()) {
+        size_t hash = children_.size();
+        for (const Value& child : children_) {
+            hash = mix(hash, child.is_null_ ? 0x5a17ce : child.Hash());
+        }
+        return hash;
+    }
+    if (type_.IsFloating()) {
+        double normal = std::isnan(double_) ? std::numeric_limits<double>::quiet_NaN()
+                        : double_ == 0      ? 0.0
+                                            : double_;
+        return std::isnan(normal) ? 0x7ff8 : std::hash<double>()(normal);
+    }
+    if (type_.physical() == PhysicalType::VARCHAR) {
+        return std::hash<std::string>()(string_);
+    }
+    auto bits = static_cast<unsigned __int128>(integer_);
+    return mix(std::hash<uint64_t>()(static_cast<uint64_t>(bits)),
+               std::hash<uint64_t>()(static_cast<uint64_t>(bits >> 64)));
 }
 
 bool Value::operator==(const Value& other) const {

@@ -46,6 +46,9 @@ public:
     // compare as unsigned bytes; NaN sorts above every other floating-point value; lists and
     // structs compare element by element, a NULL element above any value, a prefix first.
     int Compare(const Value& other) const;
+    // A hash of a non-NULL value that agrees with Compare: values comparing equal hash alike
+    // (0.0 and -0.0, every NaN).
+    size_t Hash() const;
 
 private:
     LogicalType type_;

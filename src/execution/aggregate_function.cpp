@@ -6,12 +6,13 @@
 #include "execution/approx_count_distinct.hpp"
 #include "execution/value_aggregates.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <map>
 #include <memory>
-#include <set>
+#include <unordered_set>
 
 namespace sluice {
 
@@ -512,13 +513,18 @@ AggregateFunction MinMax(bool is_max, const LogicalType& argument) {
 }
 
 // The distinct values one group has seen; the state holds a pointer to it. Each value costs about
-// a tree node and a Value, plus its text when long: counted in the table's heap, so that the
+// a hash node and a Value, plus its text when long: counted in the table's heap, so that the
 // aggregate's reservation covers the sets (they do not spill; an aggregate whose every
 // aggregate is DISTINCT over one argument is planned as two spilling aggregations instead).
 constexpr size_t kDistinctNodeBytes = 48 + sizeof(Value);
+struct ValueHash {
+    size_t operator()(const Value& value) const { return value.Hash(); }
+};
+struct ValueEqual {
+    bool operator()(const Value& a, const Value& b) const { return a.Compare(b) == 0; }
+};
 struct DistinctValues {
-    std::set<Value, bool (*)(const Value&, const Value&)> values{
-        [](const Value& a, const Value& b) { return a.Compare(b) < 0; }};
+    std::unordered_set<Value, ValueHash, ValueEqual> values;
     // NULL is a value of its own to aggregates that keep NULLs (list, first); the others skip it.
     bool has_null = false;
 };
@@ -606,14 +612,30 @@ AggregateFunction MakeDistinct(AggregateFunction inner) {
         DistinctOf(target)->values.insert(from.values.begin(), from.values.end());
         DistinctOf(target)->has_null |= from.has_null;
     };
-    // The inner aggregate runs over the set at the end.
+    // The inner aggregate runs over the set at the end, in the values' order (the result of
+    // list, string_agg or a floating-point sum must not depend on the hash): a count needs none.
+    bool ordered = inner.name != "count";
     auto shared_inner = std::make_shared<AggregateFunction>(std::move(inner));
-    function.finalize = [shared_inner](const uint8_t* state, Vector& result, idx_t row) {
+    function.finalize = [shared_inner, ordered](const uint8_t* state, Vector& result, idx_t row) {
         AggregateValueRows(
             *shared_inner,
-            [state, shared_inner](const ValueRowSink& sink) {
-                for (const Value& value : DistinctOf(state)->values) {
-                    sink(&value);
+            [state, shared_inner, ordered](const ValueRowSink& sink) {
+                const auto& values = DistinctOf(state)->values;
+                if (!ordered) {
+                    for (const Value& value : values) {
+                        sink(&value);
+                    }
+                } else {
+                    std::vector<const Value*> sorted;
+                    sorted.reserve(values.size());
+                    for (const Value& value : values) {
+                        sorted.push_back(&value);
+                    }
+                    std::sort(sorted.begin(), sorted.end(),
+                              [](const Value* a, const Value* b) { return a->Compare(*b) < 0; });
+                    for (const Value* value : sorted) {
+                        sink(value);
+                    }
                 }
                 if (DistinctOf(state)->has_null) {
                     Value null = Value::Null(shared_inner->argument_types[0]);

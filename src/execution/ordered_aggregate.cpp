@@ -97,10 +97,9 @@ AggregateFunction MakeOrdered(AggregateFunction inner, const std::vector<Logical
 
         auto feed = [&](const ValueRowSink& sink) {
             for (const std::vector<Value>& each : rows) {
-                // DISTINCT skips NULLs, as the unordered DISTINCT does.
-                bool has_null = std::any_of(each.begin(), each.begin() + static_cast<long>(width),
-                                            [](const Value& value) { return value.IsNull(); });
-                if (distinct && (has_null || !seen.insert(&each).second)) {
+                // NULL is one more distinct value: the aggregate skips it or keeps it (list)
+                // as without DISTINCT.
+                if (distinct && !seen.insert(&each).second) {
                     continue;
                 }
                 sink(each.data());

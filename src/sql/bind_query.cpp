@@ -794,7 +794,8 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
     if (aggregate_node) {
         idx_t table_index = next_table_index_;
         if (aggregate_node->grouping_sets.empty() &&
-            SplitDistinctAggregates(*aggregate_node, table_index, table_index + 1)) {
+            (SplitDistinctAggregates(*aggregate_node, table_index, table_index + 1) ||
+             ExpandDistinctAggregates(*aggregate_node, table_index, table_index + 1))) {
             next_table_index_ += 2;
         }
     }

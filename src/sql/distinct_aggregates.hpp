@@ -14,4 +14,15 @@ namespace sluice {
 // `table_index` and `aggregate_index`. Returns whether it applied.
 bool SplitDistinctAggregates(LogicalOperator& aggregate, idx_t table_index, idx_t aggregate_index);
 
+// DISTINCT aggregates over different arguments, or beside ordinary aggregates, as two
+// aggregations too: below, one grouping set per DISTINCT argument list, GROUP BY (groups,
+// arguments) with no aggregate (the distinct values), plus a set of the groups alone for the
+// ordinary aggregates; above, GROUP BY groups, each DISTINCT aggregate over its set's rows and
+// each ordinary one taking its value from the groups' set. One pass over the input, each set a
+// hash aggregate that spills, instead of a set of values per group in memory.
+//
+// Applies to an aggregate without grouping sets or grouping() with some DISTINCT aggregate;
+// the same bindings as SplitDistinctAggregates. Returns whether it applied.
+bool ExpandDistinctAggregates(LogicalOperator& aggregate, idx_t table_index, idx_t aggregate_index);
+
 } // namespace sluice

@@ -96,6 +96,9 @@ struct LogicalOperator {
     // GROUPING SETS, ROLLUP, CUBE: the key sets (indexes into expressions), one result part
     // each, keys outside a part's set NULL there. Empty: one set of every key.
     std::vector<std::vector<idx_t>> grouping_sets;
+    // When not empty, per grouping set the aggregates it computes (indexes into `aggregates`);
+    // the others are NULL in its part. grouping() aggregates are in every part regardless.
+    std::vector<std::vector<idx_t>> grouping_set_aggregates;
 
     // Join: conditions, then `residual` (any other predicate over both sides)
     PhysicalJoinType join_type = PhysicalJoinType::Inner;

@@ -176,31 +176,25 @@ void ReplaceChosen(ExpressionPtr& expression, const std::vector<ExpressionPtr>& 
 } // namespace
 
 Planned PhysicalPlanner::PlanGroupingSets(LogicalOperator& op) {
+    constexpr idx_t kNotComputed = ~idx_t(0);
     Planned child = Plan(*op.children[0]);
     idx_t key_count = op.expressions.size();
     std::vector<const Expression*> inputs;
     for (const auto& key : op.expressions) {
         inputs.push_back(key.get());
     }
-    // The aggregates computed from rows (grouping() is not): their functions and argument
-    // columns, counted from the first argument column.
-    std::vector<AggregateFunction> functions;
-    std::vector<std::vector<idx_t>> argument_offsets;
-    std::vector<idx_t> computed_position(op.aggregates.size(), 0);
+    // The aggregates computed from rows (grouping() is not): their argument columns, counted
+    // from the first argument column.
+    std::vector<std::vector<idx_t>> argument_offsets(op.aggregates.size());
     for (idx_t a = 0; a < op.aggregates.size(); a++) {
         const BoundAggregate& aggregate = op.aggregates[a];
         if (aggregate.grouping_keys) {
             continue;
         }
-        computed_position[a] = functions.size();
-        std::vector<idx_t> offsets;
         for (const auto& argument : aggregate.arguments) {
-            offsets.push_back(inputs.size() - key_count);
+            argument_offsets[a].push_back(inputs.size() - key_count);
             inputs.push_back(argument.get());
         }
-        argument_offsets.push_back(std::move(offsets));
-        functions.push_back(aggregate.distinct ? MakeDistinct(aggregate.function)
-                                               : aggregate.function);
     }
     Project(child, inputs);
     std::vector<std::vector<idx_t>> sets = op.grouping_sets;
@@ -211,11 +205,33 @@ Planned PhysicalPlanner::PlanGroupingSets(LogicalOperator& op) {
         }
     }
     std::vector<LogicalType> types = op.Types();
+    // Which aggregates each set computes (all of them unless the plan says), and where each
+    // is among its set's aggregates.
+    std::vector<std::vector<idx_t>> position_in_set(
+        sets.size(), std::vector<idx_t>(op.aggregates.size(), kNotComputed));
+    std::vector<std::vector<AggregateFunction>> set_functions(sets.size());
+    std::vector<std::vector<std::vector<idx_t>>> set_arguments(sets.size());
+    for (size_t s = 0; s < sets.size(); s++) {
+        for (idx_t a = 0; a < op.aggregates.size(); a++) {
+            const BoundAggregate& aggregate = op.aggregates[a];
+            const auto& chosen = op.grouping_set_aggregates;
+            if (aggregate.grouping_keys ||
+                (!chosen.empty() &&
+                 std::find(chosen[s].begin(), chosen[s].end(), a) == chosen[s].end())) {
+                continue;
+            }
+            position_in_set[s][a] = set_functions[s].size();
+            set_functions[s].push_back(aggregate.distinct ? MakeDistinct(aggregate.function)
+                                                          : aggregate.function);
+            set_arguments[s].push_back(argument_offsets[a]);
+        }
+    }
     // One pass over the input feeds every set's hash aggregate, each seeing its keys and
     // every argument column.
     std::vector<FanOutSink::Target> targets;
     std::vector<std::shared_ptr<HashAggregateSink>> sinks;
-    for (const auto& set : sets) {
+    for (size_t s = 0; s < sets.size(); s++) {
+        const auto& set = sets[s];
         FanOutSink::Target target;
         target.columns = set;
         for (idx_t c = key_count; c < child.types.size(); c++) {
@@ -228,13 +244,13 @@ Planned PhysicalPlanner::PlanGroupingSets(LogicalOperator& op) {
         for (idx_t key : set) {
             key_types.push_back(child.types[key]);
         }
-        std::vector<std::vector<idx_t>> argument_columns = argument_offsets;
+        std::vector<std::vector<idx_t>> argument_columns = set_arguments[s];
         for (auto& columns : argument_columns) {
             for (auto& column : columns) {
                 column += set.size();
             }
         }
-        sinks.push_back(std::make_shared<HashAggregateSink>(key_types, functions,
+        sinks.push_back(std::make_shared<HashAggregateSink>(key_types, set_functions[s],
                                                             std::move(argument_columns), memory_));
         target.sink = sinks.back();
         targets.push_back(std::move(target));
@@ -264,8 +280,11 @@ Planned PhysicalPlanner::PlanGroupingSets(LogicalOperator& op) {
         for (idx_t a = 0; a < op.aggregates.size(); a++) {
             const BoundAggregate& aggregate = op.aggregates[a];
             if (!aggregate.grouping_keys) {
-                widened.push_back(MakeBoundColumn({kPartTable, set.size() + computed_position[a]},
-                                                  types[key_count + a]));
+                idx_t position = position_in_set[s][a];
+                widened.push_back(position == kNotComputed
+                                      ? MakeConstant(Value::Null(types[key_count + a]))
+                                      : MakeBoundColumn({kPartTable, set.size() + position},
+                                                        types[key_count + a]));
                 continue;
             }
             // Bit i from the right for the i-th argument from the right: 1 where left out.

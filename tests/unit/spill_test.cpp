@@ -411,14 +411,26 @@ TEST_F(SpillErrors, AnUnspillableAggregateGoesOnWhenItsRetryFindsMemory) {
 
 // DISTINCT aggregates beside others keep a set of values per group in memory, which cannot
 // spill: the sets count against the limit, and passing it is an Out of Memory error.
+TEST_F(SpillErrors, DistinctAggregatesOverDifferentArgumentsSpillAsGroupingSets) {
+    Database database;
+    Connection connection(database);
+    connection.Query("SET memory_limit = '20MB'");
+    connection.Query("SET temp_directory = '" + temp_.string() + "'");
+    EXPECT_EQ(Rows(connection, "SELECT count(DISTINCT i), count(DISTINCT i % 7), sum(i) FROM "
+                               "range(3000000) t(i)"),
+              "3000000|7|4499998500000|\n");
+    EXPECT_EQ(database.memory().used(), 0u);
+}
+
+// Under ROLLUP a DISTINCT aggregate keeps a set of values per group, in memory and counted.
 TEST_F(SpillErrors, DistinctSetsBesideOtherAggregatesCountAgainstTheLimit) {
     Database database;
     Connection connection(database);
     connection.Query("SET memory_limit = '20MB'");
     connection.Query("SET temp_directory = '" + temp_.string() + "'");
     try {
-        connection.Query("SELECT count(DISTINCT i), count(DISTINCT i % 7), sum(i) FROM "
-                         "range(3000000) t(i)");
+        connection.Query("SELECT i % 2 AS k, count(DISTINCT i), sum(i) FROM range(3000000) t(i) "
+                         "GROUP BY ROLLUP (k)");
         FAIL() << "expected an Out of Memory error";
     } catch (const Exception& error) {
         EXPECT_EQ(error.Kind(), ErrorKind::OutOfMemory);
