@@ -37,12 +37,11 @@ async function scalar(sql) {
   const rows = (await duck.runAndReadAll(sql)).getRows();
   return rows[0][0];
 }
+// Rows as DuckDB's VARCHAR text under the query's own column names (COLUMNS keeps them), the
+// query run once.
 async function textRows(sql) {
-  const reader = await duck.runAndReadAll(sql);
-  const names = reader.columnNames();
-  const cast = names.map((n) => `cast("${n}" as varchar)`).join(', ');
-  const text = await duck.runAndReadAll(`select ${cast} from (${sql})`);
-  return [names, ...text.getRows().map((r) => r.map((v) => (v === null ? NULL : String(v))))];
+  const text = await duck.runAndReadAll(`select columns(*)::varchar from (${sql})`);
+  return [text.columnNames(), ...text.getRows().map((r) => r.map((v) => (v === null ? NULL : String(v))))];
 }
 
 // Schema of each table as Sluice declares it (DESCRIBE), for typed CSV reading in DuckDB: one
