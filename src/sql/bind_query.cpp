@@ -569,7 +569,8 @@ BoundQuery Binder::BindSelectBlock(const SelectStatement& select, const Scope* o
         }
         return false;
     };
-    bool aggregated = !select.group_by.empty() || select.group_by_all || select.having;
+    bool aggregated = !select.group_by.empty() || !select.grouping_sets.empty() ||
+                      select.group_by_all || select.having;
     for (const auto* item : items) {
         aggregated |= has_aggregate(*item);
     }

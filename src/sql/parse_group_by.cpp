@@ -93,6 +93,12 @@ void Parser::ParseGroupBy(SelectStatement& select) {
             } while (AcceptOperator(","));
             ExpectOperator(")");
             explicit_sets = true;
+        } else if (IsOperator("(") && IsOperator(")", 1)) {
+            // GROUP BY (): the one group of every row (one result row even for no rows).
+            Take();
+            Take();
+            item_sets.emplace_back();
+            explicit_sets = true;
         } else {
             item_sets.push_back({entry_of(ParseExpression())});
         }
