@@ -4,6 +4,9 @@
 #include "execution/filtered_aggregate.hpp"
 #include "execution/scalar_functions.hpp"
 
+#include <algorithm>
+#include <optional>
+
 namespace sluice {
 
 bool SplitDistinctAggregates(LogicalOperator& aggregate, idx_t table_index, idx_t aggregate_index) {
@@ -72,43 +75,53 @@ ExpressionPtr IsGroupingSet(const ColumnBinding& marker, int64_t bits) {
     return MakeFunction("=", BindComparison("=", type), std::move(sides));
 }
 
-} // namespace
-
-bool ExpandDistinctAggregates(LogicalOperator& aggregate, idx_t table_index,
-                              idx_t aggregate_index) {
-    auto& aggregates = aggregate.aggregates;
-    // The DISTINCT argument lists, and which list each DISTINCT aggregate uses.
+// The DISTINCT argument lists of an aggregate's aggregates.
+struct DistinctLists {
     std::vector<const BoundAggregate*> lists;
-    std::vector<idx_t> list_of(aggregates.size(), 0);
-    idx_t key_columns = 0;
-    bool ordinary = false;
+    std::vector<idx_t> list_of; // per aggregate, its list when DISTINCT
+    idx_t key_columns = 0;      // arguments over all lists
+    bool plain = false;         // some aggregate is not DISTINCT
+};
+
+std::optional<DistinctLists> FindDistinctLists(const std::vector<BoundAggregate>& aggregates) {
+    DistinctLists found;
+    found.list_of.assign(aggregates.size(), 0);
     for (idx_t a = 0; a < aggregates.size(); a++) {
         const BoundAggregate& bound = aggregates[a];
         if (bound.grouping_keys) {
-            return false;
+            return std::nullopt;
         }
         if (!bound.distinct) {
-            ordinary = true;
+            found.plain = true;
             continue;
         }
         idx_t list = 0;
-        while (list < lists.size() && !SameArguments(*lists[list], bound)) {
+        while (list < found.lists.size() && !SameArguments(*found.lists[list], bound)) {
             list++;
         }
-        if (list == lists.size()) {
-            lists.push_back(&bound);
-            key_columns += bound.arguments.size();
+        if (list == found.lists.size()) {
+            found.lists.push_back(&bound);
+            found.key_columns += bound.arguments.size();
         }
-        list_of[a] = list;
+        found.list_of[a] = list;
     }
-    if (lists.empty() || key_columns > 62 || !aggregate.grouping_sets.empty()) {
-        return false;
+    if (found.lists.empty() || found.key_columns > 62) {
+        return std::nullopt;
     }
+    return found;
+}
+
+// The aggregation below: the groups (moved from `aggregate`, which then reads them from here),
+// then each list's arguments as keys, one grouping set per list (and one of the groups alone
+// for plain aggregates), and the grouping() marker over the argument keys as aggregate 0.
+// `list_keys` gets each list's key columns.
+LogicalOperatorPtr DistinctSetsBelow(LogicalOperator& aggregate, const DistinctLists& found,
+                                     idx_t table_index, idx_t aggregate_index,
+                                     std::vector<std::vector<idx_t>>& list_keys) {
     auto below = std::make_unique<LogicalOperator>(LogicalOperatorKind::Aggregate);
     below->table_index = table_index;
     below->aggregate_index = aggregate_index;
     below->children = std::move(aggregate.children);
-    idx_t group_count = aggregate.expressions.size();
     std::vector<idx_t> groups;
     for (auto& group : aggregate.expressions) {
         groups.push_back(below->expressions.size());
@@ -117,12 +130,10 @@ bool ExpandDistinctAggregates(LogicalOperator& aggregate, idx_t table_index,
         below->expressions.push_back(std::move(group));
         group = MakeBoundColumn(binding, type);
     }
-    // Per list: its key columns below, its grouping set, and the grouping() bits of its rows
-    // (1 for each key column it leaves out, the first key column the highest bit).
-    std::vector<std::vector<idx_t>> list_keys(lists.size());
-    for (size_t list = 0; list < lists.size(); list++) {
+    list_keys.assign(found.lists.size(), {});
+    for (size_t list = 0; list < found.lists.size(); list++) {
         std::vector<idx_t> set = groups;
-        for (const auto& argument : lists[list]->arguments) {
+        for (const auto& argument : found.lists[list]->arguments) {
             list_keys[list].push_back(below->expressions.size());
             set.push_back(below->expressions.size());
             below->expressions.push_back(argument->Copy());
@@ -130,41 +141,58 @@ bool ExpandDistinctAggregates(LogicalOperator& aggregate, idx_t table_index,
         below->grouping_sets.push_back(std::move(set));
         below->grouping_set_aggregates.emplace_back();
     }
-    auto bits_of = [&](const std::vector<idx_t>& kept) {
-        int64_t bits = 0;
-        for (idx_t column = group_count; column < below->expressions.size(); column++) {
-            bool left_out = std::find(kept.begin(), kept.end(), column) == kept.end();
-            bits = (bits << 1) | (left_out ? 1 : 0);
-        }
-        return bits;
-    };
-    std::vector<idx_t> marker_keys;
-    for (idx_t column = group_count; column < below->expressions.size(); column++) {
-        marker_keys.push_back(column);
+    if (found.plain) {
+        below->grouping_sets.push_back(groups);
+        below->grouping_set_aggregates.emplace_back();
     }
     AggregateFunction grouping;
     grouping.name = "grouping";
     grouping.return_type = LogicalTypeId::BIGINT;
     BoundAggregate marker{std::move(grouping), {}, false};
-    marker.grouping_keys = std::move(marker_keys);
-    below->aggregates.push_back(std::move(marker));
-    ColumnBinding marker_column{aggregate_index, 0};
-    if (ordinary) {
-        below->grouping_sets.push_back(groups);
-        below->grouping_set_aggregates.emplace_back();
+    marker.grouping_keys.emplace();
+    for (idx_t column = groups.size(); column < below->expressions.size(); column++) {
+        marker.grouping_keys->push_back(column);
     }
-    // Above: each DISTINCT aggregate over its list's rows; each ordinary one moves below, into
-    // the groups' set, and above takes the value of that set's one row per group.
-    for (idx_t a = 0; a < aggregates.size(); a++) {
-        BoundAggregate& bound = aggregates[a];
+    below->aggregates.push_back(std::move(marker));
+    return below;
+}
+
+// The grouping() bits of a set that keeps `kept` of the argument keys `keys`: 1 for each key
+// left out, the first key the highest bit.
+int64_t MarkerBits(const std::vector<idx_t>& keys, const std::vector<idx_t>& kept) {
+    int64_t bits = 0;
+    for (idx_t key : keys) {
+        bool left_out = std::find(kept.begin(), kept.end(), key) == kept.end();
+        bits = (bits << 1) | (left_out ? 1 : 0);
+    }
+    return bits;
+}
+
+} // namespace
+
+bool ExpandDistinctAggregates(LogicalOperator& aggregate, idx_t table_index,
+                              idx_t aggregate_index) {
+    std::optional<DistinctLists> found = FindDistinctLists(aggregate.aggregates);
+    if (!found || !aggregate.grouping_sets.empty()) {
+        return false;
+    }
+    std::vector<std::vector<idx_t>> list_keys;
+    LogicalOperatorPtr below =
+        DistinctSetsBelow(aggregate, *found, table_index, aggregate_index, list_keys);
+    const std::vector<idx_t> keys = *below->aggregates[0].grouping_keys; // a copy: aggregates grow
+    ColumnBinding marker{aggregate_index, 0};
+    // Above: each DISTINCT aggregate over its list's rows; each plain one moves below, into the
+    // groups' set, and above takes the value of that set's one row per group.
+    for (idx_t a = 0; a < aggregate.aggregates.size(); a++) {
+        BoundAggregate& bound = aggregate.aggregates[a];
         std::vector<ExpressionPtr> arguments;
         if (bound.distinct) {
-            idx_t list = list_of[a];
+            const std::vector<idx_t>& columns = list_keys[found->list_of[a]];
             for (idx_t i = 0; i < bound.arguments.size(); i++) {
                 LogicalType type = bound.arguments[i]->type;
-                arguments.push_back(MakeBoundColumn({table_index, list_keys[list][i]}, type));
+                arguments.push_back(MakeBoundColumn({table_index, columns[i]}, type));
             }
-            arguments.push_back(IsGroupingSet(marker_column, bits_of(list_keys[list])));
+            arguments.push_back(IsGroupingSet(marker, MarkerBits(keys, columns)));
             bound.function = MakeFiltered(std::move(bound.function));
             bound.distinct = false;
             bound.arguments = std::move(arguments);
@@ -174,7 +202,7 @@ bool ExpandDistinctAggregates(LogicalOperator& aggregate, idx_t table_index,
         below->grouping_set_aggregates.back().push_back(below->aggregates.size());
         below->aggregates.push_back(std::move(bound));
         arguments.push_back(MakeBoundColumn({aggregate_index, below->aggregates.size() - 1}, type));
-        arguments.push_back(IsGroupingSet(marker_column, bits_of(groups)));
+        arguments.push_back(IsGroupingSet(marker, MarkerBits(keys, {})));
         bound = BoundAggregate{MakeFiltered(*BindAggregateFunction("first", {type})),
                                std::move(arguments), false};
     }
