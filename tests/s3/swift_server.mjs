@@ -83,6 +83,8 @@ memcache_servers = 127.0.0.1:${ports.memcached}
 [filter:s3api]
 use = egg:swift#s3api
 location = us-east-1
+# Listings of at most 100 keys a page (S3's is 1,000): continuation is tested with few objects.
+max_bucket_listing = 100
 [filter:tempauth]
 use = egg:swift#tempauth
 user_test_tester = ${S3_SECRET_KEY} .admin
