@@ -37,7 +37,8 @@ if (tblDir) {
 
 const db = await DuckDBInstance.create(':memory:');
 const duck = await db.connect();
-await duck.run(views);
+// DuckDB reads the files once, into tables; each Sluice run reads them through the views.
+await duck.run(views.replaceAll('create view ', 'create table '));
 
 function sameValue(a, b, type) {
   if (a === b) return true;
@@ -52,13 +53,13 @@ let failures = 0;
 for (const file of queries) {
   const sql = fs.readFileSync(file, 'utf8');
   const name = path.basename(file);
-  const reader = await duck.runAndReadAll(sql);
-  const types = reader.columnTypes().map((t) => t.toString());
-  // DuckDB's own text rendering of each value, which is what Sluice prints.
-  const columns = reader.columnNames().map((n) => `cast("${n.replace(/"/g, '""')}" as varchar)`);
-  const textReader = await duck.runAndReadAll(
-    `select ${columns.join(', ')} from (${sql.replace(/;\s*$/, '')})`);
-  const expectedText = [reader.columnNames(), ...textReader.getRows().map((row) =>
+  // The result types from preparing the query; the query run once, each value as DuckDB's own
+  // text rendering (what Sluice prints) under the query's column names (COLUMNS keeps them).
+  const query = sql.replace(/;\s*$/, '');
+  const prepared = await duck.prepare(query);
+  const types = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnType(i).toString());
+  const textReader = await duck.runAndReadAll(`select columns(*)::varchar from (${query})`);
+  const expectedText = [textReader.columnNames(), ...textReader.getRows().map((row) =>
     row.map((v) => (v === null ? NULL : String(v))))];
   let actual;
   try {
