@@ -1,5 +1,5 @@
 // TPC-H Q1 and Q6 over Parquet and CSV served by nginx in a fault storm (tests/http/
-// nginx_server.mjs, /storm/: 30% 503 SlowDown, half with Retry-After, 5% connections reset
+// nginx_server.mjs, /storm/: 30% 503 SlowDown, a tenth with Retry-After, 5% connections reset
 // before an answer, 2% bodies cut off half way), at every kind of read_ahead_depth: the results
 // must equal a clean run's, and the server must have served whole the same bytes as in the clean
 // run, no range twice (nothing skipped, nothing accepted twice). EXPLAIN ANALYZE must count the

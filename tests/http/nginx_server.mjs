@@ -18,7 +18,8 @@
 //                 GET /counters answers "active peak aborted", DELETE /counters resets them
 //   /storm/       a fault storm: each request draws its fate at random with the shares set by
 //                 POST /storm/config?p503=0.3&reset=0.05&truncate=0.02 (all 0 by default):
-//                 p503 (503 SlowDown, half of them with Retry-After: 1), p500, reset (the
+//                 p503 (503 SlowDown, one in ten with Retry-After: 1, which costs a client a
+//                 second each), p500, reset (the
 //                 connection closed before any answer), cut (closed a quarter into the body),
 //                 truncate (closed half way), stall (no answer for `stall_s` seconds),
 //                 and on top a latency tail (exponential, mean `latency_ms`) before every
@@ -192,7 +193,7 @@ http {
             count("fault:" .. fault)
             count("faulted:" .. ngx.var.uri .. " " .. (ngx.var.http_range or ""))
             if fault == "p503" then
-              if math.random() < 0.5 then ngx.header["Retry-After"] = "1" end
+              if math.random() < 0.1 then ngx.header["Retry-After"] = "1" end
               ngx.status = 503
               ngx.header["Content-Type"] = "application/xml"
               ngx.say("<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>")
