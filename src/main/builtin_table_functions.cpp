@@ -42,14 +42,19 @@ MakeSourceFunction MaterializedSource(std::vector<LogicalType> types,
 
 namespace {
 
+// For the functions that take nothing: sluice_settings(), sluice_memory(), ...
+void CheckNoArguments(const TableFunctionInput& input, const std::string& name) {
+    if (!input.positional.empty()) {
+        throw Exception(ErrorKind::Binder, name + "() takes no arguments");
+    }
+    input.CheckNamed({}, name);
+}
+
 TableFunction SettingsFunction(Settings& settings) {
     TableFunction function;
     function.name = "sluice_settings";
     function.bind = [&settings](const TableFunctionInput& input) {
-        if (!input.positional.empty()) {
-            throw Exception(ErrorKind::Binder, "sluice_settings() takes no arguments");
-        }
-        input.CheckNamed({}, "sluice_settings");
+        CheckNoArguments(input, "sluice_settings");
         BoundTableFunction bound;
         bound.names = {"name", "value", "default", "description", "type"};
         bound.types.assign(5, LogicalTypeId::VARCHAR);
@@ -72,10 +77,7 @@ TableFunction DuckDBSettingsFunction(Settings& settings) {
     TableFunction function;
     function.name = "duckdb_settings";
     function.bind = [&settings](const TableFunctionInput& input) {
-        if (!input.positional.empty()) {
-            throw Exception(ErrorKind::Binder, "duckdb_settings() takes no arguments");
-        }
-        input.CheckNamed({}, "duckdb_settings");
+        CheckNoArguments(input, "duckdb_settings");
         BoundTableFunction bound;
         LogicalType names = LogicalType::List(LogicalTypeId::VARCHAR);
         bound.names = {"name", "value", "description", "input_type", "scope", "aliases"};
@@ -101,10 +103,7 @@ TableFunction MemoryFunction(Database& database) {
     TableFunction function;
     function.name = "sluice_memory";
     function.bind = [&database](const TableFunctionInput& input) {
-        if (!input.positional.empty()) {
-            throw Exception(ErrorKind::Binder, "sluice_memory() takes no arguments");
-        }
-        input.CheckNamed({}, "sluice_memory");
+        CheckNoArguments(input, "sluice_memory");
         BoundTableFunction bound;
         bound.names = {"tag", "memory_usage_bytes", "temporary_storage_bytes"};
         bound.types = {LogicalTypeId::VARCHAR, LogicalTypeId::BIGINT, LogicalTypeId::BIGINT};
@@ -131,10 +130,7 @@ TableFunction TablesFunction(Database& database) {
     TableFunction function;
     function.name = "sluice_tables";
     function.bind = [&database](const TableFunctionInput& input) {
-        if (!input.positional.empty()) {
-            throw Exception(ErrorKind::Binder, "sluice_tables() takes no arguments");
-        }
-        input.CheckNamed({}, "sluice_tables");
+        CheckNoArguments(input, "sluice_tables");
         BoundTableFunction bound;
         bound.names = {"name", "type", "column_count", "sql"};
         bound.types = {LogicalTypeId::VARCHAR, LogicalTypeId::VARCHAR, LogicalTypeId::BIGINT,
@@ -273,10 +269,7 @@ TableFunction HttpStatsFunction(const HttpStats& stats) {
     TableFunction function;
     function.name = "sluice_http_stats";
     function.bind = [&stats](const TableFunctionInput& input) {
-        if (!input.positional.empty()) {
-            throw Exception(ErrorKind::Binder, "sluice_http_stats() takes no arguments");
-        }
-        input.CheckNamed({}, "sluice_http_stats");
+        CheckNoArguments(input, "sluice_http_stats");
         std::string by_status;
         for (const auto& [status, count] : stats.FailuresByStatus()) {
             by_status += (by_status.empty() ? "" : ", ") + std::to_string(status) + ": " +
